@@ -1,0 +1,208 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The environment, parsed once at start-up (DESIGN.md section 3). A bad value stops the process
+ * with a message naming the variable, rather than failing later somewhere less obvious.
+ */
+
+const booleanFromEnv = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'].includes(v), {
+    error: 'must be true or false',
+  })
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+
+const integerFromEnv = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, { error: `must be a whole number from ${min} to ${max}` })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    );
+
+const postgresUrl = z
+  .string()
+  .trim()
+  .refine((v) => /^postgres(ql)?:\/\/.+/.test(v), { error: 'must be a postgresql:// URL' });
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), {
+    error: 'must be an http(s) URL',
+  })
+  .transform((v) => v.replace(/\/+$/, ''));
+
+const emailAddress = z.email({ error: 'must be an email address' });
+
+const environmentSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    PORT: integerFromEnv(0, 65535).default(3000),
+    HOST: z.string().trim().min(1).default('127.0.0.1'),
+    DATABASE_URL: postgresUrl.optional(),
+    DATA_DIR: z.string().trim().min(1).default('./.data'),
+    APP_URL: httpUrl.optional(),
+    JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+    ADMIN_EMAIL: emailAddress.default('admin@example.com'),
+    ADMIN_PASSWORD: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
+    SEED_DEMO: booleanFromEnv.optional(),
+    SMTP_URL: z
+      .string()
+      .trim()
+      .refine((v) => /^smtps?:\/\/.+/.test(v), { error: 'must be an smtp:// or smtps:// URL' })
+      .optional(),
+    MAIL_FROM: z.string().trim().min(3).default('Brokerage Portal <no-reply@localhost>'),
+    STORAGE_DRIVER: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
+    S3_ENDPOINT: httpUrl.optional(),
+    S3_BUCKET: z.string().trim().min(3).optional(),
+    S3_REGION: z.string().trim().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
+    MAX_UPLOAD_MB: integerFromEnv(1, 10_240).default(25),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+    RATE_LIMIT_PER_MIN: integerFromEnv(0, 1_000_000).default(1200),
+  })
+  .superRefine((env, issue) => {
+    if (env.DATABASE_URL && !env.JWT_SECRET) {
+      issue.addIssue({
+        code: 'custom',
+        path: ['JWT_SECRET'],
+        message: 'is required when DATABASE_URL is set (every instance must share it)',
+      });
+    }
+    if (env.STORAGE_DRIVER === 's3') {
+      for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+        if (!env[name])
+          issue.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE_DRIVER=s3' });
+      }
+    }
+  });
+
+export type AppConfig = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  /** Absent: the embedded PostgreSQL under dataDir is used. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  appUrl: string;
+  /** Absent only before ensureJwtSecret() ran for the embedded default. */
+  jwtSecret: string | undefined;
+  adminEmail: string;
+  adminPassword: string | undefined;
+  seedDemo: boolean;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  storage:
+    | { driver: 'local' }
+    | {
+        driver: 's3';
+        endpoint: string | undefined;
+        bucket: string;
+        region: string;
+        accessKeyId: string;
+        secretAccessKey: string;
+        forcePathStyle: boolean;
+      };
+  maxUploadBytes: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Requests per minute per IP for ordinary calls; 0 disables the limit. */
+  rateLimitPerMin: number;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Empty strings count as unset, as they do in most .env tooling. */
+function withoutEmptyValues(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
+    ),
+  );
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = environmentSchema.safeParse(withoutEmptyValues(env));
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? 'environment');
+        // Never echo a secret's value back into logs.
+        const shown = /SECRET|PASSWORD|URL/.test(name) ? '' : ` (got ${JSON.stringify(env[name])})`;
+        return `${name} ${issue.message}${shown}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    appUrl: e.APP_URL ?? `http://localhost:${e.PORT}`,
+    jwtSecret: e.JWT_SECRET,
+    adminEmail: e.ADMIN_EMAIL,
+    adminPassword: e.ADMIN_PASSWORD,
+    // Demo data makes a newcomer's embedded start look alive; a real database starts empty.
+    seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    storage:
+      e.STORAGE_DRIVER === 's3'
+        ? {
+            driver: 's3',
+            endpoint: e.S3_ENDPOINT,
+            bucket: e.S3_BUCKET ?? '',
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID ?? '',
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? '',
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          }
+        : { driver: 'local' },
+    maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,
+    logLevel: e.LOG_LEVEL,
+    rateLimitPerMin: e.RATE_LIMIT_PER_MIN,
+  };
+}
+
+/**
+ * The embedded default generates the signing secret once and keeps it in DATA_DIR, so sessions
+ * survive restarts without the newcomer configuring anything.
+ */
+export async function ensureJwtSecret(config: AppConfig): Promise<AppConfig & { jwtSecret: string }> {
+  if (config.jwtSecret) return { ...config, jwtSecret: config.jwtSecret };
+  const file = path.join(config.dataDir, 'jwt-secret');
+  let secret = await readFile(file, 'utf8').then(
+    (text) => text.trim(),
+    () => '',
+  );
+  if (secret.length < 32) {
+    secret = randomBytes(48).toString('base64url');
+    await mkdir(config.dataDir, { recursive: true });
+    await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  }
+  return { ...config, jwtSecret: secret };
+}

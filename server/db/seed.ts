@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { NO_ROLE } from '../../shared/constants';
+import type { AppConfig } from '../config';
+import { hashPassword, passwordCostFor } from '../services/passwords';
+import type { Db } from './client';
+
+/**
+ * First-start data (DESIGN.md section 3): the owner admin and the checklist templates, so a
+ * fresh portal can be signed into and the Create Transaction dialog works at once.
+ *
+ * "First start" is the start that creates the owner: later starts never re-add templates an
+ * admin deleted on purpose. Several instances starting together serialise on an advisory lock.
+ */
+
+export const DEFAULT_TEMPLATES: ReadonlyArray<{ type: string; role: string; documents: string[] }> = [
+  {
+    type: 'Listing',
+    role: 'Seller',
+    documents: [
+      'Residential Listing Agreement',
+      'Agency Disclosure',
+      'Seller Property Disclosure Statement',
+      'Lead-Based Paint Disclosure',
+      'Natural Hazard Disclosure',
+      'Preliminary Title Report',
+      'MLS Input Sheet',
+      'Wire Fraud Advisory',
+    ],
+  },
+  {
+    type: 'Purchase',
+    role: 'Buyer',
+    documents: [
+      'Buyer Representation Agreement',
+      'Agency Disclosure',
+      'Residential Purchase Agreement',
+      'Earnest Money Deposit Receipt',
+      'Home Inspection Report',
+      'Appraisal Report',
+      'Loan Commitment Letter',
+      'Closing Disclosure',
+      'Wire Fraud Advisory',
+    ],
+  },
+  {
+    type: 'Lease',
+    role: 'Landlord',
+    documents: [
+      'Exclusive Leasing Agreement',
+      'Residential Lease Agreement',
+      'Lead-Based Paint Disclosure',
+      'Move-In Inspection Checklist',
+      'Security Deposit Receipt',
+    ],
+  },
+  {
+    type: 'Lease',
+    role: 'Tenant',
+    documents: [
+      'Tenant Representation Agreement',
+      'Rental Application',
+      'Credit Report Authorization',
+      'Residential Lease Agreement',
+      "Renter's Insurance Certificate",
+    ],
+  },
+  {
+    type: 'Referral',
+    role: NO_ROLE,
+    documents: ['Referral Agreement', 'W-9 Form', 'Referral Fee Invoice'],
+  },
+];
+
+/** Any 64-bit key unique to this purpose; shared by every instance. */
+const SEED_LOCK_KEY = 4_206_911_001;
+
+type Logger = { info(msg: string): void; warn(msg: string): void };
+
+export type SeedResult = { ownerCreated: boolean; generatedPassword?: string };
+
+export async function seed(
+  db: Db,
+  config: Pick<AppConfig, 'adminEmail' | 'adminPassword' | 'env'>,
+  log: Logger,
+): Promise<SeedResult> {
+  const generatedPassword = config.adminPassword ? undefined : randomBytes(12).toString('base64url');
+  // Hash before taking the lock: argon2 is deliberately slow.
+  const passwordHash = await hashPassword(
+    config.adminPassword ?? generatedPassword ?? '',
+    passwordCostFor(config.env),
+  );
+
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK_KEY})`;
+    if (await tx.user.findFirst({ where: { isOwner: true }, select: { id: true } }))
+      return { ownerCreated: false };
+
+    const owner = {
+      role: 'admin' as const,
+      isOwner: true,
+      isAdminApproved: true,
+      emailVerifiedAt: new Date(),
+      passwordHash,
+    };
+    const existing = await tx.user.findUnique({ where: { email: config.adminEmail }, select: { id: true } });
+    if (existing) {
+      // The address is already registered (say, the owner was removed by hand): make it the owner.
+      await tx.user.update({ where: { id: existing.id }, data: owner });
+      log.warn(`Made the existing account ${config.adminEmail} the owner admin`);
+    } else {
+      await tx.user.create({
+        data: {
+          ...owner,
+          email: config.adminEmail,
+          firstName: 'Admin',
+          lastName: 'Owner',
+          company: 'Brokerage',
+          phoneNumber: '+1 555 0100',
+        },
+      });
+    }
+    if ((await tx.transactionTemplate.count()) === 0) {
+      await tx.transactionTemplate.createMany({ data: DEFAULT_TEMPLATES.map((t) => ({ ...t })) });
+    }
+    log.info(
+      `Created the owner admin ${config.adminEmail} and ${DEFAULT_TEMPLATES.length} checklist templates`,
+    );
+    return generatedPassword ? { ownerCreated: true, generatedPassword } : { ownerCreated: true };
+  });
+}

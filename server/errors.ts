@@ -1,0 +1,247 @@
+import { TRPCError } from '@trpc/server';
+import { apiMessages } from '../shared/messages';
+import type { ApiError, ApiErrorCode, ApiIssue } from '../shared/schemas/common';
+
+/**
+ * The one place that turns anything thrown into an HTTP status and a safe body
+ * (DESIGN.md section 5). Services throw AppError; everything else (tRPC, zod, Prisma, pg,
+ * Fastify) is recognised here. Whatever is not recognised is a 500 whose body says nothing
+ * about why: no stack, no SQL, no message from a library.
+ */
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly issues?: ApiIssue[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const STATUS_BY_CODE: Record<ApiErrorCode, number> = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+const DEFAULT_MESSAGE: Record<ApiErrorCode, string> = {
+  BAD_REQUEST: apiMessages.invalidInput,
+  UNAUTHORIZED: apiMessages.notSignedIn,
+  FORBIDDEN: apiMessages.forbidden,
+  NOT_FOUND: apiMessages.notFound,
+  CONFLICT: apiMessages.conflict,
+  PAYLOAD_TOO_LARGE: apiMessages.payloadTooLarge,
+  UNSUPPORTED_MEDIA_TYPE: apiMessages.unsupportedMediaType,
+  TOO_MANY_REQUESTS: apiMessages.tooManyRequests,
+  SERVICE_UNAVAILABLE: apiMessages.serviceUnavailable,
+  INTERNAL: apiMessages.internal,
+};
+
+export type ClassifiedError = {
+  status: number;
+  body: ApiError;
+  /** True when the cause is on our side: log it (without a stack) with the request id. */
+  internal: boolean;
+};
+
+function answer(code: ApiErrorCode, message = DEFAULT_MESSAGE[code], issues?: ApiIssue[]): ClassifiedError {
+  const status = STATUS_BY_CODE[code];
+  return {
+    status,
+    body: issues?.length ? { message, code, issues } : { message, code },
+    internal: status >= 500,
+  };
+}
+
+const TRPC_TO_APP: Partial<Record<TRPCError['code'], ApiErrorCode>> = {
+  PARSE_ERROR: 'BAD_REQUEST',
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNPROCESSABLE_CONTENT: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  PRECONDITION_FAILED: 'CONFLICT',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+};
+
+/** SQLSTATEs and socket errors that mean "the database is not there right now". */
+const UNAVAILABLE_SQLSTATES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+const UNAVAILABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+]);
+const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+const UNAVAILABLE_MESSAGES = [
+  /connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /connection (?:refused|reset|closed)/i,
+  /cannot use a pool after calling end/i,
+  /terminating connection due to administrator command/i,
+  /the database system is (?:starting up|shutting down)/i,
+  /can't reach database server/i,
+];
+
+type ErrorLike = { name?: unknown; code?: unknown; message?: unknown; cause?: unknown; statusCode?: unknown };
+
+function isObject(value: unknown): value is ErrorLike {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Walks error.cause (and Prisma's driver-adapter wrappers) so a wrapped failure is still seen. */
+function* causeChain(error: unknown): Generator<ErrorLike> {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (isObject(current) && !seen.has(current) && seen.size < 10) {
+    seen.add(current);
+    yield current;
+    const meta = (current as { meta?: { driverAdapterError?: unknown } }).meta;
+    current = current.cause ?? meta?.driverAdapterError;
+  }
+}
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  for (const e of causeChain(error)) {
+    const code = typeof e.code === 'string' ? e.code : undefined;
+    const name = typeof e.name === 'string' ? e.name : '';
+    if (code && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code))) return true;
+    if (code && name.startsWith('PrismaClient') && UNAVAILABLE_PRISMA_CODES.has(code)) return true;
+    const errorCode = (e as { errorCode?: unknown }).errorCode;
+    if (typeof errorCode === 'string' && UNAVAILABLE_PRISMA_CODES.has(errorCode)) return true;
+    const kind = (e as { kind?: unknown }).kind;
+    if (kind === 'DatabaseNotReachable' || kind === 'ConnectionClosed' || kind === 'SocketTimeout')
+      return true;
+    if (
+      typeof e.message === 'string' &&
+      UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(e.message as string))
+    )
+      return true;
+  }
+  return false;
+}
+
+type IssueLike = { message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> };
+
+function validationIssues(error: unknown): IssueLike[] | undefined {
+  if (!isObject(error)) return undefined;
+  const issues = (error as { issues?: unknown }).issues;
+  if (!Array.isArray(issues) || issues.length === 0) return undefined;
+  if (!issues.every((i) => isObject(i) && typeof (i as { message?: unknown }).message === 'string'))
+    return undefined;
+  return issues as IssueLike[];
+}
+
+function toApiIssues(issues: IssueLike[]): ApiIssue[] {
+  return issues.map((issue) => ({
+    path: (issue.path ?? [])
+      .map((segment) => (typeof segment === 'object' && segment !== null ? segment.key : segment))
+      .map(String)
+      .join('.'),
+    message: issue.message,
+  }));
+}
+
+/** Fastify's own 4xx errors (body parsing, limits, rate limiting) carry a statusCode. */
+function fastifyClientError(error: ErrorLike): ClassifiedError | undefined {
+  const status = typeof error.statusCode === 'number' ? error.statusCode : undefined;
+  if (!status || status < 400 || status >= 500) return undefined;
+  const code = typeof error.code === 'string' ? error.code : '';
+  if (status === 413 || code === 'FST_ERR_CTP_BODY_TOO_LARGE' || code === 'FST_REQ_FILE_TOO_LARGE')
+    return answer('PAYLOAD_TOO_LARGE');
+  if (status === 415 || code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return answer('UNSUPPORTED_MEDIA_TYPE');
+  if (status === 429) return answer('TOO_MANY_REQUESTS');
+  if (status === 401) return answer('UNAUTHORIZED');
+  if (status === 403) return answer('FORBIDDEN');
+  if (status === 404) return answer('NOT_FOUND');
+  if (status === 409) return answer('CONFLICT');
+  if (error.name === 'SyntaxError' || code === 'FST_ERR_CTP_INVALID_JSON_BODY')
+    return answer('BAD_REQUEST', 'Request body is not valid JSON');
+  // Fastify's 4xx messages describe the request, not our internals ("Body cannot be empty...").
+  return answer('BAD_REQUEST', typeof error.message === 'string' ? error.message : undefined);
+}
+
+export function classifyError(error: unknown): ClassifiedError {
+  if (error instanceof AppError) return answer(error.code, error.message, error.issues);
+
+  if (error instanceof TRPCError) {
+    // tRPC wraps whatever a procedure threw; what it wrapped decides the answer.
+    const cause = error.cause;
+    if (cause instanceof AppError) return answer(cause.code, cause.message, cause.issues);
+    const issues = validationIssues(cause);
+    if (issues) return answer('BAD_REQUEST', issues[0]?.message, toApiIssues(issues));
+    if (error.code === 'INTERNAL_SERVER_ERROR' && cause) return classifyError(cause);
+    const code = TRPC_TO_APP[error.code];
+    if (!code) return answer('INTERNAL');
+    // A TRPCError thrown on purpose carries a message meant for the caller.
+    return answer(code, error.message || undefined);
+  }
+
+  const issues = validationIssues(error);
+  if (issues && isObject(error) && (error.name === 'ZodError' || error.name === '$ZodError')) {
+    return answer('BAD_REQUEST', issues[0]?.message, toApiIssues(issues));
+  }
+
+  if (isDatabaseUnavailable(error)) return answer('SERVICE_UNAVAILABLE');
+
+  if (isObject(error)) {
+    const name = typeof error.name === 'string' ? error.name : '';
+    if (name === 'PrismaClientKnownRequestError') {
+      if (error.code === 'P2002') return answer('CONFLICT');
+      if (error.code === 'P2025' || error.code === 'P2001' || error.code === 'P2015')
+        return answer('NOT_FOUND');
+      if (error.code === 'P2003' || error.code === 'P2014') return answer('CONFLICT');
+      if (error.code === 'P2000') return answer('BAD_REQUEST', 'A value is too long');
+    }
+    const fromFastify = fastifyClientError(error);
+    if (fromFastify) return fromFastify;
+  }
+
+  return answer('INTERNAL');
+}
+
+/**
+ * What a log line may say about a failure: its type, code and first line, bounded. Stacks and
+ * multi-line library messages can carry SQL, query parameters or secrets, so they stay out.
+ */
+export function describeErrorForLog(error: unknown): { type: string; code?: string; message: string } {
+  const chain = [...causeChain(error)];
+  const root = chain.at(-1) ?? {};
+  const type = typeof root.name === 'string' ? root.name : typeof error;
+  const code = chain.map((e) => e.code).find((c): c is string => typeof c === 'string');
+  const firstLine = String(typeof root.message === 'string' ? root.message : error)
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line.length > 0);
+  return {
+    type,
+    ...(code ? { code } : {}),
+    message: (firstLine ?? '').replace(/(postgres(?:ql)?:\/\/)[^\s@]*@/gi, '$1***@').slice(0, 300),
+  };
+}

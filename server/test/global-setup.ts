@@ -1,0 +1,41 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { TestProject } from 'vitest/node';
+import { migrate, readMigrations } from '../db/migrate';
+import { dropDatabasesLike, ensureTemplate } from './databases';
+import { startTestPostgres } from './postgres-server';
+
+export type TestDatabaseServer = { adminUrl: string; template: string; runPrefix: string; kind: string };
+
+declare module 'vitest' {
+  // biome-ignore lint/style/useConsistentTypeDefinitions: module augmentation needs an interface
+  export interface ProvidedContext {
+    testDatabaseServer: TestDatabaseServer;
+  }
+}
+
+/** Starts the test PostgreSQL once per run and prepares the migrated template database. */
+export default async function setup(project: TestProject) {
+  const server = await startTestPostgres();
+  // Named after the migrations' content: an edited or new migration gets a fresh template.
+  const migrations = await readMigrations();
+  const fingerprint = createHash('sha256')
+    .update(migrations.map((m) => `${m.name}:${m.checksum}`).join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+  const template = `portal_template_${fingerprint}`;
+  await ensureTemplate(server.adminUrl, template, async (url) => void (await migrate(url)));
+
+  const runPrefix = `portal_test_${randomBytes(3).toString('hex')}`;
+  project.provide('testDatabaseServer', {
+    adminUrl: server.adminUrl,
+    template,
+    runPrefix,
+    kind: server.kind,
+  });
+
+  return async () => {
+    // Files drop their own databases; this catches those of a file that crashed.
+    await dropDatabasesLike(server.adminUrl, runPrefix).catch(() => {});
+    await server.stop();
+  };
+}

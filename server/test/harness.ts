@@ -1,0 +1,91 @@
+import { pino } from 'pino';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { type BuildAppOptions, buildApp } from '../app';
+import type { AppConfig } from '../config';
+import { createDb, type Db } from '../db/client';
+import type { AppDeps, Clock } from '../deps';
+import { createDatabase, dropDatabase, uniqueDatabaseName } from './databases';
+
+/**
+ * What a server test file needs: its own real database (cloned from the migrated template, or
+ * empty), a configuration, a controllable clock and the app built from them.
+ */
+
+export type TestDatabase = { readonly name: string; readonly url: string; readonly db: Db };
+
+/**
+ * Registers beforeAll/afterAll hooks that create this file's database and drop it afterwards.
+ * `empty: true` gives a database without the schema (for migration tests).
+ */
+export function setupTestDatabase(options: { empty?: boolean } = {}): TestDatabase {
+  const server = inject('testDatabaseServer');
+  const name = uniqueDatabaseName(server.runPrefix);
+  let url: string | undefined;
+  let db: Db | undefined;
+
+  beforeAll(async () => {
+    url = await createDatabase(server.adminUrl, name, options.empty ? undefined : server.template);
+    db = createDb(url, { poolSize: 5 });
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await dropDatabase(server.adminUrl, name);
+  });
+
+  const notReady = () => new Error('The test database exists only inside tests and hooks (after beforeAll)');
+  return {
+    name,
+    get url() {
+      if (!url) throw notReady();
+      return url;
+    },
+    get db() {
+      if (!db) throw notReady();
+      return db;
+    },
+  };
+}
+
+/** A clock the test moves by hand: token expiry and rate windows without waiting. */
+export class TestClock implements Clock {
+  constructor(private current = new Date('2026-11-21T12:00:00.000Z')) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+
+export function testConfig(overrides: Partial<AppConfig> = {}): AppDeps['config'] {
+  return {
+    env: 'test',
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl: undefined,
+    dataDir: '/nonexistent',
+    appUrl: 'http://localhost:3000',
+    adminEmail: 'owner@example.com',
+    adminPassword: 'owner-password-1',
+    seedDemo: false,
+    smtpUrl: undefined,
+    mailFrom: 'Portal <no-reply@example.com>',
+    storage: { driver: 'local' },
+    maxUploadBytes: 25 * 1024 * 1024,
+    logLevel: 'silent',
+    rateLimitPerMin: 0,
+    ...overrides,
+    jwtSecret: overrides.jwtSecret ?? TEST_JWT_SECRET,
+  };
+}
+
+export function testDeps(db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): AppDeps {
+  return { config: testConfig(), clock: new TestClock(), ...overrides, db };
+}
+
+/** The real app on a test database; no client files, logs discarded unless a logger is given. */
+export function buildTestApp(deps: AppDeps, options: BuildAppOptions = {}) {
+  return buildApp(deps, { clientDir: null, loggerInstance: pino({ level: 'silent' }), ...options });
+}

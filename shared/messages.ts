@@ -1,0 +1,112 @@
+/**
+ * Every user-visible string the spec quotes, verbatim. Server and client import these so a
+ * message is written once; tests assert against the same constants AND against the spec's text.
+ */
+
+export const validation = {
+  // Login (spec 5)
+  emailRequired: 'Email is required',
+  invalidEmailFormat: 'Invalid email format',
+  passwordRequired: 'Password is required',
+  passwordMin: 'Password must be at least 8 characters long',
+  // Registration
+  fieldRequired: 'This field is required',
+  invalidEmailAddress: 'Invalid email address',
+  phoneMax: 'Phone number cannot exceed 20 characters',
+  phoneFormatRegister: 'Phone number must start with + and may include spaces, dashes, and parentheses',
+  passwordsDoNotMatch: 'Passwords do not match',
+  // Forgot password
+  emailAddressRequired: 'Email address is required',
+  // Create / update transaction
+  typeRequired: 'Type is required',
+  roleRequired: 'Role is required',
+  streetAddressRequired: 'Street Address is required',
+  cityRequired: 'City is required',
+  stateRequired: 'State is required',
+  zipRequired: 'Zip Code is required',
+  // Libraries
+  nameRequired: 'Name is required',
+  fileUploadRequired: 'File upload is required',
+  linkRequired: 'Link is required',
+  // Profile
+  firstNameRequired: 'First name is required',
+  lastNameRequired: 'Last name is required',
+  companyRequired: 'Company is required',
+  phoneRequired: 'Phone number is required',
+  phoneFormatProfile: 'Invalid phone number format',
+  // Add user
+  firstNameMin: 'First name must be at least 2 characters',
+  phoneFormatAddUser: 'Invalid phone number format (e.g., 123-456-7890)',
+  companyNameRequired: 'company name is required',
+  // Comments
+  commentRequired: 'Please enter a comment before posting.',
+  // Templates
+  roleHint: 'If empty then add "-" to continue',
+  documentNameRequired: 'Document name is required',
+} as const;
+
+export const toasts = {
+  transactionCreated: 'Transaction created successfully!',
+  formAdded: 'Form added successfully',
+  formUpdated: 'Form updated successfully',
+  tutorialAdded: 'Tutorial added successfully',
+  formDeleted: 'Form deleted successfully',
+  tutorialDeleted: 'Tutorial deleted successfully',
+  transactionDeleted: 'Transaction deleted successfully',
+  templateDeleted: 'Template deleted successfully',
+  fileUploaded: 'File uploaded successfully!',
+  uploadFailed: 'Failed to upload file',
+  fileUrlUpdateFailed: 'Failed to update file URL',
+  transactionUpdated: 'Transaction updated successfully!',
+  commentAdded: 'Comment added successfully!',
+  reviewSaved: 'Form Accepted/Rejected successfully!',
+  updateFailed: 'Failed to update. Please try again.',
+  documentAdded: 'Document added successfully',
+  documentUpdated: 'Document updated successfully',
+  somethingWentWrong: 'Something went wrong',
+} as const;
+
+export const alerts = {
+  tokenExpired: 'Token expired. Logging out...',
+  pleaseUploadFile: 'Please upload a file',
+  tutorialSubmitError: 'Error submitting tutorial',
+  transactionUpdateFailed: 'Failed to update transaction. Please try again.',
+  addUserFailed: 'Failed to add user. Please try again.',
+} as const;
+
+export const authMessages = {
+  invalidCredentials: 'Invalid email or password',
+  emailNotVerified: 'Please verify your email address before signing in.',
+  awaitingApproval: 'Your account is awaiting administrator approval.',
+  emailNotFound: "We didn't find your email",
+  verifying: 'Verifying your email...',
+  verified: 'Your email has been verified. An administrator will review your account.',
+  linkInvalid: 'This link is invalid or has expired.',
+  backToLogin: 'Back to login',
+  setNewPasswordHeading: 'Set a new password',
+  setPasswordButton: 'Set password',
+  passwordReset: 'Your password has been reset.',
+} as const;
+
+export const ui = {
+  loading: 'Loading...',
+  notFound: '404 page not found. We are sorry but the page you are looking for does not exist.',
+  noNotifications: 'No new notifications',
+  welcomeFallbackName: 'User',
+  seeMore: 'See more',
+} as const;
+
+/** Answers of the API itself (DESIGN.md sections 5 and 11), not quoted by the spec. */
+export const apiMessages = {
+  notSignedIn: 'You must be signed in',
+  sessionInvalid: 'Your session has expired. Please sign in again.',
+  forbidden: 'You do not have permission to do this',
+  notFound: 'Not found',
+  conflict: 'A record with this value already exists',
+  invalidInput: 'Invalid input',
+  payloadTooLarge: 'Request is too large',
+  unsupportedMediaType: 'Unsupported media type',
+  tooManyRequests: 'Too many requests. Please try again later.',
+  serviceUnavailable: 'Service temporarily unavailable. Please try again shortly.',
+  internal: 'Internal server error',
+} as const;

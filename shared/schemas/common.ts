@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { MAX_PAGE_SIZE, PAGE_SIZE } from '../constants';
+
+export const idSchema = z.uuid({ error: 'Invalid id' });
+
+/**
+ * `page`/`limit` arrive as numbers over tRPC and as strings in REST query strings; coercion
+ * lets one schema serve both. Out-of-range values are errors, not silently clamped.
+ */
+export const pagingInput = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(PAGE_SIZE),
+});
+export type PagingInput = z.infer<typeof pagingInput>;
+
+export const API_ERROR_CODES = [
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'TOO_MANY_REQUESTS',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL',
+] as const;
+export const apiErrorCode = z.enum(API_ERROR_CODES);
+export type ApiErrorCode = z.infer<typeof apiErrorCode>;
+
+export const apiIssue = z.object({ path: z.string(), message: z.string() });
+export type ApiIssue = z.infer<typeof apiIssue>;
+
+/** The body of every REST error (DESIGN.md section 5). */
+export const apiError = z.object({
+  message: z.string(),
+  code: apiErrorCode,
+  issues: z.array(apiIssue).optional(),
+});
+export type ApiError = z.infer<typeof apiError>;
+
+export const messageAnswer = z.object({ message: z.string() });

@@ -1,0 +1,43 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Three projects:
+ * - unit:   pure logic, no database (`*.unit.test.ts`, and everything under shared/).
+ * - server: server tests against a real PostgreSQL; each file gets its own database
+ *           (server/test/global-setup.ts picks TEST_DATABASE_URL, Docker or embedded).
+ * - client: React components in jsdom.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['shared/**/*.test.ts', 'server/**/*.unit.test.ts', 'scripts/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          include: ['server/**/*.test.ts'],
+          exclude: ['server/**/*.unit.test.ts', 'server/db/generated/**'],
+          environment: 'node',
+          globalSetup: ['server/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'client',
+          include: ['client/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['client/test-utils/setup.ts'],
+        },
+      },
+    ],
+  },
+});
