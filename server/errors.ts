@@ -226,9 +226,13 @@ export function classifyError(error: unknown): ClassifiedError {
   return answer('INTERNAL');
 }
 
+const LOOKS_LIKE_SQL =
+  /\b(select|insert|update|delete|with|alter|create|drop)\b[\s\S]*\b(from|into|set|where|table|values)\b/i;
+
 /**
  * What a log line may say about a failure: its type, code and first line, bounded. Stacks and
- * multi-line library messages can carry SQL, query parameters or secrets, so they stay out.
+ * multi-line library messages can carry SQL, query parameters or secrets, so they stay out, and
+ * a first line that reads like SQL is withheld too.
  */
 export function describeErrorForLog(error: unknown): { type: string; code?: string; message: string } {
   const chain = [...causeChain(error)];
@@ -239,9 +243,10 @@ export function describeErrorForLog(error: unknown): { type: string; code?: stri
     .split('\n')
     .map((line) => line.trim())
     .find((line) => line.length > 0);
+  const message = (firstLine ?? '').replace(/(postgres(?:ql)?:\/\/)[^\s@]*@/gi, '$1***@').slice(0, 300);
   return {
     type,
     ...(code ? { code } : {}),
-    message: (firstLine ?? '').replace(/(postgres(?:ql)?:\/\/)[^\s@]*@/gi, '$1***@').slice(0, 300),
+    message: LOOKS_LIKE_SQL.test(message) ? '[withheld: the message quotes SQL]' : message,
   };
 }

@@ -18,7 +18,7 @@ export type DbOptions = {
  */
 export function createDb(url: string, options: DbOptions = {}): Db {
   const onError = (error: Error) =>
-    options.log?.warn({ err: describeErrorForLog(error) }, 'database connection lost');
+    options.log?.warn({ error: describeErrorForLog(error) }, 'database connection lost');
   const adapter = new PrismaPg(
     {
       connectionString: url,

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import websocket from '@fastify/websocket';
+import type { AnyRouter } from '@trpc/server';
+import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { apiMessages } from '../shared/messages';
+import type { AppDeps } from './deps';
+import { classifyError, describeErrorForLog } from './errors';
+import { loggerOptions, requestIdFrom } from './logger';
+import { CLIENT_DIST_DIR } from './paths';
+import { clientIsBuilt, clientPlugin, isClientRoute, isServerPath, sendIndex } from './plugins/client';
+import { healthRoutes } from './plugins/health';
+import { type RestRoute, restPlugin } from './rest/adapter';
+import { restRoutes } from './rest/routes';
+import { createContext } from './trpc/context';
+import { appRouter } from './trpc/router';
+
+export const JSON_BODY_LIMIT = 1024 * 1024;
+const VERSION = process.env.npm_package_version ?? '0.1.0';
+
+export type BuildAppOptions = {
+  /** A pino instance to log to (tests capture logs with one); default: pino on stdout. */
+  loggerInstance?: FastifyBaseLogger;
+  /** The built client to serve; null serves none. Default: dist/client when it exists. */
+  clientDir?: string | null;
+  /** The router and REST table to mount. Default: the application's. Plumbing tests pass their own. */
+  api?: {
+    router: AnyRouter;
+    // biome-ignore lint/suspicious/noExplicitAny: each table is typed against its own router
+    routes: ReadonlyArray<RestRoute<any>>;
+  };
+};
+
+/**
+ * Builds the HTTP application from its dependencies; never listens (server/main.ts does), so
+ * tests drive it with app.inject() or listen on a port of their choosing.
+ */
+export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyInstance {
+  const { config } = deps;
+  const api = options.api ?? { router: appRouter, routes: restRoutes };
+  const clientDir = options.clientDir === undefined ? CLIENT_DIST_DIR : options.clientDir;
+  const serveClient = clientDir !== null && clientIsBuilt(clientDir);
+  const https = config.appUrl.startsWith('https://');
+
+  const app = Fastify({
+    ...(options.loggerInstance
+      ? { loggerInstance: options.loggerInstance }
+      : { logger: loggerOptions(config.logLevel) }),
+    genReqId: (req) => requestIdFrom(req.headers['x-request-id'], randomUUID),
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    bodyLimit: JSON_BODY_LIMIT,
+    // tRPC batch calls put every procedure name in one path segment.
+    routerOptions: { maxParamLength: 5000 },
+  }) as unknown as FastifyInstance;
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    // API answers are per-user data: never stored by a browser or a shared cache.
+    if (isServerPath(req.url)) reply.header('cache-control', 'no-store');
+  });
+
+  app.setErrorHandler((error, req, reply) => {
+    const { status, body, internal } = classifyError(error);
+    if (internal) req.log.error({ error: describeErrorForLog(error) }, 'request failed');
+    return reply.code(status).send(body);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    if (serveClient && isClientRoute(req)) return sendIndex(reply);
+    return reply.code(404).send({ message: apiMessages.notFound, code: 'NOT_FOUND' });
+  });
+
+  app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine writes its CSS variables into <style> elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        // 'self' covers the same-origin WebSocket (/trpc) in CSP Level 3 browsers.
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    // HSTS over plain http would be meaningless at best; only send it when we are served over https.
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'no-referrer' },
+    frameguard: { action: 'deny' },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  app.register(rateLimit, {
+    global: true,
+    max: config.rateLimitPerMin > 0 ? config.rateLimitPerMin : Number.MAX_SAFE_INTEGER,
+    timeWindow: '1 minute',
+    // Static files of the client are not API calls; the limit protects the API.
+    allowList: (req) => config.rateLimitPerMin === 0 || !isServerPath(req.url),
+  });
+
+  // @fastify/websocket must be registered before the tRPC plugin that uses it.
+  app.register(websocket, { options: { maxPayload: JSON_BODY_LIMIT } });
+  app.register(healthRoutes, { deps });
+
+  app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    useWSS: true,
+    trpcOptions: {
+      router: api.router,
+      createContext: ({ req, info }) => createContext(deps, req, info.connectionParams),
+      onError: ({ error, path, req }) => {
+        if (classifyError(error).internal)
+          req.log.error({ error: describeErrorForLog(error), path }, 'procedure failed');
+      },
+      keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
+    } satisfies FastifyTRPCPluginOptions<AnyRouter>['trpcOptions'],
+  });
+
+  app.register(restPlugin, { deps, router: api.router, routes: api.routes, version: VERSION });
+
+  if (serveClient && clientDir) app.register(clientPlugin, { dir: clientDir });
+
+  return app;
+}

@@ -1,0 +1,36 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppDeps } from '../deps';
+import { AppError, describeErrorForLog } from '../errors';
+
+const READINESS_TIMEOUT_MS = 2_000;
+
+/**
+ * /healthz: the process is up (a load balancer's liveness probe).
+ * /readyz: the database answers within 2 s, else 503 (take this instance out of rotation).
+ */
+export const healthRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
+  const noRateLimit = { rateLimit: false };
+
+  app.get('/healthz', { config: noRateLimit }, async () => ({ status: 'ok' }));
+
+  app.get('/readyz', { config: noRateLimit }, async (req) => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        deps.db.$queryRawUnsafe('SELECT 1'),
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error('database did not answer in time')),
+            READINESS_TIMEOUT_MS,
+          );
+        }),
+      ]);
+      return { status: 'ok', database: 'up' };
+    } catch (error) {
+      req.log.warn({ error: describeErrorForLog(error) }, 'readiness check failed');
+      throw new AppError('SERVICE_UNAVAILABLE', 'Database unavailable');
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+};

@@ -1,0 +1,106 @@
+import { initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
+import { apiMessages } from '../../shared/messages';
+import type { ApiErrorCode } from '../../shared/schemas/common';
+import { classifyError } from '../errors';
+import type { Context } from './context';
+
+/**
+ * The only initTRPC of the project (DESIGN.md section 10). Routers import the four base
+ * procedures below and `router`; nothing else from tRPC.
+ */
+
+export type Access = 'public' | 'user' | 'admin' | 'owner';
+/** `access` documents who may call a procedure; the REST docs and the authorization matrix read it. */
+export type Meta = { access: Access; summary?: string };
+
+const TRPC_CODE: Record<ApiErrorCode, TRPC_ERROR_CODE_KEY> = {
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  INTERNAL: 'INTERNAL_SERVER_ERROR',
+};
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    // Dates travel as ISO strings (DESIGN.md section 5): no transformer, same JSON as REST.
+    isDev: false,
+    errorFormatter({ shape, error }) {
+      const { status, body } = classifyError(error);
+      // Built from scratch so nothing of the original (stack, library message) leaks.
+      return {
+        code: shape.code,
+        message: body.message,
+        data: {
+          code: shape.data.code,
+          httpStatus: status,
+          appCode: body.code,
+          path: shape.data.path,
+          ...(body.issues ? { issues: body.issues } : {}),
+        },
+      };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/**
+ * Turns whatever a procedure threw (AppError, Prisma, pg...) into a TRPCError of the right code,
+ * so tRPC derives the same status as REST does. The original stays as `cause` for the log.
+ */
+const mapErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const { body } = classifyError(result.error);
+    const code = TRPC_CODE[body.code];
+    if (result.error.code !== code) {
+      throw new TRPCError({ code, message: body.message, cause: result.error.cause ?? result.error });
+    }
+  }
+  return result;
+});
+
+const base = t.procedure.use(mapErrors);
+
+export const publicProcedure = base.meta({ access: 'public' });
+
+/** Signed in: a valid access token AND a user who still exists, is approved and has not
+ * changed password since the token was issued. Loaded on every call, never cached. */
+export const protectedProcedure = base.meta({ access: 'user' }).use(async ({ ctx, next }) => {
+  if (!ctx.auth) {
+    throw new TRPCError({
+      code: 'UNAUTHORIZED',
+      message: ctx.tokenRejected ? apiMessages.sessionInvalid : apiMessages.notSignedIn,
+    });
+  }
+  const user = await ctx.db.user.findUnique({
+    where: { id: ctx.auth.sub },
+    select: { id: true, role: true, isOwner: true, isAdminApproved: true, tokenVersion: true },
+  });
+  if (!user?.isAdminApproved || user.tokenVersion !== ctx.auth.ver) {
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: apiMessages.sessionInvalid });
+  }
+  return next({ ctx: { user: { id: user.id, role: user.role, isOwner: user.isOwner } } });
+});
+
+/** The role comes from the database row, not the token, so a demotion applies at once. */
+export const adminProcedure = protectedProcedure.meta({ access: 'admin' }).use(({ ctx, next }) => {
+  if (ctx.user.role !== 'admin') throw new TRPCError({ code: 'FORBIDDEN', message: apiMessages.forbidden });
+  return next();
+});
+
+/** The spec's "designated admin": the single owner account (DESIGN.md section 4). */
+export const ownerProcedure = protectedProcedure.meta({ access: 'owner' }).use(({ ctx, next }) => {
+  if (!ctx.user.isOwner || ctx.user.role !== 'admin') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: apiMessages.forbidden });
+  }
+  return next();
+});
