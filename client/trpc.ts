@@ -1,0 +1,44 @@
+import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink } from '@trpc/client';
+import { createTRPCContext } from '@trpc/tanstack-react-query';
+import type { AppRouter } from '../server/trpc/router';
+import { getAccessToken } from './auth/session';
+
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+export type TrpcClient = ReturnType<typeof createTrpcClient>;
+
+function webSocketUrl(): string {
+  const { protocol, host } = window.location;
+  return `${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}/trpc`;
+}
+
+export function createTrpcClient() {
+  return createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (op) => op.type === 'subscription',
+        true: wsLink({
+          client: createWSClient({
+            // A function, so the URL and the token are read when a socket opens, not at import.
+            url: webSocketUrl,
+            // Browsers cannot set headers on a WebSocket; the server reads the token from here.
+            connectionParams: () => {
+              const token = getAccessToken();
+              return token ? { token } : null;
+            },
+            // Opens only while a subscription runs and closes right after, so a signed-out
+            // visitor holds no socket and each new socket carries the current token.
+            lazy: { enabled: true, closeMs: 0 },
+          }),
+        }),
+        false: httpBatchLink({
+          url: '/trpc',
+          headers: () => {
+            const token = getAccessToken();
+            return token ? { authorization: `Bearer ${token}` } : {};
+          },
+        }),
+      }),
+    ],
+  });
+}
