@@ -55,6 +55,18 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     routerOptions: { maxParamLength: 5000 },
   }) as unknown as FastifyInstance;
 
+  // Node's server.close() drops idle keep-alive connections only when it is called; a connection
+  // busy at that moment would otherwise sit idle afterwards and hold the shutdown for the whole
+  // keep-alive timeout. Answers given while closing end their connection.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
     // API answers are per-user data: never stored by a browser or a shared cache.

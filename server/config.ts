@@ -150,7 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       parsed.error.issues.map((issue) => {
         const name = String(issue.path[0] ?? 'environment');
         // Never echo a secret's value back into logs.
-        const shown = /SECRET|PASSWORD|URL/.test(name) ? '' : ` (got ${JSON.stringify(env[name])})`;
+        const value = env[name];
+        const shown =
+          value === undefined || /SECRET|PASSWORD|URL/.test(name) ? '' : ` (got ${JSON.stringify(value)})`;
         return `${name} ${issue.message}${shown}`;
       }),
     );

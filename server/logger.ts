@@ -51,7 +51,12 @@ export function loggerOptions(level: string): LoggerOptions {
       censor: '[redacted]',
     },
     serializers: {
-      req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+      // Defensive: a serializer that throws would lose the whole log line.
+      req: (req: Partial<FastifyRequest>) => ({
+        method: req.method,
+        url: typeof req.url === 'string' ? redactUrl(req.url) : undefined,
+        remoteAddress: req.ip,
+      }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       // Code logs `{ error: describeErrorForLog(e) }`; a raw error logged as `err` by a library
       // is described the same way instead of pino's default, which prints the stack.

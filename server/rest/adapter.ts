@@ -80,7 +80,9 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  // Our helmet CSP applies (scripts from 'self' only); the plugin's own staticCSP would forbid
+  // the inline styles Swagger UI needs.
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: false });
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

@@ -1,0 +1,81 @@
+import { expect, type Page, test } from '@playwright/test';
+import { ui } from '../shared/messages';
+
+/**
+ * The built client served by the built server, in a real Chromium: it renders, routes, and
+ * runs under the server's Content-Security-Policy without a single violation or console error.
+ */
+
+type Watch = { problems: string[] };
+
+async function watchPage(page: Page): Promise<Watch> {
+  const watch: Watch = { problems: [] };
+  page.on('console', (message) => {
+    if (message.type() === 'error') watch.problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => watch.problems.push(`page error: ${error.message}`));
+  // Injected by the browser itself, so the CSP (script-src 'self') does not block it.
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  return watch;
+}
+
+test('/ sends a visitor without a session to the sign-in page, under the CSP', async ({ page }, testInfo) => {
+  const watch = await watchPage(page);
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/auth\/login$/);
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page).toHaveTitle('Brokerage Portal');
+  await testInfo.attach('sign-in', {
+    body: await page.screenshot({ fullPage: true }),
+    contentType: 'image/png',
+  });
+  expect(watch.problems).toEqual([]);
+});
+
+test('a client route opened directly is served by the SPA fallback', async ({ page }) => {
+  const watch = await watchPage(page);
+  const response = await page.goto('/some/page/that/does/not/exist');
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole('heading', { name: ui.notFound })).toBeVisible();
+  expect(watch.problems).toEqual([]);
+});
+
+test('the same-origin WebSocket for live updates is allowed by the CSP', async ({ page }) => {
+  const watch = await watchPage(page);
+  await page.goto('/auth/login');
+  const state = await page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const socket = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/trpc`);
+        socket.onopen = () => {
+          socket.close();
+          resolve('open');
+        };
+        socket.onerror = () => resolve('error');
+      }),
+  );
+  expect(state).toBe('open');
+  expect(watch.problems).toEqual([]);
+});
+
+test('the API documentation page renders from this server alone', async ({ page }) => {
+  const watch = await watchPage(page);
+  const external: string[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith('http://127.0.0.1')) external.push(request.url());
+  });
+  await page.goto('/api/docs');
+  await expect(page.locator('.swagger-ui .info .title')).toContainText('Brokerage Portal API');
+  expect(external).toEqual([]);
+  expect(watch.problems).toEqual([]);
+});
+
+test('unknown API paths answer JSON 404s, not the client', async ({ request }) => {
+  const response = await request.get('/api/no/such/route');
+  expect(response.status()).toBe(404);
+  expect(await response.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+});

@@ -1,0 +1,87 @@
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  test('the embedded default needs no setting at all', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      dataDir: path.resolve('.data'),
+      appUrl: 'http://localhost:3000',
+      adminEmail: 'admin@example.com',
+      seedDemo: true,
+      storage: { driver: 'local' },
+      maxUploadBytes: 25 * 1024 * 1024,
+      logLevel: 'info',
+      rateLimitPerMin: 1200,
+    });
+  });
+
+  test('values are parsed and derived: APP_URL from PORT, demo data off with DATABASE_URL, MiB uploads', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      DATABASE_URL: 'postgresql://app@db/portal',
+      JWT_SECRET: 'x'.repeat(32),
+      MAX_UPLOAD_MB: '10',
+      RATE_LIMIT_PER_MIN: '0',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      appUrl: 'http://localhost:8080',
+      seedDemo: false,
+      rateLimitPerMin: 0,
+    });
+    expect(config.maxUploadBytes).toBe(10 * 1024 * 1024);
+    expect(loadConfig({ APP_URL: 'https://portal.example.com/' }).appUrl).toBe('https://portal.example.com');
+    expect(loadConfig({ SEED_DEMO: 'no' }).seedDemo).toBe(false);
+    expect(loadConfig({ PORT: '' }).port).toBe(3000); // empty means unset
+  });
+
+  test('each bad value is reported with its variable name', () => {
+    expect(
+      problemsOf({ PORT: '70000', HOST: ' ', LOG_LEVEL: 'loud', SEED_DEMO: 'maybe', STORAGE_DRIVER: 'ftp' }),
+    ).toEqual([
+      'PORT must be at most 65535 (got "70000")',
+      'HOST Too small: expected string to have >=1 characters (got " ")',
+      'SEED_DEMO must be true or false (got "maybe")',
+      'STORAGE_DRIVER must be local or s3 (got "ftp")',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ]);
+  });
+
+  test('a shared database demands a shared signing secret; S3 demands its credentials', () => {
+    expect(problemsOf({ DATABASE_URL: 'postgresql://db/portal' })).toEqual([
+      'JWT_SECRET is required when DATABASE_URL is set (every instance must share it)',
+    ]);
+    expect(problemsOf({ STORAGE_DRIVER: 's3' })).toEqual([
+      'S3_BUCKET is required when STORAGE_DRIVER=s3',
+      'S3_ACCESS_KEY_ID is required when STORAGE_DRIVER=s3',
+      'S3_SECRET_ACCESS_KEY is required when STORAGE_DRIVER=s3',
+    ]);
+  });
+
+  test('secret values are never repeated in the message', () => {
+    const problems = problemsOf({
+      JWT_SECRET: 'short-secret',
+      DATABASE_URL: 'mysql://user:pw@host/db',
+      ADMIN_PASSWORD: 'pw',
+    });
+    expect(problems.join('\n')).not.toMatch(/short-secret|pw@host|"pw"/);
+    expect(problems).toContain('JWT_SECRET must be at least 32 characters');
+    expect(problems).toContain('DATABASE_URL must be a postgresql:// URL');
+  });
+});

@@ -1,0 +1,113 @@
+import { TRPCError } from '@trpc/server';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { AppError, classifyError, describeErrorForLog } from './errors';
+
+const prismaError = (code: string) =>
+  Object.assign(new Error('x'), { name: 'PrismaClientKnownRequestError', code });
+
+describe('classifyError', () => {
+  test('AppError keeps its code, message and issues, also when tRPC wrapped it', () => {
+    const error = new AppError('FORBIDDEN', 'Only the owner may do this');
+    expect(classifyError(error)).toEqual({
+      status: 403,
+      body: { message: 'Only the owner may do this', code: 'FORBIDDEN' },
+      internal: false,
+    });
+    expect(classifyError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error })).status).toBe(403);
+  });
+
+  test('zod issues become 400 with dotted paths', () => {
+    const result = z
+      .object({ user: z.object({ email: z.email({ error: 'Invalid email address' }) }) })
+      .safeParse({
+        user: { email: 'nope' },
+      });
+    expect(classifyError(result.error)).toEqual({
+      status: 400,
+      body: {
+        message: 'Invalid email address',
+        code: 'BAD_REQUEST',
+        issues: [{ path: 'user.email', message: 'Invalid email address' }],
+      },
+      internal: false,
+    });
+  });
+
+  test('Prisma request errors: P2002 409, P2025 404, P2003 409', () => {
+    expect(classifyError(prismaError('P2002')).status).toBe(409);
+    expect(classifyError(prismaError('P2025')).status).toBe(404);
+    expect(classifyError(prismaError('P2003')).status).toBe(409);
+  });
+
+  test('a lost or refused database connection is 503, however deeply wrapped', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(classifyError(refused).status).toBe(503);
+    expect(
+      classifyError(
+        new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: new Error('wrap', { cause: refused }) }),
+      ).status,
+    ).toBe(503);
+    expect(
+      classifyError(
+        Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      ).status,
+    ).toBe(503);
+    expect(classifyError(new Error('Connection terminated unexpectedly')).status).toBe(503);
+    expect(
+      classifyError(
+        Object.assign(new Error('x'), { name: 'PrismaClientInitializationError', errorCode: 'P1001' }),
+      ).status,
+    ).toBe(503);
+  });
+
+  test("Fastify's client errors keep their meaning", () => {
+    expect(
+      classifyError(
+        Object.assign(new Error('too big'), { statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' }),
+      ).status,
+    ).toBe(413);
+    expect(
+      classifyError(
+        Object.assign(new Error('bad type'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }),
+      ).status,
+    ).toBe(415);
+    expect(classifyError(Object.assign(new Error('slow down'), { statusCode: 429 })).body.code).toBe(
+      'TOO_MANY_REQUESTS',
+    );
+  });
+
+  test('anything else is an opaque 500, flagged for the log', () => {
+    const result = classifyError(new TypeError("Cannot read properties of undefined (reading 'id')"));
+    expect(result).toEqual({
+      status: 500,
+      body: { message: 'Internal server error', code: 'INTERNAL' },
+      internal: true,
+    });
+    expect(classifyError('a thrown string').status).toBe(500);
+    expect(classifyError(undefined).status).toBe(500);
+  });
+});
+
+describe('describeErrorForLog', () => {
+  test('gives type, code and first line; withholds SQL and connection passwords; never a stack', () => {
+    const error = Object.assign(
+      new Error('duplicate key value violates unique constraint\nDETAIL: Key (email)=(a@b.c)'),
+      {
+        code: '23505',
+      },
+    );
+    expect(describeErrorForLog(error)).toEqual({
+      type: 'Error',
+      code: '23505',
+      message: 'duplicate key value violates unique constraint',
+    });
+    expect(describeErrorForLog(new Error('SELECT * FROM users WHERE id = 1 failed')).message).toBe(
+      '[withheld: the message quotes SQL]',
+    );
+    expect(
+      describeErrorForLog(new Error('cannot reach postgresql://app:hunter2@db:5432/portal')).message,
+    ).toBe('cannot reach postgresql://***@db:5432/portal');
+    expect(JSON.stringify(describeErrorForLog(new Error('x')))).not.toContain('at ');
+  });
+});

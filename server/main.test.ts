@@ -1,0 +1,145 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PROJECT_ROOT } from './paths';
+
+/**
+ * The process as an operator runs it: server/main.ts on the embedded database in a DATA_DIR of
+ * its own, whatever database the other tests use. Signals, exit codes and leftovers are real.
+ */
+
+type Started = { child: ChildProcess; baseUrl: string; output: () => string; exited: Promise<number | null> };
+
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'portal-main-'));
+});
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+function launch(env: Record<string, string>): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'server', 'main.ts')], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ADMIN_PASSWORD: '',
+      NODE_ENV: 'test',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, baseUrl: '', output: () => output, exited };
+}
+
+async function start(env: Record<string, string> = {}): Promise<Started> {
+  const started = launch(env);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const match = started.output().match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    if (match?.[1]) return { ...started, baseUrl: match[1] };
+    if (started.child.exitCode !== null) throw new Error(`the server exited early:\n${started.output()}`);
+    if (Date.now() > deadline) throw new Error(`the server did not start:\n${started.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function stop(started: Started, signal: NodeJS.Signals): Promise<{ code: number | null; ms: number }> {
+  const t0 = Date.now();
+  started.child.kill(signal);
+  const code = await started.exited;
+  return { code, ms: Date.now() - t0 };
+}
+
+/** Every live process whose command line mentions our data directory (PostgreSQL's do). */
+async function processesUsing(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(dir) && Number(entry) !== process.pid)
+      found.push(`${entry}: ${cmdline.replace(/\0/g, ' ')}`);
+  }
+  return found;
+}
+
+/** The embedded database's address, from the start-up log and the password file in DATA_DIR. */
+async function embeddedUrl(started: Started): Promise<string> {
+  const port = started.output().match(/Embedded PostgreSQL is running on 127\.0\.0\.1:(\d+)/)?.[1];
+  const password = (await readFile(path.join(dataDir, 'postgres-password'), 'utf8')).trim();
+  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/portal`;
+}
+
+async function sql<T extends pg.QueryResultRow>(url: string, statement: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(statement)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('the server process', () => {
+  test('first start: creates the database, prints listening and the owner password; SIGINT exits 0', async () => {
+    const server = await start();
+    expect(server.output()).toMatch(/Brokerage Portal listening on http:\/\/127\.0\.0\.1:\d+\n/);
+    expect(server.output()).toMatch(/Owner account created: admin@example\.com with password \S{16} /);
+    expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${server.baseUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ok', database: 'up' });
+
+    // A row written now must survive the restart below.
+    await sql(
+      await embeddedUrl(server),
+      "CREATE TABLE restart_probe (note TEXT); INSERT INTO restart_probe VALUES ('kept')",
+    );
+
+    const { code, ms } = await stop(server, 'SIGINT');
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(10_000);
+    expect(await processesUsing(dataDir)).toEqual([]);
+  });
+
+  test('second start reuses the data (same owner, same rows); SIGTERM exits 0', async () => {
+    const server = await start();
+    expect(server.output()).not.toContain('Owner account created');
+    expect(server.output()).toContain('Database schema is up to date');
+    const url = await embeddedUrl(server);
+    expect(await sql(url, 'SELECT note FROM restart_probe')).toEqual([{ note: 'kept' }]);
+    expect(await sql(url, 'SELECT count(*)::int AS owners FROM users WHERE is_owner')).toEqual([
+      { owners: 1 },
+    ]);
+
+    const { code, ms } = await stop(server, 'SIGTERM');
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(10_000);
+    expect(await processesUsing(dataDir)).toEqual([]);
+  });
+
+  test('a bad setting stops start-up at once with a message naming the variable', async () => {
+    const badPort = launch({ PORT: 'eighty' });
+    expect(await badPort.exited).toBe(1);
+    expect(badPort.output()).toContain('PORT must be a whole number from 0 to 65535 (got "eighty")');
+
+    const noSecret = launch({ DATABASE_URL: 'postgresql://somewhere/portal' });
+    expect(await noSecret.exited).toBe(1);
+    expect(noSecret.output()).toContain('JWT_SECRET is required when DATABASE_URL is set');
+    expect(noSecret.output()).not.toContain('somewhere'); // URLs may hold passwords: never echoed
+  });
+});
