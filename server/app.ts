@@ -28,8 +28,7 @@ export type BuildAppOptions = {
   /** The router and REST table to mount. Default: the application's. Plumbing tests pass their own. */
   api?: {
     router: AnyRouter;
-    // biome-ignore lint/suspicious/noExplicitAny: each table is typed against its own router
-    routes: ReadonlyArray<RestRoute<any>>;
+    routes: ReadonlyArray<RestRoute>;
   };
 };
 

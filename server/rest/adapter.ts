@@ -1,14 +1,13 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { AnyRouter } from '@trpc/server';
+import type { AnyProcedure, AnyRouter, inferProcedureInput } from '@trpc/server';
 import type { FastifyPluginAsync } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { apiError } from '../../shared/schemas/common';
 import type { AppDeps } from '../deps';
 import { createContext } from '../trpc/context';
-import { type Access, createCallerFactory } from '../trpc/init';
-import type { createCaller } from '../trpc/router';
+import { type Access, createCallerFactory, type Meta } from '../trpc/init';
 
 /**
  * The /api adapter (DESIGN.md section 5): a table of documented paths, each calling exactly one
@@ -24,31 +23,43 @@ export type RestInput = {
   body: unknown;
 };
 
-export type AppCaller = ReturnType<typeof createCaller>;
-
-export type RestRoute<TCaller = AppCaller> = {
+export type RestRoute = {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Fastify syntax: /api/transactions/:userId */
   url: string;
   summary: string;
   tag: string;
-  /** Who may call it; must agree with the procedure's own base procedure (a test checks). */
-  access: Access;
+  /** The procedure object itself (e.g. appRouter.transactions.list): who may call it, and its
+   * input type, come from it, so the table cannot disagree with the procedure. */
+  procedure: AnyProcedure;
+  /** Maps path, query and body onto the procedure's input; absent for procedures without input. */
+  input?: (req: RestInput) => unknown;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
   /** Absent for 204 answers. */
   response?: z.ZodType;
   successStatus?: 200 | 201 | 204;
-  /** Maps path, query and body onto the procedure's input and calls it. */
-  call: (caller: TCaller, input: RestInput) => Promise<unknown>;
 };
+
+/** Declares a row with its input mapping type-checked against the procedure's input. */
+export function restRoute<TProcedure extends AnyProcedure>(
+  route: Omit<RestRoute, 'procedure' | 'input'> & {
+    procedure: TProcedure;
+    input?: (req: RestInput) => inferProcedureInput<TProcedure>;
+  },
+): RestRoute {
+  return route;
+}
+
+export function accessOf(procedure: AnyProcedure): Access {
+  return (procedure._def.meta as Meta | undefined)?.access ?? 'public';
+}
 
 export type RestPluginOptions = {
   deps: AppDeps;
   router: AnyRouter;
-  // biome-ignore lint/suspicious/noExplicitAny: the table is typed against its own router where it is written
-  routes: ReadonlyArray<RestRoute<any>>;
+  routes: ReadonlyArray<RestRoute>;
   version: string;
 };
 
@@ -57,6 +68,9 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
   { deps, router, routes, version },
 ) => {
   const callerFor = createCallerFactory(router);
+  const pathOf = new Map(
+    Object.entries(router._def.procedures).map(([path, procedure]) => [procedure, path]),
+  );
 
   // Validation is the procedure's job (after authentication, DESIGN.md section 11), and its
   // output was already checked by `.output()`: Fastify only passes data through here.
@@ -87,36 +101,68 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   for (const route of routes) {
+    const path = pathOf.get(route.procedure);
+    if (!path) {
+      throw new Error(
+        `REST route ${route.method} ${route.url} calls a procedure that is not in the mounted router`,
+      );
+    }
+    const access = accessOf(route.procedure);
     const status = route.successStatus ?? 200;
+    const params = route.params ?? paramsOf(route.url);
     app.route({
       method: route.method,
       url: route.url,
       schema: {
         summary: route.summary,
+        description: `Calls the tRPC procedure \`${path}\`. Access: ${ACCESS_TEXT[access]}.`,
         tags: [route.tag],
-        ...(route.params ? { params: route.params } : {}),
+        ...(params ? { params } : {}),
         ...(route.query ? { querystring: route.query } : {}),
         ...(route.body ? { body: route.body } : {}),
-        ...(route.access === 'public' ? {} : { security: [{ bearerAuth: [] }] }),
+        ...(access === 'public' ? {} : { security: [{ bearerAuth: [] }] }),
         response: {
-          ...(route.response
-            ? { [status]: route.response }
-            : { [status]: { type: 'null', description: 'No content' } }),
-          '4XX': apiError,
-          '5XX': apiError,
+          [status]: route.response ?? NO_CONTENT,
+          '4XX': CLIENT_ERROR,
+          '5XX': SERVER_ERROR,
         },
       },
       handler: async (req, reply) => {
-        const ctx = await createContext(deps, req);
-        const caller = callerFor(ctx) as unknown;
-        const result = await route.call(caller, {
+        const caller = callerFor(await createContext(deps, req)) as Record<string, unknown>;
+        const call = path
+          .split('.')
+          .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (
+          input?: unknown,
+        ) => Promise<unknown>;
+        const input = route.input?.({
           params: (req.params ?? {}) as Record<string, string>,
           query: (req.query ?? {}) as Record<string, unknown>,
           body: req.body,
         });
+        const result = await call(input);
         reply.code(status);
         return status === 204 ? reply.send() : reply.send(result);
       },
     });
   }
+};
+
+/** Every path parameter must be described; a row that gives no schema gets plain strings. */
+function paramsOf(url: string): z.ZodType | undefined {
+  const names = [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] ?? '');
+  return names.length ? z.object(Object.fromEntries(names.map((name) => [name, z.string()]))) : undefined;
+}
+
+// Zod schemas even for "nothing": the OpenAPI transform accepts zod only.
+const NO_CONTENT = z.null().describe('No content');
+const CLIENT_ERROR = apiError.describe('The request was refused: 400, 401, 403, 404, 409, 413, 415 or 429');
+const SERVER_ERROR = apiError.describe(
+  'The server could not answer: 500, or 503 while the database is unavailable',
+);
+
+const ACCESS_TEXT: Record<Access, string> = {
+  public: 'anyone',
+  user: 'any signed-in user',
+  admin: 'admins',
+  owner: 'the owner account only',
 };

@@ -5,4 +5,4 @@ import type { RestRoute } from './adapter';
  * its rows here, next to its router; the OpenAPI document and the REST conformance tests are
  * generated from this table.
  */
-export const restRoutes: RestRoute[] = [];
+export const restRoutes: ReadonlyArray<RestRoute> = [];

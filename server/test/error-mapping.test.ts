@@ -8,7 +8,7 @@ import { apiError } from '../../shared/schemas/common';
 import { createDb } from '../db/client';
 import { freePort } from '../db/embedded';
 import { AppError } from '../errors';
-import type { RestRoute } from '../rest/adapter';
+import { type RestRoute, restRoute } from '../rest/adapter';
 import {
   adminProcedure,
   createCallerFactory,
@@ -67,26 +67,23 @@ const testRouter = router({
   }),
   countUsers: publicProcedure.query(async ({ ctx }) => ({ users: await ctx.db.user.count() })),
 });
-const createTestCaller = createCallerFactory(testRouter);
-type TestCaller = ReturnType<typeof createTestCaller>;
-
-const route = (
+const row = (
   method: RestRoute['method'],
   url: string,
-  call: RestRoute<TestCaller>['call'],
-  extra: Partial<RestRoute<TestCaller>> = {},
-): RestRoute<TestCaller> => ({ method, url, summary: url, tag: 'test', access: 'public', call, ...extra });
+  procedure: RestRoute['procedure'],
+  extra: Partial<RestRoute> = {},
+): RestRoute => restRoute({ method, url, summary: url, tag: 'test', procedure, ...extra });
 
-const testRoutes: RestRoute<TestCaller>[] = [
-  route('POST', '/api/test/echo', (c, { body }) => c.echo(body as never), { successStatus: 201 }),
-  route('GET', '/api/test/me', (c) => c.me(), { access: 'user' }),
-  route('GET', '/api/test/admin', (c) => c.adminOnly(), { access: 'admin' }),
-  route('GET', '/api/test/owner', (c) => c.ownerOnly(), { access: 'owner' }),
-  route('GET', '/api/test/missing', (c) => c.missing()),
-  route('PUT', '/api/test/missing-row', (c) => c.updateMissingRow()),
-  route('POST', '/api/test/users', (c, { body }) => c.duplicateEmail(body as never)),
-  route('GET', '/api/test/crash', (c) => c.crash()),
-  route('GET', '/api/test/users/count', (c) => c.countUsers()),
+const testRoutes: RestRoute[] = [
+  row('POST', '/api/test/echo', testRouter.echo, { successStatus: 201, input: ({ body }) => body }),
+  row('GET', '/api/test/me', testRouter.me),
+  row('GET', '/api/test/admin', testRouter.adminOnly),
+  row('GET', '/api/test/owner', testRouter.ownerOnly),
+  row('GET', '/api/test/missing', testRouter.missing),
+  row('PUT', '/api/test/missing-row', testRouter.updateMissingRow),
+  row('POST', '/api/test/users', testRouter.duplicateEmail, { input: ({ body }) => body }),
+  row('GET', '/api/test/crash', testRouter.crash),
+  row('GET', '/api/test/users/count', testRouter.countUsers),
 ];
 
 const database = setupTestDatabase();
