@@ -11,7 +11,6 @@ import { AppError } from '../errors';
 import { type RestRoute, restRoute } from '../rest/adapter';
 import {
   adminProcedure,
-  createCallerFactory,
   ownerProcedure,
   protectedProcedure,
   publicProcedure,
