@@ -1,6 +1,8 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, loadDotEnv } from './config';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -83,5 +85,17 @@ describe('loadConfig', () => {
     expect(problems.join('\n')).not.toMatch(/short-secret|pw@host|"pw"/);
     expect(problems).toContain('JWT_SECRET must be at least 32 characters');
     expect(problems).toContain('DATABASE_URL must be a postgresql:// URL');
+  });
+});
+
+describe('loadDotEnv', () => {
+  test('reads a .env file without overriding what the environment already says; no file is fine', async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'portal-env-')), '.env');
+    await writeFile(file, 'PORTAL_TEST_FROM_FILE=file\nPORTAL_TEST_BOTH=file\n');
+    process.env.PORTAL_TEST_BOTH = 'environment';
+    loadDotEnv(file);
+    expect(process.env.PORTAL_TEST_FROM_FILE).toBe('file');
+    expect(process.env.PORTAL_TEST_BOTH).toBe('environment');
+    expect(() => loadDotEnv(path.join(tmpdir(), 'no-such-dir', '.env'))).not.toThrow();
   });
 });

@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { pino } from 'pino';
 import { buildApp } from './app';
-import { ConfigError, ensureJwtSecret, loadConfig } from './config';
+import { ConfigError, ensureJwtSecret, loadConfig, loadDotEnv } from './config';
 import { createDb } from './db/client';
 import { migrate } from './db/migrate';
 import { seed } from './db/seed';
@@ -26,6 +26,7 @@ function announce(line: string): void {
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
+    loadDotEnv();
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {

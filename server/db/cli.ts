@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { ConfigError, loadConfig } from '../config';
+import { ConfigError, loadConfig, loadDotEnv } from '../config';
 import { createDb } from './client';
 import { migrate } from './migrate';
 import { seed } from './seed';
@@ -11,6 +11,7 @@ import { startDatabase } from './start';
  * `migrate-url <url> [migrations folder]` migrates exactly that database (tests, deploy scripts).
  */
 async function run([command, url, migrationsDir]: string[]): Promise<void> {
+  loadDotEnv();
   const config = loadConfig();
   const log = pino({ level: config.logLevel });
   if (command === 'migrate-url' && url) {

@@ -9,13 +9,7 @@ import { createDb } from '../db/client';
 import { freePort } from '../db/embedded';
 import { AppError } from '../errors';
 import { type RestRoute, restRoute } from '../rest/adapter';
-import {
-  adminProcedure,
-  ownerProcedure,
-  protectedProcedure,
-  publicProcedure,
-  router,
-} from '../trpc/init';
+import { adminProcedure, ownerProcedure, protectedProcedure, publicProcedure, router } from '../trpc/init';
 import { accessTokenFor, createAdmin, createOwner, createUser } from './factories';
 import { buildTestApp, setupTestDatabase, testDeps } from './harness';
 
