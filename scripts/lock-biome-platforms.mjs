@@ -35,4 +35,6 @@ for (const [platform, constraints] of Object.entries(PLATFORMS)) {
   added++;
 }
 writeFileSync('package-lock.json', `${JSON.stringify(lock, null, 2)}\n`);
-console.log(`Biome ${biome.version}: ${added} platform entr${added === 1 ? 'y' : 'ies'} added to package-lock.json`);
+console.log(
+  `Biome ${biome.version}: ${added} platform entr${added === 1 ? 'y' : 'ies'} added to package-lock.json`,
+);

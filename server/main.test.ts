@@ -19,8 +19,13 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-function launch(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'server', 'main.ts')], {
+/** server/main.ts directly, or `npm start` exactly as a newcomer runs it (build included). */
+function launch(env: Record<string, string>, how: 'main.ts' | 'npm start' = 'main.ts'): Started {
+  const [command, args] =
+    how === 'npm start'
+      ? ['npm', ['start']]
+      : [process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'server', 'main.ts')]];
+  const child = spawn(command, args, {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,
@@ -34,6 +39,8 @@ function launch(env: Record<string, string>): Started {
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so a hung server can be killed with everything it started.
+    detached: true,
   });
   let output = '';
   child.stdout?.on('data', (chunk) => {
@@ -46,8 +53,11 @@ function launch(env: Record<string, string>): Started {
   return { child, baseUrl: '', output: () => output, exited };
 }
 
-async function start(env: Record<string, string> = {}): Promise<Started> {
-  const started = launch(env);
+async function start(
+  env: Record<string, string> = {},
+  how: 'main.ts' | 'npm start' = 'main.ts',
+): Promise<Started> {
+  const started = launch(env, how);
   const deadline = Date.now() + 60_000;
   for (;;) {
     const match = started.output().match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
@@ -58,10 +68,18 @@ async function start(env: Record<string, string> = {}): Promise<Started> {
   }
 }
 
-async function stop(started: Started, signal: NodeJS.Signals): Promise<{ code: number | null; ms: number }> {
+/** Sends the signal and waits up to 15 s; a process that does not exit is killed and reported. */
+async function stop(
+  started: Started,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null | 'hung'; ms: number }> {
   const t0 = Date.now();
   started.child.kill(signal);
-  const code = await started.exited;
+  const code = await Promise.race([
+    started.exited,
+    new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 15_000)),
+  ]);
+  if (code === 'hung' && started.child.pid) process.kill(-started.child.pid, 'SIGKILL');
   return { code, ms: Date.now() - t0 };
 }
 
@@ -131,6 +149,21 @@ describe('the server process', () => {
     expect(ms).toBeLessThan(10_000);
     expect(await processesUsing(dataDir)).toEqual([]);
   });
+
+  test('`npm start` builds, serves the client, and passes SIGINT and SIGTERM on to the server', async () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const server = await start({}, 'npm start');
+      const page = await fetch(`${server.baseUrl}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root">');
+      expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+
+      const { code, ms } = await stop(server, signal);
+      expect({ signal, code }).toEqual({ signal, code: 0 });
+      expect(ms).toBeLessThan(10_000);
+      expect(await processesUsing(dataDir)).toEqual([]);
+    }
+  }, 120_000);
 
   test('a bad setting stops start-up at once with a message naming the variable', async () => {
     const badPort = launch({ PORT: 'eighty' });
