@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { describe, expect, test } from 'vitest';
 import { loggerOptions, redactUrl, requestIdFrom } from './logger';
+import { captureLogs } from './test/log-capture';
 
 describe('redactUrl', () => {
   test('removes signatures and tokens from query strings and the e-mailed link paths', () => {
@@ -16,14 +15,7 @@ describe('redactUrl', () => {
 
 describe('log lines', () => {
   test('passwords, tokens and authorization headers are redacted wherever they appear', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const log = pino(loggerOptions('info'), sink);
+    const { logger: log, lines } = captureLogs(loggerOptions('info'));
     log.info({ body: { email: 'a@b.c', password: 'hunter2', confirmPassword: 'hunter2' } }, 'register');
     log.info({ refreshToken: 'rt-secret', nested: { deeper: { token: 't-secret' } } }, 'refresh');
     log.info({ req: { headers: { authorization: 'Bearer jwt-secret' } } }, 'headers');
@@ -34,16 +26,9 @@ describe('log lines', () => {
   });
 
   test('a raw error logged as err is described without its stack', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    pino(loggerOptions('info'), sink).error({ err: new Error('boom') }, 'failed');
-    const entry = JSON.parse(lines[0] ?? '{}');
-    expect(entry.err).toEqual({ type: 'Error', message: 'boom' });
+    const { logger, entries } = captureLogs(loggerOptions('info'));
+    logger.error({ err: new Error('boom') }, 'failed');
+    expect(entries()[0]?.err).toEqual({ type: 'Error', message: 'boom' });
   });
 });
 

@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from './paths';
+import { runSql } from './test/databases';
 
 /**
  * The process as an operator runs it: server/main.ts on the embedded database in a DATA_DIR of
@@ -102,16 +102,6 @@ async function embeddedUrl(started: Started): Promise<string> {
   return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/portal`;
 }
 
-async function sql<T extends pg.QueryResultRow>(url: string, statement: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(statement)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 describe('the server process', () => {
   test('first start: creates the database, prints listening and the owner password; SIGINT exits 0', async () => {
     const server = await start();
@@ -123,7 +113,7 @@ describe('the server process', () => {
     expect(await ready.json()).toEqual({ status: 'ok', database: 'up' });
 
     // A row written now must survive the restart below.
-    await sql(
+    await runSql(
       await embeddedUrl(server),
       "CREATE TABLE restart_probe (note TEXT); INSERT INTO restart_probe VALUES ('kept')",
     );
@@ -139,8 +129,8 @@ describe('the server process', () => {
     expect(server.output()).not.toContain('Owner account created');
     expect(server.output()).toContain('Database schema is up to date');
     const url = await embeddedUrl(server);
-    expect(await sql(url, 'SELECT note FROM restart_probe')).toEqual([{ note: 'kept' }]);
-    expect(await sql(url, 'SELECT count(*)::int AS owners FROM users WHERE is_owner')).toEqual([
+    expect(await runSql(url, 'SELECT note FROM restart_probe')).toEqual([{ note: 'kept' }]);
+    expect(await runSql(url, 'SELECT count(*)::int AS owners FROM users WHERE is_owner')).toEqual([
       { owners: 1 },
     ]);
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import pg from 'pg';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { SCHEMA_FILE } from '../paths';
+import { runSql } from '../test/databases';
 import { setupTestDatabase } from '../test/harness';
 import { findSchemaDrift } from './drift';
 
@@ -12,16 +12,6 @@ let schema: string;
 beforeAll(async () => {
   schema = await readFile(SCHEMA_FILE, 'utf8');
 });
-
-async function sql(url: string, statement: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 function addToModel(text: string, model: string, line: string): string {
   const changed = text.replace(new RegExp(`(model ${model} \\{\\n)`), `$1  ${line}\n`);
@@ -74,10 +64,10 @@ describe('schema drift in the database itself', () => {
   const altered = setupTestDatabase();
 
   test('columns, indexes and foreign keys added or changed by hand are reported', async () => {
-    await sql(altered.url, 'ALTER TABLE banners ADD COLUMN thumbnail TEXT');
-    await sql(altered.url, 'CREATE INDEX banners_name_idx ON banners (name)');
-    await sql(altered.url, 'ALTER TABLE comments DROP CONSTRAINT comments_user_id_fkey');
-    await sql(
+    await runSql(altered.url, 'ALTER TABLE banners ADD COLUMN thumbnail TEXT');
+    await runSql(altered.url, 'CREATE INDEX banners_name_idx ON banners (name)');
+    await runSql(altered.url, 'ALTER TABLE comments DROP CONSTRAINT comments_user_id_fkey');
+    await runSql(
       altered.url,
       'ALTER TABLE comments ADD CONSTRAINT comments_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE',
     );

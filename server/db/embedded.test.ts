@@ -3,9 +3,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import pg from 'pg';
 import { afterEach, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../paths';
+import { runSql } from '../test/databases';
 import { startEmbeddedPostgres } from './embedded';
 
 /** These tests exercise the embedded database itself, whatever server the other tests use. */
@@ -29,16 +29,6 @@ async function start(dir: string) {
   return database;
 }
 
-async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 function isAlive(pid: number) {
   try {
     process.kill(pid, 0);
@@ -52,16 +42,16 @@ describe('embedded PostgreSQL', () => {
   test('keeps its data across restarts, on a new port each time', async () => {
     const dir = await dataDir();
     const first = await start(dir);
-    await query(first.url, "CREATE TABLE kept (note TEXT); INSERT INTO kept VALUES ('still here')");
+    await runSql(first.url, "CREATE TABLE kept (note TEXT); INSERT INTO kept VALUES ('still here')");
     await first.stop();
 
     const second = await start(dir);
-    expect(await query(second.url, 'SELECT note FROM kept')).toEqual([{ note: 'still here' }]);
+    expect(await runSql(second.url, 'SELECT note FROM kept')).toEqual([{ note: 'still here' }]);
     expect(new URL(second.url).hostname).toBe('127.0.0.1');
     // The password is required: the cluster does not trust local connections.
     const withoutPassword = new URL(second.url);
     withoutPassword.password = '';
-    await expect(query(withoutPassword.toString(), 'SELECT 1')).rejects.toThrow();
+    await expect(runSql(withoutPassword.toString(), 'SELECT 1')).rejects.toThrow();
   });
 
   test('starts after a crash left a postmaster.pid whose process is gone or is someone else', async () => {
@@ -74,7 +64,7 @@ describe('embedded PostgreSQL', () => {
     for (const stalePid of [2_147_483, process.pid]) {
       await writeFile(pidFile, `${stalePid}\n${path.join(dir, 'postgres')}\n1700000000\n5432\n\n127.0.0.1\n`);
       const restarted = await start(dir);
-      expect(await query(restarted.url, 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
+      expect(await runSql(restarted.url, 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
       await restarted.stop();
     }
   });
@@ -93,7 +83,7 @@ describe('embedded PostgreSQL', () => {
       child.once('exit', () => reject(new Error('the child exited before starting PostgreSQL')));
     });
     const orphan = JSON.parse(line) as { url: string; pid: number };
-    await query(orphan.url, "CREATE TABLE kept (note TEXT); INSERT INTO kept VALUES ('before the crash')");
+    await runSql(orphan.url, "CREATE TABLE kept (note TEXT); INSERT INTO kept VALUES ('before the crash')");
 
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
@@ -101,7 +91,7 @@ describe('embedded PostgreSQL', () => {
 
     const next = await start(dir);
     expect(isAlive(orphan.pid)).toBe(false);
-    expect(await query(next.url, 'SELECT note FROM kept')).toEqual([{ note: 'before the crash' }]);
+    expect(await runSql(next.url, 'SELECT note FROM kept')).toEqual([{ note: 'before the crash' }]);
     expect(await readFile(path.join(dir, 'postgres', 'postmaster.pid'), 'utf8')).not.toContain(
       `${orphan.pid}\n`,
     );

@@ -4,9 +4,10 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../paths';
+import { runSql } from '../test/databases';
 import { setupTestDatabase } from '../test/harness';
 import { MigrationError, migrate } from './migrate';
 
@@ -23,15 +24,7 @@ async function writeMigration(name: string, sql: string) {
   await writeFile(path.join(dir, name, 'migration.sql'), sql);
 }
 
-async function query<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = <T extends pg.QueryResultRow>(sql: string) => runSql<T>(database.url, sql);
 
 type MigrationRow = {
   migration_name: string;

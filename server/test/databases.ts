@@ -30,6 +30,14 @@ export async function withAdminClient<T>(
   }
 }
 
+/** One statement (or a script) on its own short-lived connection; returns the rows. */
+export async function runSql<T extends pg.QueryResultRow = pg.QueryResultRow>(
+  url: string,
+  sql: string,
+): Promise<T[]> {
+  return withAdminClient(url, async (client) => (await client.query<T>(sql)).rows);
+}
+
 export function uniqueDatabaseName(prefix: string): string {
   return `${prefix}_${randomBytes(5).toString('hex')}`;
 }

@@ -1,6 +1,4 @@
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { apiMessages } from '../../shared/messages';
@@ -12,6 +10,7 @@ import { type RestRoute, restRoute } from '../rest/adapter';
 import { adminProcedure, ownerProcedure, protectedProcedure, publicProcedure, router } from '../trpc/init';
 import { accessTokenFor, createAdmin, createOwner, createUser } from './factories';
 import { buildTestApp, setupTestDatabase, testDeps } from './harness';
+import { captureLogs } from './log-capture';
 
 /**
  * Every error class of DESIGN.md section 5, over REST and over tRPC, through the real plumbing:
@@ -81,7 +80,8 @@ const testRoutes: RestRoute[] = [
 
 const database = setupTestDatabase();
 let app: FastifyInstance;
-const logLines: string[] = [];
+const captured = captureLogs();
+const logLines = captured.lines;
 const tokens: Record<'agent' | 'admin' | 'owner' | 'deactivated', string> = {
   agent: '',
   admin: '',
@@ -90,15 +90,9 @@ const tokens: Record<'agent' | 'admin' | 'owner' | 'deactivated', string> = {
 };
 
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
   app = buildTestApp(testDeps(database.db), {
     api: { router: testRouter, routes: testRoutes },
-    loggerInstance: pino({ level: 'info' }, sink),
+    loggerInstance: captured.logger,
   });
   tokens.agent = await accessTokenFor(await createUser(database.db));
   tokens.admin = await accessTokenFor(await createAdmin(database.db));
