@@ -125,3 +125,11 @@ export function createBanner(
 ) {
   return db.banner.create({ data: { name: `Banner ${next()}`, elements: [], ...data } });
 }
+
+export function createAuditEvent(
+  db: Db,
+  data: Omit<Prisma.AuditEventUncheckedCreateInput, 'action' | 'entity'> &
+    Partial<Pick<Prisma.AuditEventUncheckedCreateInput, 'action' | 'entity'>>,
+) {
+  return db.auditEvent.create({ data: { action: 'transaction.update', entity: 'Transaction', ...data } });
+}
