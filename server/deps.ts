@@ -1,5 +1,8 @@
 import type { AppConfig } from './config';
 import type { Db } from './db/client';
+import type { Mailer } from './mail/mailer';
+import type { PasswordHasher } from './services/passwords';
+import type { RateLimiter } from './services/rate-limits';
 
 /** A source of the current time; tests pass a fixed or advancing clock. */
 export type Clock = { now(): Date };
@@ -8,10 +11,14 @@ export const systemClock: Clock = { now: () => new Date() };
 /**
  * Everything the app needs from outside, passed in (DESIGN.md section 10): buildApp(deps) and
  * every procedure (as ctx.deps) see only this, so tests inject their own database and clock.
- * Storage, mailer and the notification bus join this type with the issues that bring them.
+ * Storage and the notification bus join this type with the issues that bring them.
  */
 export type AppDeps = {
   config: AppConfig & { jwtSecret: string };
   db: Db;
   clock: Clock;
+  mailer: Mailer;
+  passwords: PasswordHasher;
+  /** Per-instance counters of the sign-in, registration, reset and refresh limits. */
+  limits: RateLimiter;
 };

@@ -9,6 +9,9 @@ import { type RunningDatabase, startDatabase } from './db/start';
 import { systemClock } from './deps';
 import { describeErrorForLog } from './errors';
 import { loggerOptions } from './logger';
+import { createMailer } from './mail/mailer';
+import { createPasswordHasher, passwordCostFor } from './services/passwords';
+import { RateLimiter } from './services/rate-limits';
 
 /**
  * The process: configuration -> database -> migrations -> seed -> app -> listen, and the reverse
@@ -53,7 +56,17 @@ async function main(): Promise<void> {
       );
     }
 
-    const app = buildApp({ config: resolved, db, clock: systemClock }, { loggerInstance: log });
+    const app = buildApp(
+      {
+        config: resolved,
+        db,
+        clock: systemClock,
+        mailer: createMailer(resolved, log),
+        passwords: createPasswordHasher(passwordCostFor(resolved.env)),
+        limits: new RateLimiter(systemClock),
+      },
+      { loggerInstance: log },
+    );
     const runningDatabase = database;
     closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: false }, async ({ signal, err }) => {
       if (err) log.error({ error: describeErrorForLog(err) }, 'shutting down after an unexpected error');

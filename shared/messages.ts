@@ -109,4 +109,12 @@ export const apiMessages = {
   tooManyRequests: 'Too many requests. Please try again later.',
   serviceUnavailable: 'Service temporarily unavailable. Please try again shortly.',
   internal: 'Internal server error',
+  // Accounts (DESIGN.md section 4)
+  registered: 'Registration successful. Please check your email to verify your account.',
+  emailTaken: 'An account with this email already exists',
+  verificationResent: 'If this email awaits verification, a new link is on its way.',
+  resetSent: 'We sent a link to reset your password. Please check your email.',
+  mailFailed: 'We could not send the email. Please try again shortly.',
+  ownerCannotBeDeactivated: 'The owner account cannot be deactivated',
+  cannotDeactivateSelf: 'You cannot deactivate your own account',
 } as const;

@@ -25,3 +25,31 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
     return false; // a malformed stored hash is a failed sign-in, not a 500
   }
 }
+
+/**
+ * What the app uses to hash and check passwords, passed in through AppDeps so a test can count
+ * the (real) argon2 calls a request made, e.g. to prove a rate-limited sign-in hashed nothing.
+ */
+export type PasswordHasher = {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+  /**
+   * Spends the time a real check would, for an account that does not exist, so an unknown
+   * e-mail answers no faster than a wrong password (DESIGN.md section 4).
+   */
+  verifyAgainstNothing(password: string): Promise<false>;
+};
+
+export function createPasswordHasher(cost: PasswordCost): PasswordHasher {
+  let decoy: Promise<string> | undefined;
+  return {
+    hash: (password) => hashPassword(password, cost),
+    verify: verifyPassword,
+    async verifyAgainstNothing(password) {
+      // A hash made with the same parameters as real ones, so the verification costs the same.
+      decoy ??= hashPassword('decoy password never assigned to anyone', cost);
+      await verifyPassword(await decoy, password);
+      return false;
+    },
+  };
+}

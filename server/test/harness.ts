@@ -1,9 +1,14 @@
+import os from 'node:os';
+import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { type BuildAppOptions, buildApp } from '../app';
 import type { AppConfig } from '../config';
 import { createDb, type Db } from '../db/client';
 import type { AppDeps, Clock } from '../deps';
+import { outboxMailer } from '../mail/mailer';
+import { createPasswordHasher } from '../services/passwords';
+import { RateLimiter } from '../services/rate-limits';
 import { createDatabase, dropDatabase, uniqueDatabaseName } from './databases';
 
 /**
@@ -81,9 +86,26 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppDeps['config'
   };
 }
 
+/**
+ * Real dependencies for a test: cheap argon2 parameters, fresh rate-limit counters on the test's
+ * clock, and mail written as .eml files to a temporary outbox (tests that read mail pass an SMTP
+ * mailer pointed at server/test/smtp-inbox.ts instead).
+ */
 export function testDeps(db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): AppDeps {
-  return { config: testConfig(), clock: new TestClock(), ...overrides, db };
+  const clock = overrides.clock ?? new TestClock();
+  const config = overrides.config ?? testConfig();
+  return {
+    config,
+    clock,
+    mailer: outboxMailer(path.join(os.tmpdir(), 'portal-test-outbox'), config.mailFrom, SILENT_LOG),
+    passwords: createPasswordHasher('test'),
+    limits: new RateLimiter(clock),
+    ...overrides,
+    db,
+  };
 }
+
+const SILENT_LOG = { info() {} };
 
 /** The real app on a test database; no client files, logs discarded unless a logger is given. */
 export function buildTestApp(deps: AppDeps, options: BuildAppOptions = {}) {

@@ -1,10 +1,17 @@
+import { authRouter } from '../routers/auth';
+import { settingsRouter } from '../routers/settings';
+import { usersRouter } from '../routers/users';
 import { createCallerFactory, router } from './init';
 
 /**
  * The application's router: one sub-router per file under server/routers (DESIGN.md section 2),
  * added here by the issues that bring them.
  */
-export const appRouter = router({});
+export const appRouter = router({
+  auth: authRouter,
+  settings: settingsRouter,
+  users: usersRouter,
+});
 
 export type AppRouter = typeof appRouter;
 export const createCaller = createCallerFactory(appRouter);

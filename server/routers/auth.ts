@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import {
+  loginInput,
+  logoutInput,
+  refreshInput,
+  registerInput,
+  resendVerificationInput,
+  resetConfirmInput,
+  resetRequestInput,
+  sessionAnswer,
+  verifyEmailInput,
+} from '../../shared/schemas/auth';
+import { messageAnswer } from '../../shared/schemas/common';
+import * as auth from '../services/auth';
+import { publicProcedure, router } from '../trpc/init';
+
+/** Sign-in and account recovery (DESIGN.md section 4). Every rule lives in services/auth.ts. */
+export const authRouter = router({
+  register: publicProcedure
+    .input(registerInput)
+    .output(messageAnswer)
+    .mutation(({ ctx, input }) => auth.register(ctx.deps, input, ctx)),
+
+  verifyEmail: publicProcedure
+    .input(verifyEmailInput)
+    .output(messageAnswer)
+    .mutation(({ ctx, input }) => auth.verifyEmail(ctx.deps, input.token)),
+
+  resendVerification: publicProcedure
+    .input(resendVerificationInput)
+    .output(messageAnswer)
+    .mutation(({ ctx, input }) => auth.resendVerification(ctx.deps, input.email, ctx)),
+
+  login: publicProcedure
+    .input(loginInput)
+    .output(sessionAnswer)
+    .mutation(({ ctx, input }) => auth.login(ctx.deps, input, ctx)),
+
+  refresh: publicProcedure
+    .input(refreshInput)
+    .output(sessionAnswer)
+    .mutation(({ ctx, input }) => auth.refresh(ctx.deps, input.refreshToken, ctx)),
+
+  logout: publicProcedure
+    .input(logoutInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => auth.logout(ctx.deps, input.refreshToken)),
+
+  requestPasswordReset: publicProcedure
+    .input(resetRequestInput)
+    .output(messageAnswer)
+    .mutation(({ ctx, input }) => auth.requestPasswordReset(ctx.deps, input, ctx)),
+
+  confirmPasswordReset: publicProcedure
+    .input(resetConfirmInput)
+    .output(messageAnswer)
+    .mutation(({ ctx, input }) => auth.confirmPasswordReset(ctx.deps, input)),
+});

@@ -1,0 +1,380 @@
+import { randomUUID } from 'node:crypto';
+import { apiMessages, authMessages } from '../../shared/messages';
+import type {
+  LoginInput,
+  RegisterInput,
+  ResetConfirmInput,
+  ResetRequestInput,
+  SessionAnswer,
+} from '../../shared/schemas/auth';
+import type { Db } from '../db/client';
+import type { AppDeps } from '../deps';
+import { AppError, describeErrorForLog } from '../errors';
+import type { MailMessage } from '../mail/mailer';
+import { resetPasswordMessage, verifyEmailMessage } from '../mail/templates';
+import { signAccessToken } from './access-tokens';
+import { hashSecretToken, newSecretToken } from './secret-tokens';
+
+/**
+ * Registration, e-mail verification, sign-in, refresh-token rotation, sign-out and password
+ * reset (DESIGN.md section 4). The rules that matter for security live here, in one place:
+ * limits are checked before any hashing, unknown e-mail and wrong password look the same, and a
+ * replayed refresh token ends the whole session it belongs to.
+ */
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+export const VERIFY_EMAIL_TTL_MS = 48 * HOUR;
+export const RESET_PASSWORD_TTL_MS = 1 * HOUR;
+export const REFRESH_TOKEN_TTL_MS = 30 * DAY;
+/** However often a session rotates its refresh token, it ends this long after sign-in. */
+export const SESSION_MAX_LIFETIME_MS = 90 * DAY;
+
+/** Who is asking: the address rate limits key on, and where to log. */
+export type Requester = {
+  ip: string;
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+};
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'mailer' | 'passwords' | 'limits'>;
+type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+const tooManyRequests = () => new AppError('TOO_MANY_REQUESTS', apiMessages.tooManyRequests);
+const invalidCredentials = () => new AppError('UNAUTHORIZED', authMessages.invalidCredentials);
+const sessionInvalid = () => new AppError('UNAUTHORIZED', apiMessages.sessionInvalid);
+const linkInvalid = () => new AppError('BAD_REQUEST', authMessages.linkInvalid);
+
+/** Rate-limit keys for an address are case-insensitive, as the address itself is. */
+const emailKey = (email: string) => email.trim().toLowerCase();
+
+function link(deps: Deps, path: string, token: string): string {
+  return `${deps.config.appUrl}${path}/${token}`;
+}
+
+async function createEmailToken(
+  tx: Tx,
+  deps: Deps,
+  userId: string,
+  purpose: 'verify_email' | 'reset_password',
+): Promise<string> {
+  const now = deps.clock.now();
+  // Only the newest link of a kind works: asking again retires the older ones.
+  await tx.emailToken.updateMany({ where: { userId, purpose, usedAt: null }, data: { usedAt: now } });
+  const token = newSecretToken();
+  const ttl = purpose === 'verify_email' ? VERIFY_EMAIL_TTL_MS : RESET_PASSWORD_TTL_MS;
+  await tx.emailToken.create({
+    data: { userId, purpose, tokenHash: hashSecretToken(token), expiresAt: new Date(now.getTime() + ttl) },
+  });
+  return token;
+}
+
+/**
+ * Marks an e-mailed token used and returns its user, or null when it is unknown, used, expired
+ * or of another purpose. The conditional update makes a double click count once.
+ */
+async function consumeEmailToken(
+  tx: Tx,
+  now: Date,
+  token: string,
+  purpose: 'verify_email' | 'reset_password',
+): Promise<string | null> {
+  const tokenHash = hashSecretToken(token);
+  const row = await tx.emailToken.findUnique({
+    where: { tokenHash },
+    select: { userId: true, purpose: true },
+  });
+  if (!row || row.purpose !== purpose) return null;
+  const claimed = await tx.emailToken.updateMany({
+    where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
+    data: { usedAt: now },
+  });
+  return claimed.count === 1 ? row.userId : null;
+}
+
+/** Sends after the data is saved; a mail failure is logged and reported to the caller. */
+async function trySend(deps: Deps, requester: Requester, message: MailMessage): Promise<boolean> {
+  try {
+    await deps.mailer.send(message);
+    return true;
+  } catch (error) {
+    requester.log.error(
+      { error: describeErrorForLog(error), subject: message.subject },
+      'sending mail failed',
+    );
+    return false;
+  }
+}
+
+export async function register(deps: Deps, input: RegisterInput, requester: Requester) {
+  if (!deps.limits.take('registerPerIp', requester.ip)) throw tooManyRequests();
+  const taken = await deps.db.user.findUnique({ where: { email: input.email }, select: { id: true } });
+  if (taken) throw new AppError('CONFLICT', apiMessages.emailTaken);
+
+  const passwordHash = await deps.passwords.hash(input.password);
+  // A concurrent registration of the same address ends in P2002 here, which answers 409 too.
+  const { user, token } = await deps.db.$transaction(async (tx) => {
+    const user = await tx.user.create({
+      data: {
+        email: input.email,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        company: input.company,
+        phoneNumber: input.phoneNumber,
+        passwordHash,
+        role: 'user',
+        isAdminApproved: false,
+      },
+      select: { id: true, email: true, firstName: true },
+    });
+    return { user, token: await createEmailToken(tx, deps, user.id, 'verify_email') };
+  });
+
+  // The account is saved either way; if the mail fails, "resend" on the verification page helps.
+  await trySend(
+    deps,
+    requester,
+    verifyEmailMessage({
+      to: user.email,
+      firstName: user.firstName,
+      link: link(deps, '/auth/verify-email', token),
+    }),
+  );
+  return { message: apiMessages.registered };
+}
+
+export async function verifyEmail(deps: Deps, token: string) {
+  const now = deps.clock.now();
+  await deps.db.$transaction(async (tx) => {
+    const userId = await consumeEmailToken(tx, now, token, 'verify_email');
+    if (!userId) throw linkInvalid();
+    await tx.user.updateMany({
+      where: { id: userId, emailVerifiedAt: null },
+      data: { emailVerifiedAt: now },
+    });
+  });
+  return { message: authMessages.verified };
+}
+
+/** Same answer whether or not the address exists or still needs verifying. */
+export async function resendVerification(deps: Deps, email: string, requester: Requester) {
+  if (!takeResetLimits(deps, email, requester)) throw tooManyRequests();
+  const user = await deps.db.user.findUnique({
+    where: { email },
+    select: { id: true, email: true, firstName: true, emailVerifiedAt: true },
+  });
+  if (user && !user.emailVerifiedAt) {
+    const token = await deps.db.$transaction((tx) => createEmailToken(tx, deps, user.id, 'verify_email'));
+    await trySend(
+      deps,
+      requester,
+      verifyEmailMessage({
+        to: user.email,
+        firstName: user.firstName,
+        link: link(deps, '/auth/verify-email', token),
+      }),
+    );
+  }
+  return { message: apiMessages.verificationResent };
+}
+
+function takeResetLimits(deps: Deps, email: string, requester: Requester): boolean {
+  if (
+    deps.limits.isLimited('resetPerEmail', emailKey(email)) ||
+    deps.limits.isLimited('resetPerIp', requester.ip)
+  )
+    return false;
+  deps.limits.hit('resetPerEmail', emailKey(email));
+  deps.limits.hit('resetPerIp', requester.ip);
+  return true;
+}
+
+export async function requestPasswordReset(deps: Deps, input: ResetRequestInput, requester: Requester) {
+  if (!takeResetLimits(deps, input.email, requester)) throw tooManyRequests();
+  const user = await deps.db.user.findUnique({
+    where: { email: input.email },
+    select: { id: true, email: true, firstName: true },
+  });
+  // The spec shows "We didn't find your email" on a 404 (spec section 8).
+  if (!user) throw new AppError('NOT_FOUND', authMessages.emailNotFound);
+  const token = await deps.db.$transaction((tx) => createEmailToken(tx, deps, user.id, 'reset_password'));
+  const sent = await trySend(
+    deps,
+    requester,
+    resetPasswordMessage({
+      to: user.email,
+      firstName: user.firstName,
+      link: link(deps, '/auth/new-password', token),
+    }),
+  );
+  // Unlike registration, nothing was achieved if the mail did not leave: say so.
+  if (!sent) throw new AppError('SERVICE_UNAVAILABLE', apiMessages.mailFailed);
+  return { message: apiMessages.resetSent };
+}
+
+export async function confirmPasswordReset(deps: Deps, input: ResetConfirmInput) {
+  const now = deps.clock.now();
+  // Check the link before hashing: an invalid token must not cost us an argon2 run.
+  const known = await deps.db.emailToken.findUnique({
+    where: { tokenHash: hashSecretToken(input.token) },
+    select: { purpose: true, usedAt: true, expiresAt: true },
+  });
+  if (!known || known.purpose !== 'reset_password' || known.usedAt || known.expiresAt <= now)
+    throw linkInvalid();
+
+  const passwordHash = await deps.passwords.hash(input.password);
+  await deps.db.$transaction(async (tx) => {
+    const userId = await consumeEmailToken(tx, now, input.token, 'reset_password');
+    if (!userId) throw linkInvalid();
+    const user = await tx.user.findUniqueOrThrow({
+      where: { id: userId },
+      select: { emailVerifiedAt: true },
+    });
+    await tx.user.update({
+      where: { id: userId },
+      data: {
+        passwordHash,
+        // Older access tokens stop at once; every session signs in again.
+        tokenVersion: { increment: 1 },
+        // Following the e-mailed link proved the address is theirs.
+        ...(user.emailVerifiedAt ? {} : { emailVerifiedAt: now }),
+      },
+    });
+    await tx.refreshToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
+    await tx.emailToken.updateMany({
+      where: { userId, purpose: 'reset_password', usedAt: null },
+      data: { usedAt: now },
+    });
+  });
+  return { message: authMessages.passwordReset };
+}
+
+export async function login(deps: Deps, input: LoginInput, requester: Requester): Promise<SessionAnswer> {
+  const accountKey = `${emailKey(input.email)}\u0000${requester.ip}`;
+  // Both limits are checked before the password is looked at, let alone hashed.
+  if (deps.limits.isLimited('loginFailuresPerAccount', accountKey)) throw tooManyRequests();
+  if (!deps.limits.take('loginPerIp', requester.ip)) throw tooManyRequests();
+
+  const user = await deps.db.user.findUnique({
+    where: { email: input.email },
+    select: {
+      id: true,
+      role: true,
+      passwordHash: true,
+      emailVerifiedAt: true,
+      isAdminApproved: true,
+      tokenVersion: true,
+    },
+  });
+  const passwordMatches = user
+    ? await deps.passwords.verify(user.passwordHash, input.password)
+    : await deps.passwords.verifyAgainstNothing(input.password);
+  if (!user || !passwordMatches) {
+    deps.limits.hit('loginFailuresPerAccount', accountKey);
+    throw invalidCredentials();
+  }
+  deps.limits.reset('loginFailuresPerAccount', accountKey);
+
+  // Only now, with the password proven, may the answer say anything about the account.
+  if (!user.emailVerifiedAt) throw new AppError('FORBIDDEN', authMessages.emailNotVerified);
+  if (!user.isAdminApproved) throw new AppError('FORBIDDEN', authMessages.awaitingApproval);
+
+  const now = deps.clock.now();
+  return deps.db.$transaction((tx) =>
+    issueSession(tx, deps, user, { familyId: randomUUID(), sessionStartedAt: now }),
+  );
+}
+
+type SessionUser = { id: string; role: 'user' | 'admin'; tokenVersion: number };
+
+async function issueSession(
+  tx: Tx,
+  deps: Deps,
+  user: SessionUser,
+  family: { familyId: string; sessionStartedAt: Date },
+): Promise<SessionAnswer> {
+  const now = deps.clock.now();
+  const refreshToken = newSecretToken();
+  const expiresAt = Math.min(
+    now.getTime() + REFRESH_TOKEN_TTL_MS,
+    family.sessionStartedAt.getTime() + SESSION_MAX_LIFETIME_MS,
+  );
+  await tx.refreshToken.create({
+    data: {
+      userId: user.id,
+      familyId: family.familyId,
+      sessionStartedAt: family.sessionStartedAt,
+      tokenHash: hashSecretToken(refreshToken),
+      expiresAt: new Date(expiresAt),
+    },
+  });
+  const token = await signAccessToken(
+    { sub: user.id, role: user.role, ver: user.tokenVersion },
+    deps.config.jwtSecret,
+    now,
+  );
+  return { token, refreshToken, _id: user.id };
+}
+
+async function revokeFamily(db: Db | Tx, familyId: string, now: Date): Promise<void> {
+  await db.refreshToken.updateMany({ where: { familyId, revokedAt: null }, data: { revokedAt: now } });
+}
+
+export async function refresh(
+  deps: Deps,
+  refreshToken: string,
+  requester: Requester,
+): Promise<SessionAnswer> {
+  if (!deps.limits.take('refreshPerIp', requester.ip)) throw tooManyRequests();
+  const now = deps.clock.now();
+  const stored = await deps.db.refreshToken.findUnique({
+    where: { tokenHash: hashSecretToken(refreshToken) },
+    select: {
+      id: true,
+      familyId: true,
+      sessionStartedAt: true,
+      expiresAt: true,
+      usedAt: true,
+      revokedAt: true,
+      user: {
+        select: { id: true, role: true, tokenVersion: true, isAdminApproved: true, emailVerifiedAt: true },
+      },
+    },
+  });
+  if (!stored || stored.revokedAt) throw sessionInvalid();
+  if (stored.usedAt) {
+    // A rotated token came back: someone holds a copy. End the whole session for both of them.
+    await revokeFamily(deps.db, stored.familyId, now);
+    requester.log.warn({ userId: stored.user.id }, 'refresh token reused; its session was revoked');
+    throw sessionInvalid();
+  }
+  if (stored.expiresAt <= now || !stored.user.isAdminApproved || !stored.user.emailVerifiedAt)
+    throw sessionInvalid();
+
+  const rotated = await deps.db.$transaction(async (tx) => {
+    // Conditional, so of two simultaneous refreshes with one token only one succeeds.
+    const claimed = await tx.refreshToken.updateMany({
+      where: { id: stored.id, usedAt: null, revokedAt: null },
+      data: { usedAt: now },
+    });
+    if (claimed.count !== 1) return null;
+    return issueSession(tx, deps, stored.user, stored);
+  });
+  if (!rotated) {
+    await revokeFamily(deps.db, stored.familyId, now);
+    requester.log.warn(
+      { userId: stored.user.id },
+      'refresh token used twice at once; its session was revoked',
+    );
+    throw sessionInvalid();
+  }
+  return rotated;
+}
+
+/** Ends the session the token belongs to. Unknown or already revoked tokens are not an error. */
+export async function logout(deps: Deps, refreshToken: string): Promise<void> {
+  const stored = await deps.db.refreshToken.findUnique({
+    where: { tokenHash: hashSecretToken(refreshToken) },
+    select: { familyId: true },
+  });
+  if (stored) await revokeFamily(deps.db, stored.familyId, deps.clock.now());
+}
