@@ -108,6 +108,18 @@ describe('the server process', () => {
     expect(server.output()).toMatch(/Brokerage Portal listening on http:\/\/127\.0\.0\.1:\d+\n/);
     expect(server.output()).toMatch(/Owner account created: admin@example\.com with password \S{16} /);
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
+    // The printed password signs the owner in, as an admin.
+    const password = server.output().match(/with password (\S{16}) /)?.[1];
+    const login = await fetch(`${server.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@example.com', password }),
+    });
+    expect(login.status).toBe(200);
+    const session = (await login.json()) as { token: string };
+    expect(JSON.parse(Buffer.from(session.token.split('.')[1] ?? '', 'base64url').toString())).toMatchObject({
+      role: 'admin',
+    });
     const ready = await fetch(`${server.baseUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ok', database: 'up' });

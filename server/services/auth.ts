@@ -218,8 +218,7 @@ export async function confirmPasswordReset(deps: Deps, input: ResetConfirmInput)
     where: { tokenHash: hashSecretToken(input.token) },
     select: { purpose: true, usedAt: true, expiresAt: true },
   });
-  if (!known || known.purpose !== 'reset_password' || known.usedAt || known.expiresAt <= now)
-    throw linkInvalid();
+  if (known?.purpose !== 'reset_password' || known.usedAt || known.expiresAt <= now) throw linkInvalid();
 
   const passwordHash = await deps.passwords.hash(input.password);
   await deps.db.$transaction(async (tx) => {

@@ -65,6 +65,11 @@ export class RateLimiter {
     return true;
   }
 
+  /** How many windows are held in memory (bounded by the sweep). */
+  get trackedKeys(): number {
+    return this.windows.size;
+  }
+
   reset(name: LimitName, key: string): void {
     this.windows.delete(`${name}\u0000${key}`);
   }

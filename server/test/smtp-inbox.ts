@@ -1,0 +1,90 @@
+import type { AddressInfo } from 'node:net';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+/**
+ * A real SMTP server (smtp-server) on a free loopback port for mail tests: the app sends through
+ * nodemailer over a socket exactly as in production, and the test reads what arrived.
+ */
+
+export type ReceivedMail = {
+  /** RCPT TO addresses of the envelope. */
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  raw: string;
+};
+
+export type SmtpInbox = {
+  url: string;
+  messages: ReceivedMail[];
+  /** Resolves with the next message to `to` (already received or still to come). */
+  waitFor(to: string, options?: { timeoutMs?: number; after?: number }): Promise<ReceivedMail>;
+  close(): Promise<void>;
+};
+
+export async function startSmtpInbox(): Promise<SmtpInbox> {
+  const messages: ReceivedMail[] = [];
+  const waiters = new Set<() => void>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        simpleParser(raw)
+          .then((parsed: ParsedMail) => {
+            messages.push({
+              to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+              subject: parsed.subject ?? '',
+              text: parsed.text ?? '',
+              html: typeof parsed.html === 'string' ? parsed.html : '',
+              raw,
+            });
+            for (const wake of waiters) wake();
+            callback();
+          })
+          .catch(callback);
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    waitFor(to, { timeoutMs = 5_000, after = 0 } = {}) {
+      const find = () => messages.slice(after).find((m) => m.to.includes(to.toLowerCase()));
+      return new Promise((resolve, reject) => {
+        const found = find();
+        if (found) return resolve(found);
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`No mail to ${to} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        function check() {
+          const message = find();
+          if (!message) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve(message);
+        }
+        waiters.add(check);
+      });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The first link in a message's text that starts with the given base (e.g. APP_URL/auth/...). */
+export function linkIn(text: string, prefix: string): string {
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = text.match(new RegExp(`${escaped}[^\\s"<>]+`));
+  if (!match) throw new Error(`No link starting with ${prefix} in:\n${text}`);
+  return match[0];
+}
