@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, setupTestDatabase, testDeps } from '../test/harness';
+import { accessOf } from './adapter';
+import { restRoutes } from './routes';
+
+/** The documented table as the running app serves it (DESIGN.md section 5). */
+
+const database = setupTestDatabase();
+let app: FastifyInstance;
+beforeAll(() => {
+  app = buildTestApp(testDeps(database.db));
+});
+afterAll(() => app.close());
+
+const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+describe('the REST table', () => {
+  it('has no two rows for one method and path', () => {
+    const keys = restRoutes.map((route) => `${route.method} ${route.url}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('every row is in the OpenAPI document, with bearer auth exactly when the procedure needs it', async () => {
+    const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    for (const route of restRoutes) {
+      const operation = document.paths[openApiPath(route.url)]?.[route.method.toLowerCase()];
+      expect(operation, `${route.method} ${route.url}`).toBeDefined();
+      expect(Boolean(operation.security), `${route.method} ${route.url}`).toBe(
+        accessOf(route.procedure) !== 'public',
+      );
+    }
+  });
+
+  it('includes every auth path of the spec and DESIGN.md section 5', () => {
+    const listed = restRoutes.map((route) => `${route.method} ${route.url}`);
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        'POST /api/auth/register',
+        'POST /api/auth/verify-email',
+        'POST /api/auth/verify-email/resend',
+        'POST /api/auth/login',
+        'POST /api/auth/refresh',
+        'POST /api/auth/logout',
+        'POST /api/auth/reset',
+        'POST /api/auth/reset/confirm',
+        'GET /api/settings/getUser/:userId',
+        'GET /api/users',
+        'GET /api/users/activate/:id',
+        'GET /api/users/deactivated/:id',
+      ]),
+    );
+  });
+});
