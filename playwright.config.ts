@@ -10,6 +10,8 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 4173);
 const baseURL = `http://127.0.0.1:${port}`;
 const dataDir = path.join(tmpdir(), `brokerage-portal-e2e-${port}`);
+/** No SMTP_URL is set, so the server writes each e-mail here as an .eml file the tests read. */
+export const E2E_OUTBOX = path.join(dataDir, 'outbox');
 export const E2E_OWNER = { email: 'owner@example.com', password: 'e2e-owner-password' };
 
 export default defineConfig({

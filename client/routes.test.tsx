@@ -1,21 +1,69 @@
 import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../shared/constants';
 import { ui } from '../shared/messages';
+import { setSession } from './auth/session';
+import { paths } from './paths';
 import { AppRoutes } from './routes';
 import { renderWithProviders } from './test-utils/render';
+import { fakeAccessToken } from './test-utils/tokens';
+import { stubTrpcClient } from './test-utils/trpc-stub';
+
+const USER_ID = 'f3a1c2d4-0000-4000-8000-000000000001';
+const TRANSACTION_ID = '0b9e6a52-1111-4111-8111-000000000002';
+
+function signIn(role: 'user' | 'admin') {
+  setSession({
+    accessToken: fakeAccessToken({ sub: USER_ID, role }),
+    refreshToken: 'refresh',
+    userId: USER_ID,
+  });
+}
+
+/** The shell asks for the greeting's name; these tests are about where each path lands. */
+function renderRoutes(path: string) {
+  const stub = stubTrpcClient({ 'settings.getUser': () => new Promise(() => {}) });
+  return renderWithProviders(<AppRoutes />, { path, trpcClient: stub.client });
+}
+
+const SIGNED_IN_PAGES: [path: string, heading: string][] = [
+  ['/home', 'Transactions'],
+  [`/home/transactions/${TRANSACTION_ID}`, 'Transaction'],
+  ['/forms', 'Forms'],
+  ['/tutorials', 'Tutorials'],
+  ['/settings', 'Update Profile'],
+  ['/banner', 'Banner'],
+  ['/notifications', 'Notifications'],
+];
+
+const ADMIN_PAGES: [path: string, heading: string][] = [
+  ['/users', 'Users'],
+  ['/adminTransactions', 'Admin Transactions'],
+  [`/adminTransactions/transactions/${TRANSACTION_ID}`, 'Transaction'],
+  ['/admin/forms/transactions/view', 'Transactions Forms'],
+];
+
+const SIGNED_OUT_PAGES: [path: string, heading: string][] = [
+  ['/auth/login', 'Sign in'],
+  ['/auth/register', 'Create an account'],
+  ['/auth/reset', 'Forgot password?'],
+  ['/auth/verification/register/dana%40example.com', 'Verify your email'],
+  ['/auth/verification/reset/dana%40example.com', 'Reset your email'],
+  ['/auth/new-password/some-token', 'Set a new password'],
+  ['/auth/verify-email/some-token', 'Email verification'],
+];
 
 describe('routes', () => {
   it('sends / to sign-in when no user id is stored', async () => {
-    const { history } = renderWithProviders(<AppRoutes />, { path: '/' });
+    const { history } = renderRoutes('/');
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeVisible();
     // Replaced, not pushed: Back must not return to / and bounce forward again.
     expect(history).toEqual(['/auth/login']);
   });
 
   it('sends / to /home when a user id is stored', async () => {
-    window.localStorage.setItem(STORAGE_KEYS.userId, 'f3a1c2d4-0000-4000-8000-000000000001');
-    const { history } = renderWithProviders(<AppRoutes />, { path: '/' });
+    window.localStorage.setItem(STORAGE_KEYS.userId, USER_ID);
+    const { history } = renderRoutes('/');
     expect(await screen.findByRole('heading', { name: 'Transactions' })).toBeVisible();
     expect(history).toEqual(['/home']);
     expect(screen.queryByRole('heading', { name: 'Sign in' })).not.toBeInTheDocument();
@@ -23,7 +71,7 @@ describe('routes', () => {
 
   it('ignores an access token without a user id (the spec keys on the user id)', async () => {
     window.localStorage.setItem(STORAGE_KEYS.accessToken, 'header.payload.signature');
-    const { history } = renderWithProviders(<AppRoutes />, { path: '/' });
+    const { history } = renderRoutes('/');
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeVisible();
     expect(history).toEqual(['/auth/login']);
   });
@@ -31,15 +79,75 @@ describe('routes', () => {
   it.each(['/no-such-page', '/auth/nope', '/home/extra/segments', '/not-found'])(
     'shows the 404 page at %s without changing the URL',
     (path) => {
-      const { history } = renderWithProviders(<AppRoutes />, { path });
+      const { history } = renderRoutes(path);
       expect(screen.getByText(ui.notFound)).toBeVisible();
       expect(history).toEqual([path]);
     },
   );
 
   it('does not show the 404 page on a known route', () => {
-    renderWithProviders(<AppRoutes />, { path: '/home' });
+    signIn('user');
+    renderRoutes('/home');
     expect(screen.getByRole('heading', { name: 'Transactions' })).toBeVisible();
     expect(screen.queryByText(ui.notFound)).not.toBeInTheDocument();
+  });
+
+  it('redirects /transactions/:id to /home/transactions/:id', () => {
+    signIn('user');
+    const { history } = renderRoutes(`/transactions/${TRANSACTION_ID}`);
+    expect(history).toEqual([`/home/transactions/${TRANSACTION_ID}`]);
+    expect(screen.getByRole('heading', { level: 1, name: 'Transaction' })).toBeVisible();
+  });
+
+  describe('guard', () => {
+    it.each([...SIGNED_IN_PAGES, ...ADMIN_PAGES])(
+      'sends a visitor without a user id from %s to sign-in',
+      (path) => {
+        const { history } = renderRoutes(path);
+        expect(history).toEqual([paths.login]);
+        expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+      },
+    );
+
+    it.each(SIGNED_IN_PAGES)('shows %s inside the shell to a signed-in user', (path, heading) => {
+      signIn('user');
+      const { history } = renderRoutes(path);
+      expect(history).toEqual([path]);
+      expect(screen.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
+    });
+
+    it.each(ADMIN_PAGES)('sends a non-admin from %s to /home', (path) => {
+      signIn('user');
+      const { history } = renderRoutes(path);
+      expect(history).toEqual([paths.home]);
+      expect(screen.getByRole('heading', { level: 1, name: 'Transactions' })).toBeVisible();
+    });
+
+    it.each(ADMIN_PAGES)('shows %s to an admin', (path, heading) => {
+      signIn('admin');
+      const { history } = renderRoutes(path);
+      expect(history).toEqual([path]);
+      expect(screen.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    });
+
+    it('treats an unreadable token as a non-admin', () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      signIn('user');
+      window.localStorage.setItem(STORAGE_KEYS.accessToken, 'garbage');
+      const { history } = renderRoutes('/users');
+      expect(history).toEqual([paths.home]);
+      expect(warn).toHaveBeenCalledOnce();
+      warn.mockRestore();
+    });
+
+    it.each(SIGNED_OUT_PAGES)('leaves %s open, without the shell, even when signed in', (path, heading) => {
+      signIn('user');
+      const { history } = renderRoutes(path);
+      expect(history).toEqual([path]);
+      expect(screen.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      expect(screen.queryByRole('button', { name: 'Logout' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+    });
   });
 });

@@ -1,6 +1,8 @@
 import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../server/trpc/router';
+import { type SessionRefresher, sessionRefresher } from './auth/refresh';
+import { sessionRefreshLink } from './auth/refresh-link';
 import { getAccessToken } from './auth/session';
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
@@ -12,9 +14,11 @@ function webSocketUrl(): string {
   return `${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}/trpc`;
 }
 
-export function createTrpcClient() {
+/** `refresher` is replaceable so tests can watch the refresh without a network or a page load. */
+export function createTrpcClient(refresher: SessionRefresher = sessionRefresher) {
   return createTRPCClient<AppRouter>({
     links: [
+      sessionRefreshLink(refresher),
       splitLink({
         condition: (op) => op.type === 'subscription',
         true: wsLink({
@@ -33,6 +37,7 @@ export function createTrpcClient() {
         }),
         false: httpBatchLink({
           url: '/trpc',
+          // Read per request, so a call retried after a token refresh sends the new token.
           headers: () => {
             const token = getAccessToken();
             return token ? { authorization: `Bearer ${token}` } : {};

@@ -35,7 +35,16 @@ describe('health', () => {
 
 describe('serving the client', () => {
   test('/ and every client route get index.html, revalidated on each visit', async () => {
-    for (const url of ['/', '/home', '/auth/login', '/home/transactions/123?tab=docs', '/no/such/page']) {
+    for (const url of [
+      '/',
+      '/home',
+      '/auth/login',
+      '/home/transactions/123?tab=docs',
+      '/no/such/page',
+      // A dot in a route is not a file: e-mail addresses appear in the verification page's path.
+      '/auth/verification/register/dana@example.com',
+      '/auth/verification/reset/first.last%40example.co.uk',
+    ]) {
       const res = await app.inject(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -54,9 +63,17 @@ describe('serving the client', () => {
   });
 
   test('a missing file is a 404, not the client', async () => {
-    const res = await app.inject('/assets/missing-999.js');
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+    for (const url of [
+      '/assets/missing-999.js',
+      '/assets/whatever',
+      '/robots.txt',
+      '/logo.png',
+      '/old.css.map',
+    ]) {
+      const res = await app.inject(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+    }
   });
 
   test('unknown /api, /trpc and /files paths are JSON 404s, for any method', async () => {

@@ -1,10 +1,6 @@
-import { Container, Title } from '@mantine/core';
+import { PagePlaceholder } from '../components/PagePlaceholder';
 
-/** Placeholder for the transactions list (spec section 2, /home), built by a later issue. */
+/** The user's transactions list (spec section 2, /home), built by a later issue. */
 export function Home() {
-  return (
-    <Container size="lg" py="xl">
-      <Title order={1}>Transactions</Title>
-    </Container>
-  );
+  return <PagePlaceholder title="Transactions" arrivesWith="the transactions list" />;
 }

@@ -1,15 +1,96 @@
-import { Center, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { Link, useLocation } from 'wouter';
+import { authMessages, ui } from '../../shared/messages';
+import { type LoginInput, loginInput } from '../../shared/schemas/auth';
+import { serverMessageOf } from '../api/errors';
+import { setSession } from '../auth/session';
+import { AuthLayout } from '../layout/AuthLayout';
+import { paths } from '../paths';
+import { useTRPC } from '../trpc';
 
-/** Placeholder until the accounts feature brings the real sign-in form (spec section 2). */
+/** Sign-in (spec section 2, /auth/login). */
 export function Login() {
+  const trpc = useTRPC();
+  const [, navigate] = useLocation();
+  const login = useMutation(trpc.auth.login.mutationOptions());
+  const resend = useMutation(trpc.auth.resendVerification.mutationOptions());
+  const form = useForm<LoginInput>({
+    mode: 'uncontrolled',
+    initialValues: { email: '', password: '' },
+    validate: schemaResolver(loginInput, { sync: true }),
+  });
+
+  const submit = form.onSubmit((values) => {
+    resend.reset();
+    login.mutate(loginInput.parse(values), {
+      onSuccess: (answer) => {
+        setSession({ accessToken: answer.token, refreshToken: answer.refreshToken, userId: answer._id });
+        navigate(paths.home);
+      },
+    });
+  });
+
+  // The one refusal the user can fix from here: a lost or expired verification e-mail.
+  const awaitsVerification = login.error?.message === authMessages.emailNotVerified;
+  const submittedEmail = login.variables?.email;
+
   return (
-    <Center mih="100vh" p="md">
-      <Paper withBorder shadow="sm" p="xl" w="100%" maw={420}>
-        <Stack gap="sm">
-          <Title order={1}>Sign in</Title>
-          <Text c="dimmed">Sign-in arrives with the accounts feature.</Text>
+    <AuthLayout title="Sign in" withIllustration>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="email"
+            key={form.key('email')}
+            {...form.getInputProps('email')}
+          />
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            key={form.key('password')}
+            {...form.getInputProps('password')}
+          />
+          <Group justify="flex-end">
+            <Anchor component={Link} href={paths.reset} size="sm">
+              Forgot password?
+            </Anchor>
+          </Group>
+          <Button type="submit" fullWidth disabled={login.isPending}>
+            {login.isPending ? ui.loading : 'Sign in'}
+          </Button>
         </Stack>
-      </Paper>
-    </Center>
+      </form>
+      {login.error && (
+        <Text c="red" size="sm" role="alert">
+          {serverMessageOf(login.error)}
+        </Text>
+      )}
+      {awaitsVerification && submittedEmail && (
+        <Stack gap="xs" align="flex-start">
+          <Button
+            variant="light"
+            size="xs"
+            disabled={resend.isPending}
+            onClick={() => resend.mutate({ email: submittedEmail })}
+          >
+            {resend.isPending ? ui.loading : 'Resend verification email'}
+          </Button>
+          {(resend.data || resend.error) && (
+            <Text size="sm" c="dimmed" role="status">
+              {resend.data ? resend.data.message : serverMessageOf(resend.error)}
+            </Text>
+          )}
+        </Stack>
+      )}
+      <Text size="sm" ta="center">
+        Don't have an account?{' '}
+        <Anchor component={Link} href={paths.register}>
+          Register
+        </Anchor>
+      </Text>
+    </AuthLayout>
   );
 }

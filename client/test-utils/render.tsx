@@ -15,6 +15,11 @@ type RenderOptions = {
   path?: string;
   /** Answers tRPC calls; without one, any call fails loudly instead of reaching the network. */
   trpcClient?: TrpcClient;
+  /**
+   * Wrap the tree in StrictMode at the root, where React double-runs effects on mount as in
+   * development (a StrictMode nested below the root does not).
+   */
+  strictMode?: boolean;
 };
 
 export type RenderWithProvidersResult = RenderResult & {
@@ -24,6 +29,8 @@ export type RenderWithProvidersResult = RenderResult & {
   history: string[];
   /** The path the router is at now. */
   currentPath: () => string | undefined;
+  /** The history state the last navigation carried (wouter's `navigate(to, { state })`). */
+  historyState: () => unknown;
 };
 
 const unstubbedLink: TRPCLink<AppRouter> = () => {
@@ -37,7 +44,7 @@ const unstubbedLink: TRPCLink<AppRouter> = () => {
 
 export function renderWithProviders(
   ui: ReactElement,
-  { path = '/', trpcClient }: RenderOptions = {},
+  { path = '/', trpcClient, strictMode = false }: RenderOptions = {},
 ): RenderWithProvidersResult {
   const location = memoryLocation({ path, record: true });
   // No retries: a failing query should fail the test now, not after back-off delays.
@@ -50,6 +57,7 @@ export function renderWithProviders(
     <AppProviders env="test" queryClient={queryClient} trpcClient={client}>
       <Router hook={location.hook}>{ui}</Router>
     </AppProviders>,
+    { reactStrictMode: strictMode },
   );
   return {
     ...result,
@@ -57,5 +65,6 @@ export function renderWithProviders(
     queryClient,
     history: location.history,
     currentPath: () => location.history.at(-1),
+    historyState: () => location.state,
   };
 }

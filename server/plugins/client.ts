@@ -12,13 +12,21 @@ export function isServerPath(url: string): boolean {
   return SERVER_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 }
 
-/** A client route is a GET for a path without a file extension (a missing /assets/x.js is a 404). */
+/**
+ * File types the built client is made of. A missing one is a 404, not index.html (a browser
+ * asking for a stale /assets/x.js must not get HTML). Any other dot is part of a route:
+ * /auth/verification/register/dana@example.com is a page.
+ */
+const STATIC_FILE =
+  /\.(?:m?js|css|map|html?|json|webmanifest|txt|xml|png|jpe?g|gif|svg|ico|webp|avif|woff2?|ttf|otf)$/i;
+
+/** A client route is a GET outside the server's prefixes and /assets that names no static file. */
 export function isClientRoute(req: FastifyRequest): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   if (isServerPath(req.url)) return false;
   const pathname = req.url.split('?', 1)[0] ?? '';
-  const lastSegment = pathname.split('/').pop() ?? '';
-  return !lastSegment.includes('.');
+  if (pathname.startsWith('/assets/')) return false;
+  return !STATIC_FILE.test(pathname);
 }
 
 export function clientIsBuilt(dir: string): boolean {

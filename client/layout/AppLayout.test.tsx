@@ -1,0 +1,208 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { STORAGE_KEYS } from '../../shared/constants';
+import { apiMessages } from '../../shared/messages';
+import { setSession } from '../auth/session';
+import { AppRoutes } from '../routes';
+import { renderWithProviders } from '../test-utils/render';
+import { fakeAccessToken } from '../test-utils/tokens';
+import { deferred, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
+import { NotificationBell } from './NotificationBell';
+
+const USER_ID = 'f3a1c2d4-0000-4000-8000-000000000001';
+const profile = {
+  _id: USER_ID,
+  firstName: 'Dana',
+  lastName: 'Agent',
+  company: 'Acme Realty',
+  email: 'dana@example.com',
+  phoneNumber: '+1 555 0100',
+  role: 'user',
+  isAdminApproved: true,
+  isEmailVerified: true,
+  isOwner: false,
+  createdAt: '2025-01-01T00:00:00.000Z',
+};
+
+const USER_LINKS = ['Transactions', 'Forms', 'Tutorials', 'Settings'];
+const ADMIN_LINKS = ['Users', 'Admin Transactions', 'Transactions Forms'];
+
+function signIn(role: 'user' | 'admin') {
+  setSession({
+    accessToken: fakeAccessToken({ sub: USER_ID, role }),
+    refreshToken: 'stored-refresh',
+    userId: USER_ID,
+  });
+}
+
+function renderShell(path: string, handlers: Parameters<typeof stubTrpcClient>[0]) {
+  const stub = stubTrpcClient(handlers);
+  const view = renderWithProviders(<AppRoutes />, { path, trpcClient: stub.client });
+  return { ...view, stub };
+}
+
+const mainNavigation = () => within(screen.getByRole('navigation', { name: 'Main' }));
+const linkNames = () =>
+  mainNavigation()
+    .getAllByRole('link')
+    .map((link) => link.textContent);
+
+describe('application shell', () => {
+  it("greets the user by first name, fetched for the stored user id; 'User' until then", async () => {
+    signIn('user');
+    const answer = deferred();
+    const { stub } = renderShell('/home', { 'settings.getUser': () => answer.promise });
+    expect(screen.getByText('Welcome User')).toBeVisible();
+    answer.resolve(profile);
+    expect(await screen.findByText('Welcome Dana')).toBeVisible();
+    expect(stub.callsTo('settings.getUser')).toEqual([{ userId: USER_ID }]);
+  });
+
+  it("keeps 'User' when the profile cannot be loaded", async () => {
+    signIn('user');
+    const { stub } = renderShell('/home', {
+      'settings.getUser': () => {
+        throw trpcError(404, apiMessages.notFound);
+      },
+    });
+    await waitFor(() => expect(stub.callsTo('settings.getUser')).toHaveLength(1));
+    expect(screen.getByText('Welcome User')).toBeVisible();
+  });
+
+  it('shows the user navigation for a user token, with the current page marked', () => {
+    signIn('user');
+    renderShell('/forms', { 'settings.getUser': () => profile });
+    expect(linkNames()).toEqual(USER_LINKS);
+    expect(mainNavigation().getByRole('link', { name: 'Transactions' })).toHaveAttribute('href', '/home');
+    expect(mainNavigation().getByRole('link', { name: 'Forms' })).toHaveAttribute('aria-current', 'page');
+    expect(mainNavigation().getByRole('link', { name: 'Transactions' })).not.toHaveAttribute('aria-current');
+  });
+
+  it('adds the admin links for an admin token', () => {
+    signIn('admin');
+    renderShell('/home', { 'settings.getUser': () => ({ ...profile, role: 'admin' }) });
+    expect(linkNames()).toEqual([...USER_LINKS, ...ADMIN_LINKS]);
+    expect(mainNavigation().getByRole('link', { name: 'Users' })).toHaveAttribute('href', '/users');
+    expect(mainNavigation().getByRole('link', { name: 'Admin Transactions' })).toHaveAttribute(
+      'href',
+      '/adminTransactions',
+    );
+    expect(mainNavigation().getByRole('link', { name: 'Transactions Forms' })).toHaveAttribute(
+      'href',
+      '/admin/forms/transactions/view',
+    );
+  });
+
+  it('shows the user navigation when the stored token cannot be read, and logs it', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    signIn('user');
+    window.localStorage.setItem(STORAGE_KEYS.accessToken, 'not-a-jwt');
+    renderShell('/home', { 'settings.getUser': () => profile });
+    expect(linkNames()).toEqual(USER_LINKS);
+    expect(warn).toHaveBeenCalledOnce();
+    warn.mockRestore();
+  });
+
+  it('navigates from the sidebar and from the bell', async () => {
+    signIn('user');
+    const { user, currentPath } = renderShell('/home', { 'settings.getUser': () => profile });
+    await user.click(mainNavigation().getByRole('link', { name: 'Tutorials' }));
+    expect(currentPath()).toBe('/tutorials');
+    expect(screen.getByRole('heading', { level: 1, name: 'Tutorials' })).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Notifications' }));
+    expect(currentPath()).toBe('/notifications');
+    expect(screen.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
+  });
+
+  it('logs out: revokes the refresh token, then clears storage and cache and goes to sign-in', async () => {
+    signIn('user');
+    const revoke = deferred();
+    const { user, stub, currentPath, queryClient } = renderShell('/home', {
+      'settings.getUser': () => profile,
+      'auth.logout': () => revoke.promise,
+    });
+    expect(await screen.findByText('Welcome Dana')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    expect(stub.callsTo('auth.logout')).toEqual([{ refreshToken: 'stored-refresh' }]);
+    // Still here until the server has revoked the token, so it is dead once sign-in shows.
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeDisabled();
+    expect(window.localStorage.getItem(STORAGE_KEYS.userId)).toBe(USER_ID);
+
+    revoke.resolve(undefined);
+    await waitFor(() => expect(currentPath()).toBe('/auth/login'));
+    expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+    for (const key of Object.values(STORAGE_KEYS)) expect(window.localStorage.getItem(key)).toBeNull();
+    expect(queryClient.getQueryCache().getAll()).toEqual([]);
+    expect(screen.queryByRole('button', { name: 'Logout' })).not.toBeInTheDocument();
+  });
+
+  it('logs out even when the server refuses to revoke', async () => {
+    signIn('user');
+    const { user, currentPath } = renderShell('/home', {
+      'settings.getUser': () => profile,
+      'auth.logout': () => {
+        throw trpcError(500, apiMessages.internal);
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    await waitFor(() => expect(currentPath()).toBe('/auth/login'));
+    expect(window.localStorage.getItem(STORAGE_KEYS.userId)).toBeNull();
+  });
+
+  it('logs out even when the server does not answer', async () => {
+    signIn('user');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { currentPath } = renderShell('/home', {
+        'settings.getUser': () => profile,
+        'auth.logout': () => new Promise(() => {}),
+      });
+      fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
+      await act(() => vi.advanceTimersByTimeAsync(1000));
+      expect(currentPath()).toBe('/home');
+      await act(() => vi.advanceTimersByTimeAsync(5000));
+      expect(currentPath()).toBe('/auth/login');
+      expect(window.localStorage.getItem(STORAGE_KEYS.userId)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('opens the same navigation in a slide-over menu, which closes on navigation', async () => {
+    signIn('user');
+    const { user, currentPath } = renderShell('/home', { 'settings.getUser': () => profile });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Open navigation' }));
+    const menu = await screen.findByRole('dialog');
+    expect(within(menu).getByText(/^Welcome /)).toBeVisible();
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(USER_LINKS);
+    expect(within(menu).getByRole('button', { name: 'Logout' })).toBeVisible();
+    await user.click(within(menu).getByRole('link', { name: 'Settings' }));
+    expect(currentPath()).toBe('/settings');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+});
+
+describe('notification bell', () => {
+  it('has no dot while nothing is unread', () => {
+    const { container } = renderWithProviders(<NotificationBell hasUnread={false} onOpen={() => {}} />);
+    const bell = screen.getByRole('button', { name: 'Notifications' });
+    expect(bell).not.toHaveAttribute('data-unread');
+    expect(bell).not.toHaveAccessibleDescription();
+    expect(container.querySelector('.mantine-Indicator-indicator')).toBeNull();
+  });
+
+  it('shows a pulsing red dot, announced to screen readers, when something is unread', () => {
+    const { container } = renderWithProviders(<NotificationBell hasUnread onOpen={() => {}} />);
+    const bell = screen.getByRole('button', { name: 'Notifications' });
+    expect(bell).toHaveAttribute('data-unread');
+    expect(bell).toHaveAccessibleDescription('New notifications');
+    const dot = container.querySelector('.mantine-Indicator-indicator');
+    expect(dot).not.toBeNull();
+    expect(dot).toHaveAttribute('data-processing');
+  });
+});

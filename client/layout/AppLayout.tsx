@@ -1,0 +1,166 @@
+import { Anchor, AppShell, Box, Burger, Button, Drawer, Group, NavLink, Stack, Text } from '@mantine/core';
+import { IconLogout } from '@tabler/icons-react';
+import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { ui } from '../../shared/messages';
+import { storedRole } from '../auth/claims';
+import { clearSession, getRefreshToken, getUserId } from '../auth/session';
+import { Logo } from '../components/Logo';
+import { paths } from '../paths';
+import { useTRPC, useTRPCClient } from '../trpc';
+import { NotificationBell } from './NotificationBell';
+import { isActive, navigationFor } from './navigation';
+
+/** Below this breakpoint the sidebar gives way to a burger and a slide-over menu. */
+const SIDEBAR_BREAKPOINT = 'sm';
+const SIDEBAR_WIDTH = 260;
+
+/** The signed-in user's first name for the greeting; the spec's 'User' until it arrives. */
+function useWelcomeName(): string {
+  const trpc = useTRPC();
+  const userId = getUserId();
+  const { data } = useQuery(trpc.settings.getUser.queryOptions(userId ? { userId } : skipToken));
+  return data?.firstName || ui.welcomeFallbackName;
+}
+
+/** How long sign-out waits for the server to revoke the refresh token before leaving anyway. */
+const REVOKE_TIMEOUT_MS = 4000;
+
+function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void promise.finally(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+function useSignOut() {
+  const trpcClient = useTRPCClient();
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const [signingOut, setSigningOut] = useState(false);
+
+  const signOut = async () => {
+    setSigningOut(true);
+    const refreshToken = getRefreshToken();
+    if (refreshToken) {
+      // Revoked before the local copy goes, so the token is dead by the time sign-in shows. Best
+      // effort and bounded: offline or failing, the user still signs out, and a token that is no
+      // longer stored anywhere expires on its own.
+      await settledWithin(
+        trpcClient.auth.logout.mutate({ refreshToken }).catch(() => {}),
+        REVOKE_TIMEOUT_MS,
+      );
+    }
+    clearSession();
+    queryClient.clear();
+    navigate(paths.login);
+  };
+
+  return { signOut, signingOut };
+}
+
+type SidebarProps = {
+  /** Called after any navigation from the sidebar, so the slide-over menu can close. */
+  onNavigate?: () => void;
+};
+
+function Sidebar({ onNavigate }: SidebarProps) {
+  const [location, navigate] = useLocation();
+  const welcomeName = useWelcomeName();
+  const { signOut, signingOut } = useSignOut();
+  const navigation = navigationFor(storedRole());
+
+  return (
+    <Stack h="100%" gap="md" justify="space-between">
+      <Stack gap="md">
+        <Group justify="space-between" wrap="nowrap">
+          <Text fw={600} truncate>
+            Welcome {welcomeName}
+          </Text>
+          <NotificationBell
+            hasUnread={false}
+            onOpen={() => {
+              navigate(paths.notifications);
+              onNavigate?.();
+            }}
+          />
+        </Group>
+        <Box component="nav" aria-label="Main">
+          {navigation.map((item) => (
+            <NavLink
+              key={item.href}
+              component={Link}
+              href={item.href}
+              label={item.label}
+              active={isActive(item.href, location)}
+              aria-current={isActive(item.href, location) ? 'page' : undefined}
+              onClick={onNavigate}
+            />
+          ))}
+        </Box>
+      </Stack>
+      <Button
+        variant="light"
+        color="gray"
+        leftSection={<IconLogout size={18} aria-hidden="true" />}
+        onClick={signOut}
+        disabled={signingOut}
+      >
+        Logout
+      </Button>
+    </Stack>
+  );
+}
+
+/**
+ * The application shell around every signed-in page (spec section 2, "Layout"): a sidebar on
+ * wide screens; on narrow ones a top bar whose burger opens the same sidebar as a drawer.
+ */
+export function AppLayout({ children }: { children: ReactNode }) {
+  const [location] = useLocation();
+  // The slide-over menu is open for the page it was opened on only: whatever moves the page
+  // (a link, Back, a redirect) closes it without an effect to keep in step.
+  const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
+  const menuOpen = menuOpenAt === location;
+  const closeMenu = () => setMenuOpenAt(null);
+
+  return (
+    <AppShell
+      navbar={{ width: SIDEBAR_WIDTH, breakpoint: SIDEBAR_BREAKPOINT, collapsed: { mobile: true } }}
+      padding="md"
+    >
+      {/* Collapsed, the navbar is only moved off-screen; hiding it keeps its links out of the
+          keyboard order and the accessibility tree while the drawer serves narrow screens. */}
+      <AppShell.Navbar p="md" aria-label="Sidebar" visibleFrom={SIDEBAR_BREAKPOINT}>
+        <AppShell.Section mb="md">
+          <Anchor component={Link} href={paths.home} aria-label="Home" underline="never" c="inherit">
+            <Logo size={32} />
+          </Anchor>
+        </AppShell.Section>
+        <AppShell.Section grow>
+          <Sidebar />
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Group hiddenFrom={SIDEBAR_BREAKPOINT} justify="space-between" mb="md">
+          <Burger
+            opened={menuOpen}
+            onClick={() => setMenuOpenAt(menuOpen ? null : location)}
+            aria-label={menuOpen ? 'Close navigation' : 'Open navigation'}
+            aria-expanded={menuOpen}
+            size="sm"
+          />
+          <Logo size={28} />
+        </Group>
+        {children}
+      </AppShell.Main>
+      <Drawer opened={menuOpen} onClose={closeMenu} size={SIDEBAR_WIDTH + 40} title={<Logo size={28} />}>
+        <Sidebar onNavigate={closeMenu} />
+      </Drawer>
+    </AppShell>
+  );
+}

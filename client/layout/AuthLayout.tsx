@@ -1,0 +1,47 @@
+import { Box, Center, Flex, Paper, Stack, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Logo } from '../components/Logo';
+import { SkylineIllustration } from '../components/SkylineIllustration';
+
+type AuthLayoutProps = {
+  title: string;
+  children: ReactNode;
+  /** The decorative picture beside the form on wide screens (spec: the sign-in page). */
+  withIllustration?: boolean;
+  /** Maximum width of the card; the registration form needs two columns. */
+  width?: number;
+};
+
+/** The frame of the signed-out screens: logo, a titled card, no application shell. */
+export function AuthLayout({ title, children, withIllustration = false, width = 440 }: AuthLayoutProps) {
+  return (
+    <Flex mih="100vh">
+      <Center flex={1} p="md">
+        <Stack w="100%" maw={width} gap="lg">
+          <Logo />
+          <Paper withBorder shadow="sm" p="xl">
+            <Stack gap="md">
+              <Title order={1} size="h2">
+                {title}
+              </Title>
+              {children}
+            </Stack>
+          </Paper>
+        </Stack>
+      </Center>
+      {withIllustration && (
+        <Box
+          visibleFrom="md"
+          flex={1}
+          mah="100vh"
+          pos="sticky"
+          top={0}
+          style={{ overflow: 'hidden' }}
+          data-testid="login-illustration"
+        >
+          <SkylineIllustration />
+        </Box>
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,28 @@
+import type { Role } from '../auth/claims';
+import { paths } from '../paths';
+
+export type NavigationItem = { label: string; href: string };
+
+const USER_NAVIGATION: NavigationItem[] = [
+  { label: 'Transactions', href: paths.home },
+  { label: 'Forms', href: paths.forms },
+  { label: 'Tutorials', href: paths.tutorials },
+  { label: 'Settings', href: paths.settings },
+];
+
+const ADMIN_NAVIGATION: NavigationItem[] = [
+  ...USER_NAVIGATION,
+  { label: 'Users', href: paths.users },
+  { label: 'Admin Transactions', href: paths.adminTransactions },
+  { label: 'Transactions Forms', href: paths.templates },
+];
+
+/** Spec section 2, "Navigation": the admin list when the token's role claim is admin. */
+export function navigationFor(role: Role): NavigationItem[] {
+  return role === 'admin' ? ADMIN_NAVIGATION : USER_NAVIGATION;
+}
+
+/** A link stays highlighted on the pages below it (/home for /home/transactions/:id). */
+export function isActive(href: string, location: string): boolean {
+  return location === href || location.startsWith(`${href}/`);
+}

@@ -1,0 +1,79 @@
+import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { Link, useLocation } from 'wouter';
+import { authMessages, ui } from '../../shared/messages';
+import { type ResetRequestInput, resetRequestInput } from '../../shared/schemas/auth';
+import { httpStatusOf, serverMessageOf } from '../api/errors';
+import { AuthLayout } from '../layout/AuthLayout';
+import { paths, routeTo } from '../paths';
+import { useTRPC } from '../trpc';
+import type { VerificationState } from './Verification';
+
+/**
+ * Spec section 8 shows a message for a 404 only. A 429 also shows the server's "Too many
+ * requests" message: the limit (DESIGN.md section 4) is hit by someone pressing the button again
+ * because nothing seemed to happen, and silence would only make them press it once more.
+ */
+function visibleError(error: unknown): string | null {
+  const status = httpStatusOf(error);
+  if (status === 404) return authMessages.emailNotFound;
+  if (status === 429) return serverMessageOf(error);
+  return null;
+}
+
+/** Forgot password (spec section 2, /auth/reset): asks for the e-mailed reset link. */
+export function ResetPassword() {
+  const trpc = useTRPC();
+  const [, navigate] = useLocation();
+  const requestReset = useMutation(trpc.auth.requestPasswordReset.mutationOptions());
+  const form = useForm<ResetRequestInput>({
+    mode: 'uncontrolled',
+    initialValues: { email: '' },
+    validate: schemaResolver(resetRequestInput, { sync: true }),
+  });
+
+  const submit = form.onSubmit((values) => {
+    const input = resetRequestInput.parse(values);
+    requestReset.mutate(input, {
+      onSuccess: () => {
+        const state: VerificationState = { type: 'reset', email: input.email };
+        navigate(routeTo.verification('reset', input.email), { state });
+      },
+    });
+  });
+
+  const errorText = requestReset.error ? visibleError(requestReset.error) : null;
+
+  return (
+    <AuthLayout title="Forgot password?">
+      <Text size="sm" c="dimmed">
+        Enter the email address of your account and we will send you a link to reset your password.
+      </Text>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label="Email address"
+            type="email"
+            autoComplete="email"
+            key={form.key('email')}
+            {...form.getInputProps('email')}
+          />
+          <Button type="submit" fullWidth disabled={requestReset.isPending}>
+            {requestReset.isPending ? ui.loading : 'Reset Password'}
+          </Button>
+        </Stack>
+      </form>
+      {errorText && (
+        <Text c="red" size="sm" role="alert">
+          {errorText}
+        </Text>
+      )}
+      <Text size="sm" ta="center">
+        <Anchor component={Link} href={paths.login}>
+          Back to sign in
+        </Anchor>
+      </Text>
+    </AuthLayout>
+  );
+}
