@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { validation } from '../messages';
+import { idSchema, pagingInput } from './common';
+
+/**
+ * Checklist templates (spec sections 2, 3 and 7; DESIGN.md section 5): the documents a
+ * transaction of a (type, role) must collect. Role '-' means the type has no role.
+ */
+
+const MAX_TEXT = 200;
+const MAX_DOCUMENTS = 100;
+
+const required = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, { error: message })
+    .max(MAX_TEXT, { error: `Cannot exceed ${MAX_TEXT} characters` });
+
+export const templateInput = z.object({
+  type: required(validation.typeRequired),
+  role: required(validation.roleRequired),
+  forms: z
+    .array(required(validation.documentNameRequired), { error: validation.documentNameRequired })
+    .min(1, { error: validation.documentNameRequired })
+    .max(MAX_DOCUMENTS, { error: `At most ${MAX_DOCUMENTS} documents` }),
+});
+export type TemplateInput = z.infer<typeof templateInput>;
+
+export const templateUpdateInput = templateInput.extend({ id: idSchema });
+export const templateIdInput = z.object({ id: idSchema });
+
+export const template = z.object({
+  _id: idSchema,
+  type: z.string(),
+  role: z.string(),
+  forms: z.array(z.string()),
+});
+export type Template = z.infer<typeof template>;
+
+export const templatesListInput = pagingInput;
+export const templatesListAnswer = z.object({
+  data: z.array(template),
+  totalPages: z.number().int(),
+  totalItems: z.number().int(),
+});
+
+export const templatesSearchInput = pagingInput.extend({
+  query: z.string().trim().max(MAX_TEXT).default(''),
+});
+export const templatesSearchAnswer = z.object({
+  forms: z.array(template),
+  pages: z.number().int(),
+  total: z.number().int(),
+});
