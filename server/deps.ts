@@ -3,6 +3,7 @@ import type { Db } from './db/client';
 import type { Mailer } from './mail/mailer';
 import type { PasswordHasher } from './services/passwords';
 import type { RateLimiter } from './services/rate-limits';
+import type { Storage } from './storage/storage';
 
 /** A source of the current time; tests pass a fixed or advancing clock. */
 export type Clock = { now(): Date };
@@ -11,7 +12,7 @@ export const systemClock: Clock = { now: () => new Date() };
 /**
  * Everything the app needs from outside, passed in (DESIGN.md section 10): buildApp(deps) and
  * every procedure (as ctx.deps) see only this, so tests inject their own database and clock.
- * Storage and the notification bus join this type with the issues that bring them.
+ * The notification bus joins this type with the issue that brings it.
  */
 export type AppDeps = {
   config: AppConfig & { jwtSecret: string };
@@ -21,4 +22,6 @@ export type AppDeps = {
   passwords: PasswordHasher;
   /** Per-instance counters of the sign-in, registration, reset and refresh limits. */
   limits: RateLimiter;
+  /** Uploaded files (local folder or S3-compatible). */
+  storage: Storage;
 };

@@ -12,6 +12,7 @@ import { loggerOptions } from './logger';
 import { createMailer } from './mail/mailer';
 import { createPasswordHasher, passwordCostFor } from './services/passwords';
 import { RateLimiter } from './services/rate-limits';
+import { createStorage } from './storage';
 
 /**
  * The process: configuration -> database -> migrations -> seed -> app -> listen, and the reverse
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
         mailer: createMailer(resolved, log),
         passwords: createPasswordHasher(passwordCostFor(resolved.env)),
         limits: new RateLimiter(systemClock),
+        storage: createStorage(resolved, systemClock),
       },
       { loggerInstance: log },
     );

@@ -117,4 +117,11 @@ export const apiMessages = {
   mailFailed: 'We could not send the email. Please try again shortly.',
   ownerCannotBeDeactivated: 'The owner account cannot be deactivated',
   cannotDeactivateSelf: 'You cannot deactivate your own account',
+  // Transactions and files (DESIGN.md sections 5 and 6)
+  noTemplate: 'There is no checklist for this type and role',
+  fileNotOfTransaction: 'This file was not uploaded to this transaction',
+  fileRequired: 'Choose a file to upload',
+  fileTooLarge: 'The file is too large',
+  fileTypeRefused: 'Only PDF, PNG, JPEG, GIF, WebP, DOCX and XLSX files are accepted',
+  linkExpired: 'This link has expired. Open the document again from its page.',
 } as const;

@@ -11,6 +11,24 @@ import {
   verifyEmailInput,
 } from '../../shared/schemas/auth';
 import { messageAnswer } from '../../shared/schemas/common';
+import {
+  template,
+  templateInput,
+  templatesListAnswer,
+  templatesSearchAnswer,
+} from '../../shared/schemas/templates';
+import {
+  addCommentInput,
+  addressFields,
+  adminUpdateTransactionInput,
+  comment,
+  createTransactionInput,
+  historyEntry,
+  setFormFileInput,
+  transaction,
+  transactionForm,
+  transactionsPage,
+} from '../../shared/schemas/transactions';
 import { publicUser, usersListAnswer, usersListInput } from '../../shared/schemas/users';
 import { appRouter } from '../trpc/router';
 import { type RestRoute, restRoute } from './adapter';
@@ -152,4 +170,243 @@ const userRoutes: RestRoute[] = [
   }),
 ];
 
-export const restRoutes: ReadonlyArray<RestRoute> = [...authRoutes, ...userRoutes];
+const id = z.uuid();
+const paging = {
+  page: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).optional(),
+};
+const pagingQuery = z.object(paging);
+
+const transactionRoutes: RestRoute[] = [
+  restRoute({
+    method: 'GET',
+    url: '/api/transactions/:userId',
+    summary: "A user's transactions, newest first",
+    tag: 'transactions',
+    procedure: appRouter.transactions.list,
+    input: ({ params, query }) => ({ ...(query as object), userId: params.userId ?? '' }) as never,
+    params: z.object({ userId: id }),
+    query: pagingQuery,
+    response: transactionsPage,
+  }),
+  restRoute({
+    method: 'GET',
+    url: '/api/transactions/search/:userId/:term',
+    summary: "Search a user's transactions by street address, city, state or zip",
+    tag: 'transactions',
+    procedure: appRouter.transactions.search,
+    input: ({ params, query }) =>
+      ({ ...(query as object), userId: params.userId ?? '', term: params.term ?? '' }) as never,
+    params: z.object({ userId: id, term: z.string() }),
+    query: pagingQuery,
+    response: transactionsPage,
+  }),
+  restRoute({
+    method: 'POST',
+    url: '/api/transactions',
+    summary: 'Open a transaction; its forms come from the template of (type, role)',
+    tag: 'transactions',
+    procedure: appRouter.transactions.create,
+    input: body,
+    body: createTransactionInput,
+    response: transaction,
+    successStatus: 201,
+  }),
+  restRoute({
+    method: 'GET',
+    url: '/api/transactions/individual/:id/:userId',
+    summary: 'One transaction with its forms and comments',
+    tag: 'transactions',
+    procedure: appRouter.transactions.get,
+    input: ({ params }) => ({ id: params.id ?? '', userId: params.userId ?? '' }),
+    params: z.object({ id, userId: id }),
+    response: transaction,
+  }),
+  restRoute({
+    method: 'PUT',
+    url: '/api/transactions/:id/:userId',
+    summary: 'Change the address of a transaction',
+    tag: 'transactions',
+    procedure: appRouter.transactions.update,
+    input: ({ params, body }) =>
+      ({ ...(body as object), id: params.id ?? '', userId: params.userId ?? '' }) as never,
+    params: z.object({ id, userId: id }),
+    body: addressFields,
+    response: transaction,
+  }),
+  restRoute({
+    method: 'PUT',
+    url: '/api/transactions/:id/forms/:formId',
+    summary: 'Attach an uploaded file to a form (the url or key from the upload); status back to pending',
+    tag: 'transactions',
+    procedure: appRouter.transactions.setFormFile,
+    input: ({ params, body }) =>
+      ({ ...(body as object), id: params.id ?? '', formId: params.formId ?? '' }) as never,
+    params: z.object({ id, formId: id }),
+    body: setFormFileInput.pick({ url: true }),
+    response: transactionForm,
+  }),
+  restRoute({
+    method: 'POST',
+    url: '/api/transactions/:id/forms/:formId/comments',
+    summary: "Comment on a form; the comment's role is the caller's",
+    tag: 'transactions',
+    procedure: appRouter.transactions.addComment,
+    input: ({ params, body }) =>
+      ({ ...(body as object), id: params.id ?? '', formId: params.formId ?? '' }) as never,
+    params: z.object({ id, formId: id }),
+    body: addCommentInput.pick({ text: true }),
+    response: comment,
+    successStatus: 201,
+  }),
+];
+
+const adminTransactionRoutes: RestRoute[] = [
+  restRoute({
+    method: 'GET',
+    url: '/api/admin/transactions',
+    summary: "Every user's transactions, newest first",
+    tag: 'admin transactions',
+    procedure: appRouter.adminTransactions.list,
+    input: ({ query }) => query as never,
+    query: pagingQuery,
+    response: transactionsPage,
+  }),
+  restRoute({
+    method: 'GET',
+    url: '/api/admin/transactions/search/:term',
+    summary: "Search every user's transactions (address fields and the agent's name)",
+    tag: 'admin transactions',
+    procedure: appRouter.adminTransactions.search,
+    input: ({ params, query }) => ({ ...(query as object), term: params.term ?? '' }) as never,
+    params: z.object({ term: z.string() }),
+    query: pagingQuery,
+    response: transactionsPage,
+  }),
+  restRoute({
+    method: 'GET',
+    url: '/api/admin/transactions/individual/:id',
+    summary: 'Any transaction with its forms and comments',
+    tag: 'admin transactions',
+    procedure: appRouter.adminTransactions.get,
+    input: ({ params }) => ({ id: params.id ?? '' }),
+    params: z.object({ id }),
+    response: transaction,
+  }),
+  restRoute({
+    method: 'PUT',
+    url: '/api/admin/transactions/:id',
+    summary: 'Change the address and the three checkboxes of any transaction',
+    tag: 'admin transactions',
+    procedure: appRouter.adminTransactions.update,
+    input: ({ params, body }) => ({ ...(body as object), id: params.id ?? '' }) as never,
+    params: z.object({ id }),
+    body: adminUpdateTransactionInput.omit({ id: true }),
+    response: transaction,
+  }),
+  restRoute({
+    method: 'DELETE',
+    url: '/api/admin/transactions/:id',
+    summary: 'Delete a transaction (kept on file, gone from every list)',
+    tag: 'admin transactions',
+    procedure: appRouter.adminTransactions.delete,
+    input: ({ params }) => ({ id: params.id ?? '' }),
+    params: z.object({ id }),
+    response: messageAnswer,
+  }),
+  restRoute({
+    method: 'POST',
+    url: '/api/admin/transactions/:id/forms/:formId/comments',
+    summary: 'Review a form: accept or reject it, with or without a comment',
+    tag: 'admin transactions',
+    procedure: appRouter.adminTransactions.review,
+    input: ({ params, body }) =>
+      ({ ...(body as object), id: params.id ?? '', formId: params.formId ?? '' }) as never,
+    params: z.object({ id, formId: id }),
+    body: z.object({ status: z.enum(['accepted', 'rejected']).optional(), text: z.string().optional() }),
+    response: transactionForm,
+    successStatus: 201,
+  }),
+  restRoute({
+    method: 'GET',
+    url: '/api/admin/transactions/:id/history',
+    summary: 'The audit trail of a transaction, newest first',
+    tag: 'admin transactions',
+    procedure: appRouter.adminTransactions.history,
+    input: ({ params }) => ({ id: params.id ?? '' }),
+    params: z.object({ id }),
+    response: z.array(historyEntry),
+  }),
+];
+
+const TEMPLATES = '/api/admin/forms/transactions';
+const templateRoutes: RestRoute[] = [
+  restRoute({
+    method: 'GET',
+    url: `${TEMPLATES}/view/all`,
+    summary: 'Every checklist template (any signed-in user)',
+    tag: 'templates',
+    procedure: appRouter.templates.all,
+    response: z.array(template),
+  }),
+  restRoute({
+    method: 'GET',
+    url: `${TEMPLATES}/view`,
+    summary: 'Checklist templates by page, ordered by type then role',
+    tag: 'templates',
+    procedure: appRouter.templates.list,
+    input: ({ query }) => query as never,
+    query: pagingQuery,
+    response: templatesListAnswer,
+  }),
+  restRoute({
+    method: 'GET',
+    url: `${TEMPLATES}/search`,
+    summary: 'Search templates by type, role and document names',
+    tag: 'templates',
+    procedure: appRouter.templates.search,
+    input: ({ query }) => query as never,
+    query: z.object({ ...paging, query: z.string().optional() }),
+    response: templatesSearchAnswer,
+  }),
+  restRoute({
+    method: 'POST',
+    url: `${TEMPLATES}/insert`,
+    summary: 'Add a template (the owner only); 409 if (type, role) exists',
+    tag: 'templates',
+    procedure: appRouter.templates.create,
+    input: body,
+    body: templateInput,
+    response: template,
+    successStatus: 201,
+  }),
+  restRoute({
+    method: 'PUT',
+    url: `${TEMPLATES}/form/:id`,
+    summary: 'Change a template; existing transactions keep their checklists',
+    tag: 'templates',
+    procedure: appRouter.templates.update,
+    input: ({ params, body }) => ({ ...(body as object), id: params.id ?? '' }) as never,
+    params: z.object({ id }),
+    body: templateInput,
+    response: template,
+  }),
+  restRoute({
+    method: 'DELETE',
+    url: `${TEMPLATES}/form/:id`,
+    summary: 'Delete a template',
+    tag: 'templates',
+    procedure: appRouter.templates.delete,
+    input: ({ params }) => ({ id: params.id ?? '' }),
+    params: z.object({ id }),
+    response: messageAnswer,
+  }),
+];
+
+export const restRoutes: ReadonlyArray<RestRoute> = [
+  ...authRoutes,
+  ...userRoutes,
+  ...transactionRoutes,
+  ...adminTransactionRoutes,
+  ...templateRoutes,
+];

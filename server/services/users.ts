@@ -3,6 +3,7 @@ import type { PublicUser } from '../../shared/schemas/users';
 import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { AppError } from '../errors';
+import { escapeLike, pageCount } from './paging';
 
 /** The only columns of a user any answer may carry: never the hash, never token state. */
 export const publicUserSelect = {
@@ -53,10 +54,6 @@ export async function getUser(db: Db, userId: string): Promise<PublicUser> {
   return toPublicUser(row);
 }
 
-function escapeLike(term: string): string {
-  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 export async function listUsers(db: Db, input: { page: number; limit: number; query?: string | undefined }) {
   const term = input.query?.trim();
   const where: Prisma.UserWhereInput = term
@@ -76,7 +73,7 @@ export async function listUsers(db: Db, input: { page: number; limit: number; qu
     }),
     db.user.count({ where }),
   ]);
-  return { users: rows.map(toPublicUser), totalPages: Math.ceil(total / input.limit), totalUsers: total };
+  return { users: rows.map(toPublicUser), totalPages: pageCount(total, input.limit), totalUsers: total };
 }
 
 /** Approves a registration or re-activates an account; takes effect at the user's next sign-in. */

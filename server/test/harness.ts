@@ -9,6 +9,7 @@ import type { AppDeps, Clock } from '../deps';
 import { outboxMailer } from '../mail/mailer';
 import { createPasswordHasher } from '../services/passwords';
 import { RateLimiter } from '../services/rate-limits';
+import { createStorage } from '../storage';
 import { createDatabase, dropDatabase, uniqueDatabaseName } from './databases';
 
 /**
@@ -100,12 +101,15 @@ export function testDeps(db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): 
     mailer: outboxMailer(path.join(os.tmpdir(), 'portal-test-outbox'), config.mailFrom, SILENT_LOG),
     passwords: createPasswordHasher('test'),
     limits: new RateLimiter(clock),
+    storage: createStorage({ ...config, dataDir: TEST_DATA_DIR }, clock),
     ...overrides,
     db,
   };
 }
 
 const SILENT_LOG = { info() {} };
+/** Uploads of every test land under one temporary folder; keys are unique, so tests never clash. */
+const TEST_DATA_DIR = path.join(os.tmpdir(), 'portal-test-data');
 
 /** The real app on a test database; no client files, logs discarded unless a logger is given. */
 export function buildTestApp(deps: AppDeps, options: BuildAppOptions = {}) {

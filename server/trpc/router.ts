@@ -1,5 +1,8 @@
+import { adminTransactionsRouter } from '../routers/admin-transactions';
 import { authRouter } from '../routers/auth';
 import { settingsRouter } from '../routers/settings';
+import { templatesRouter } from '../routers/templates';
+import { transactionsRouter } from '../routers/transactions';
 import { usersRouter } from '../routers/users';
 import { createCallerFactory, router } from './init';
 
@@ -11,6 +14,9 @@ export const appRouter = router({
   auth: authRouter,
   settings: settingsRouter,
   users: usersRouter,
+  templates: templatesRouter,
+  transactions: transactionsRouter,
+  adminTransactions: adminTransactionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

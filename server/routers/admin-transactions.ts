@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { messageAnswer } from '../../shared/schemas/common';
+import {
+  adminListInput,
+  adminSearchInput,
+  adminUpdateTransactionInput,
+  historyEntry,
+  reviewInput,
+  transaction,
+  transactionForm,
+  transactionIdInput,
+  transactionsPage,
+} from '../../shared/schemas/transactions';
+import * as transactions from '../services/transactions';
+import { adminProcedure, router } from '../trpc/init';
+
+/** Compliance staff: every user's transactions and the review of their documents. */
+export const adminTransactionsRouter = router({
+  list: adminProcedure
+    .input(adminListInput)
+    .output(transactionsPage)
+    .query(({ ctx, input }) => transactions.listAll(ctx.deps, input)),
+
+  search: adminProcedure
+    .input(adminSearchInput)
+    .output(transactionsPage)
+    .query(({ ctx, input }) => transactions.searchAll(ctx.deps, input)),
+
+  get: adminProcedure
+    .input(transactionIdInput)
+    .output(transaction)
+    .query(({ ctx, input }) => transactions.getAny(ctx.deps, ctx.user, input.id)),
+
+  update: adminProcedure
+    .input(adminUpdateTransactionInput)
+    .output(transaction)
+    .mutation(({ ctx, input }) => transactions.updateAny(ctx.deps, ctx.user, input)),
+
+  delete: adminProcedure
+    .input(transactionIdInput)
+    .output(messageAnswer)
+    .mutation(({ ctx, input }) => transactions.softDelete(ctx.deps, ctx.user, input.id)),
+
+  review: adminProcedure
+    .input(reviewInput)
+    .output(transactionForm)
+    .mutation(({ ctx, input }) => transactions.review(ctx.deps, ctx.user, input)),
+
+  history: adminProcedure
+    .input(transactionIdInput)
+    .output(z.array(historyEntry))
+    .query(({ ctx, input }) => transactions.history(ctx.deps, ctx.user, input.id)),
+});

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { messageAnswer } from '../../shared/schemas/common';
+import {
+  template,
+  templateIdInput,
+  templateInput,
+  templatesListAnswer,
+  templatesListInput,
+  templatesSearchAnswer,
+  templatesSearchInput,
+  templateUpdateInput,
+} from '../../shared/schemas/templates';
+import * as templates from '../services/templates';
+import { adminProcedure, ownerProcedure, protectedProcedure, router } from '../trpc/init';
+
+/** Checklist templates (spec section 2, /admin/forms/transactions/view; DESIGN.md section 11). */
+export const templatesRouter = router({
+  /** Every template, for the Create Transaction dialog's Type and Role selects. */
+  all: protectedProcedure.output(z.array(template)).query(({ ctx }) => templates.allTemplates(ctx.db)),
+
+  list: adminProcedure
+    .input(templatesListInput)
+    .output(templatesListAnswer)
+    .query(({ ctx, input }) => templates.listTemplates(ctx.db, input)),
+
+  search: adminProcedure
+    .input(templatesSearchInput)
+    .output(templatesSearchAnswer)
+    .query(({ ctx, input }) => templates.searchTemplates(ctx.db, input)),
+
+  create: ownerProcedure
+    .input(templateInput)
+    .output(template)
+    .mutation(({ ctx, input }) => templates.createTemplate(ctx.db, ctx.user.id, input)),
+
+  update: adminProcedure
+    .input(templateUpdateInput)
+    .output(template)
+    .mutation(({ ctx, input: { id, ...fields } }) =>
+      templates.updateTemplate(ctx.db, ctx.user.id, id, fields),
+    ),
+
+  delete: adminProcedure
+    .input(templateIdInput)
+    .output(messageAnswer)
+    .mutation(({ ctx, input }) => templates.deleteTemplate(ctx.db, ctx.user.id, input.id)),
+});

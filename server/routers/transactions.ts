@@ -1,0 +1,53 @@
+import {
+  addCommentInput,
+  comment,
+  createTransactionInput,
+  setFormFileInput,
+  transaction,
+  transactionForm,
+  transactionsPage,
+  updateTransactionInput,
+  userListInput,
+  userSearchInput,
+  userTransactionInput,
+} from '../../shared/schemas/transactions';
+import * as transactions from '../services/transactions';
+import { protectedProcedure, router } from '../trpc/init';
+
+/** An agent's own transactions (spec section 2, /home and /home/transactions/{id}). */
+export const transactionsRouter = router({
+  list: protectedProcedure
+    .input(userListInput)
+    .output(transactionsPage)
+    .query(({ ctx, input }) => transactions.listForUser(ctx.deps, ctx.user, input)),
+
+  search: protectedProcedure
+    .input(userSearchInput)
+    .output(transactionsPage)
+    .query(({ ctx, input }) => transactions.searchForUser(ctx.deps, ctx.user, input)),
+
+  create: protectedProcedure
+    .input(createTransactionInput)
+    .output(transaction)
+    .mutation(({ ctx, input }) => transactions.createTransaction(ctx.deps, ctx.user, input)),
+
+  get: protectedProcedure
+    .input(userTransactionInput)
+    .output(transaction)
+    .query(({ ctx, input }) => transactions.getForUser(ctx.deps, ctx.user, input)),
+
+  update: protectedProcedure
+    .input(updateTransactionInput)
+    .output(transaction)
+    .mutation(({ ctx, input }) => transactions.updateForUser(ctx.deps, ctx.user, input)),
+
+  setFormFile: protectedProcedure
+    .input(setFormFileInput)
+    .output(transactionForm)
+    .mutation(({ ctx, input }) => transactions.setFormFile(ctx.deps, ctx.user, input)),
+
+  addComment: protectedProcedure
+    .input(addCommentInput)
+    .output(comment)
+    .mutation(({ ctx, input }) => transactions.addComment(ctx.deps, ctx.user, input)),
+});

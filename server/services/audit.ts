@@ -1,0 +1,38 @@
+import type { Prisma } from '../db/generated/client';
+
+/**
+ * The audit trail (issue 4): who did what to which record, with the record before and after.
+ * Written in the same database transaction as the change, so a change never lands without its
+ * event, and a rolled-back change leaves none.
+ */
+
+type AuditWriter = { auditEvent: { create(args: { data: Prisma.AuditEventUncheckedCreateInput }): unknown } };
+
+export type AuditEntry = {
+  actorId: string | null;
+  action: string;
+  entity: 'Transaction' | 'TransactionForm' | 'Comment' | 'TransactionTemplate';
+  entityId: string;
+  transactionId?: string;
+  before?: unknown;
+  after?: unknown;
+};
+
+/** Dates become ISO strings and undefined fields vanish, as they would in any JSON answer. */
+function snapshot(value: unknown): Prisma.InputJsonValue | undefined {
+  return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue);
+}
+
+export async function recordAudit(tx: AuditWriter, entry: AuditEntry): Promise<void> {
+  await tx.auditEvent.create({
+    data: {
+      actorId: entry.actorId,
+      action: entry.action,
+      entity: entry.entity,
+      entityId: entry.entityId,
+      transactionId: entry.transactionId ?? null,
+      before: snapshot(entry.before),
+      after: snapshot(entry.after),
+    },
+  });
+}

@@ -1,0 +1,447 @@
+import { apiMessages, toasts } from '../../shared/messages';
+import type {
+  AddressFields,
+  AdminUpdateTransactionInput,
+  Comment,
+  CreateTransactionInput,
+  HistoryEntry,
+  ReviewInput,
+  Transaction,
+  TransactionForm,
+  TransactionSummary,
+  TransactionsPage,
+} from '../../shared/schemas/transactions';
+import type { Db } from '../db/client';
+import type { Prisma } from '../db/generated/client';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { isValidKey } from '../storage/keys';
+import type { Storage } from '../storage/storage';
+import { recordAudit } from './audit';
+import { escapeLike, pageCount } from './paging';
+import { assertSelfOrAdmin, type Caller } from './users';
+
+/**
+ * Transactions, their checklist forms and the conversation on each form (issue 4). Agents reach
+ * only their own transactions: anything else is 404, so an id reveals nothing. Admins reach all.
+ * A soft-deleted transaction is gone for everyone. Every change writes an audit event in the
+ * same database transaction.
+ */
+
+type Deps = Pick<AppDeps, 'db' | 'storage' | 'clock'>;
+
+const person = { select: { id: true, firstName: true, lastName: true } } as const;
+
+const summarySelect = {
+  id: true,
+  streetAddress: true,
+  city: true,
+  state: true,
+  zip: true,
+  type: true,
+  role: true,
+  isTransactionCoordinator: true,
+  isTitleReport: true,
+  isNaturalHazardDisclosure: true,
+  createdAt: true,
+  user: person,
+} as const satisfies Prisma.TransactionSelect;
+
+const commentSelect = {
+  id: true,
+  text: true,
+  role: true,
+  status: true,
+  createdAt: true,
+  user: person,
+} as const satisfies Prisma.CommentSelect;
+
+const formSelect = {
+  id: true,
+  label: true,
+  fileKey: true,
+  status: true,
+  comments: { select: commentSelect, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+} as const satisfies Prisma.TransactionFormSelect;
+
+const detailSelect = {
+  ...summarySelect,
+  userId: true,
+  forms: { select: formSelect, orderBy: { position: 'asc' } },
+} as const satisfies Prisma.TransactionSelect;
+
+type SummaryRow = Prisma.TransactionGetPayload<{ select: typeof summarySelect }>;
+type DetailRow = Prisma.TransactionGetPayload<{ select: typeof detailSelect }>;
+type FormRow = Prisma.TransactionFormGetPayload<{ select: typeof formSelect }>;
+type CommentRow = Prisma.CommentGetPayload<{ select: typeof commentSelect }>;
+type PersonRow = { id: string; firstName: string; lastName: string };
+
+const toPerson = (row: PersonRow) => ({ _id: row.id, firstName: row.firstName, lastName: row.lastName });
+
+function toSummary(row: SummaryRow): TransactionSummary {
+  return {
+    _id: row.id,
+    streetAddress: row.streetAddress,
+    city: row.city,
+    state: row.state,
+    zip: row.zip,
+    type: row.type,
+    role: row.role,
+    isTransactionCoordinator: row.isTransactionCoordinator,
+    isTitleReport: row.isTitleReport,
+    isNaturalHazardDisclosure: row.isNaturalHazardDisclosure,
+    createdAt: row.createdAt.toISOString(),
+    user: toPerson(row.user),
+  };
+}
+
+function toComment(row: CommentRow): Comment {
+  return {
+    _id: row.id,
+    text: row.text,
+    role: row.role,
+    status: row.status === 'accepted' || row.status === 'rejected' ? row.status : null,
+    createdAt: row.createdAt.toISOString(),
+    user: toPerson(row.user),
+  };
+}
+
+async function toForm(storage: Storage, row: FormRow): Promise<TransactionForm> {
+  return {
+    _id: row.id,
+    label: row.label,
+    url: row.fileKey ? await storage.signedUrl(row.fileKey) : null,
+    status: row.status,
+    comments: row.comments.map(toComment),
+  };
+}
+
+async function toTransaction(storage: Storage, row: DetailRow): Promise<Transaction> {
+  return { ...toSummary(row), forms: await Promise.all(row.forms.map((form) => toForm(storage, form))) };
+}
+
+const notFound = () => new AppError('NOT_FOUND', apiMessages.notFound);
+const NEWEST_FIRST: Prisma.TransactionOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
+
+type Paging = { page: number; limit: number };
+
+async function page(
+  db: Db,
+  where: Prisma.TransactionWhereInput,
+  { page, limit }: Paging,
+): Promise<TransactionsPage> {
+  const [rows, total] = await Promise.all([
+    db.transaction.findMany({
+      where,
+      select: summarySelect,
+      orderBy: NEWEST_FIRST,
+      skip: (page - 1) * limit,
+      take: limit,
+    }),
+    db.transaction.count({ where }),
+  ]);
+  return { transactions: rows.map(toSummary), totalPages: pageCount(total, limit), totalTransactions: total };
+}
+
+const ADDRESS_FIELDS = ['streetAddress', 'city', 'state', 'zip'] as const;
+
+/** Case-insensitive substring on the address fields (pg_trgm indexes serve it). */
+function matching(term: string, withAgentName: boolean): Prisma.TransactionWhereInput {
+  const contains = { contains: escapeLike(term), mode: 'insensitive' as const };
+  const address: Prisma.TransactionWhereInput[] = ADDRESS_FIELDS.map((field) => ({ [field]: contains }));
+  if (withAgentName) address.push({ user: { OR: [{ firstName: contains }, { lastName: contains }] } });
+  return { OR: address };
+}
+
+// --- Agents (their own transactions; admins may use these paths too) ---
+
+export function listForUser(deps: Deps, caller: Caller, input: Paging & { userId: string }) {
+  assertSelfOrAdmin(caller, input.userId);
+  return page(deps.db, { userId: input.userId, deletedAt: null }, input);
+}
+
+export function searchForUser(deps: Deps, caller: Caller, input: Paging & { userId: string; term: string }) {
+  assertSelfOrAdmin(caller, input.userId);
+  const term = input.term.trim();
+  const where: Prisma.TransactionWhereInput = { userId: input.userId, deletedAt: null };
+  return page(deps.db, term ? { AND: [where, matching(term, false)] } : where, input);
+}
+
+export async function createTransaction(deps: Deps, caller: Caller, input: CreateTransactionInput) {
+  // The spec's client names itself in `user`; naming anyone else is refused (DESIGN.md 11).
+  if (input.user !== undefined && input.user !== caller.id)
+    throw new AppError('FORBIDDEN', apiMessages.forbidden);
+  const template = await deps.db.transactionTemplate.findUnique({
+    where: { type_role: { type: input.type, role: input.role } },
+    select: { documents: true },
+  });
+  if (!template) {
+    throw new AppError('BAD_REQUEST', apiMessages.noTemplate, [
+      { path: 'role', message: apiMessages.noTemplate },
+    ]);
+  }
+  return deps.db.$transaction(async (tx) => {
+    const created = await tx.transaction.create({
+      data: {
+        userId: caller.id,
+        streetAddress: input.streetAddress,
+        city: input.city,
+        state: input.state,
+        zip: input.zip,
+        type: input.type,
+        role: input.role,
+        // The checklist is copied: later template edits do not change a deal in progress.
+        forms: { create: template.documents.map((label, position) => ({ label, position })) },
+      },
+      select: detailSelect,
+    });
+    const answer = await toTransaction(deps.storage, created);
+    await recordAudit(tx, {
+      actorId: caller.id,
+      action: 'transaction.create',
+      entity: 'Transaction',
+      entityId: created.id,
+      transactionId: created.id,
+      after: answer,
+    });
+    return answer;
+  });
+}
+
+/** The transaction if the caller may see it: an agent their own, an admin any. Else 404. */
+async function findVisible(db: Db, caller: Caller, id: string, ownerId?: string): Promise<DetailRow> {
+  const row = await db.transaction.findFirst({
+    where: { id, deletedAt: null, ...(ownerId ? { userId: ownerId } : {}) },
+    select: detailSelect,
+  });
+  if (!row || (caller.role !== 'admin' && row.userId !== caller.id)) throw notFound();
+  return row;
+}
+
+export async function getForUser(deps: Deps, caller: Caller, input: { id: string; userId: string }) {
+  assertSelfOrAdmin(caller, input.userId);
+  return toTransaction(deps.storage, await findVisible(deps.db, caller, input.id, input.userId));
+}
+
+async function updateAddress(
+  deps: Deps,
+  caller: Caller,
+  before: DetailRow,
+  data: AddressFields &
+    Partial<
+      Pick<
+        AdminUpdateTransactionInput,
+        'isTransactionCoordinator' | 'isTitleReport' | 'isNaturalHazardDisclosure'
+      >
+    >,
+) {
+  return deps.db.$transaction(async (tx) => {
+    const row = await tx.transaction.update({ where: { id: before.id }, data, select: detailSelect });
+    await recordAudit(tx, {
+      actorId: caller.id,
+      action: 'transaction.update',
+      entity: 'Transaction',
+      entityId: row.id,
+      transactionId: row.id,
+      before: toSummary(before),
+      after: toSummary(row),
+    });
+    return toTransaction(deps.storage, row);
+  });
+}
+
+export async function updateForUser(
+  deps: Deps,
+  caller: Caller,
+  input: AddressFields & { id: string; userId: string },
+) {
+  assertSelfOrAdmin(caller, input.userId);
+  const before = await findVisible(deps.db, caller, input.id, input.userId);
+  const { streetAddress, city, state, zip } = input;
+  return updateAddress(deps, caller, before, { streetAddress, city, state, zip });
+}
+
+/** The form of a visible transaction, or 404. */
+async function findForm(db: Db, caller: Caller, id: string, formId: string) {
+  const transaction = await findVisible(db, caller, id);
+  const form = transaction.forms.find((f) => f.id === formId);
+  if (!form) throw notFound();
+  return { transaction, form };
+}
+
+/**
+ * Accepts the url an upload answered (absolute, /files/... or the bare key) and returns its key.
+ * Only a key under this transaction's folder that exists in storage is accepted.
+ */
+async function keyOfUpload(storage: Storage, transactionId: string, url: string): Promise<string> {
+  let candidate = url;
+  if (/^https?:\/\//i.test(candidate)) {
+    try {
+      candidate = new URL(candidate).pathname;
+    } catch {
+      candidate = '';
+    }
+  }
+  candidate = candidate.split('?', 1)[0] ?? '';
+  if (candidate.startsWith('/files/')) candidate = candidate.slice('/files/'.length);
+  try {
+    candidate = candidate.split('/').map(decodeURIComponent).join('/');
+  } catch {
+    candidate = '';
+  }
+  const belongs = isValidKey(candidate) && candidate.startsWith(`transactions/${transactionId}/`);
+  if (!belongs || !(await storage.exists(candidate))) {
+    throw new AppError('BAD_REQUEST', apiMessages.fileNotOfTransaction, [
+      { path: 'url', message: apiMessages.fileNotOfTransaction },
+    ]);
+  }
+  return candidate;
+}
+
+export async function setFormFile(
+  deps: Deps,
+  caller: Caller,
+  input: { id: string; formId: string; url: string },
+) {
+  const { transaction, form } = await findForm(deps.db, caller, input.id, input.formId);
+  const key = await keyOfUpload(deps.storage, transaction.id, input.url);
+  return deps.db.$transaction(async (tx) => {
+    // A new file is a new submission: it waits for review again. The old file stays in storage.
+    const row = await tx.transactionForm.update({
+      where: { id: form.id },
+      data: { fileKey: key, status: 'pending' },
+      select: formSelect,
+    });
+    await recordAudit(tx, {
+      actorId: caller.id,
+      action: 'form.upload',
+      entity: 'TransactionForm',
+      entityId: form.id,
+      transactionId: transaction.id,
+      before: { label: form.label, fileKey: form.fileKey, status: form.status },
+      after: { label: row.label, fileKey: row.fileKey, status: row.status },
+    });
+    return toForm(deps.storage, row);
+  });
+}
+
+export async function addComment(
+  deps: Deps,
+  caller: Caller,
+  input: { id: string; formId: string; text: string },
+) {
+  const { transaction, form } = await findForm(deps.db, caller, input.id, input.formId);
+  return deps.db.$transaction(async (tx) => {
+    // The role is the caller's real one, whatever a client sends (DESIGN.md section 11).
+    const row = await tx.comment.create({
+      data: { formId: form.id, userId: caller.id, text: input.text, role: caller.role },
+      select: commentSelect,
+    });
+    const answer = toComment(row);
+    await recordAudit(tx, {
+      actorId: caller.id,
+      action: 'comment.create',
+      entity: 'Comment',
+      entityId: row.id,
+      transactionId: transaction.id,
+      after: { form: form.label, text: answer.text },
+    });
+    return answer;
+  });
+}
+
+// --- Admins (every user's transactions) ---
+
+export function listAll(deps: Deps, input: Paging) {
+  return page(deps.db, { deletedAt: null }, input);
+}
+
+export function searchAll(deps: Deps, input: Paging & { term: string }) {
+  const term = input.term.trim();
+  return page(
+    deps.db,
+    term ? { AND: [{ deletedAt: null }, matching(term, true)] } : { deletedAt: null },
+    input,
+  );
+}
+
+export async function getAny(deps: Deps, caller: Caller, id: string) {
+  return toTransaction(deps.storage, await findVisible(deps.db, caller, id));
+}
+
+export async function updateAny(deps: Deps, caller: Caller, input: AdminUpdateTransactionInput) {
+  const before = await findVisible(deps.db, caller, input.id);
+  const { id: _id, ...data } = input;
+  return updateAddress(deps, caller, before, data);
+}
+
+/** Soft delete: gone from every list and page; its documents and history stay on file. */
+export async function softDelete(deps: Deps, caller: Caller, id: string) {
+  const before = await findVisible(deps.db, caller, id);
+  await deps.db.$transaction(async (tx) => {
+    await tx.transaction.update({ where: { id }, data: { deletedAt: deps.clock.now() } });
+    await recordAudit(tx, {
+      actorId: caller.id,
+      action: 'transaction.delete',
+      entity: 'Transaction',
+      entityId: id,
+      transactionId: id,
+      before: toSummary(before),
+    });
+  });
+  return { message: toasts.transactionDeleted };
+}
+
+/** Accept or reject a form, with or without a comment; either decision can be changed later. */
+export async function review(deps: Deps, caller: Caller, input: ReviewInput) {
+  const { transaction, form } = await findForm(deps.db, caller, input.id, input.formId);
+  const text = input.text?.trim() ?? '';
+  return deps.db.$transaction(async (tx) => {
+    if (input.status)
+      await tx.transactionForm.update({ where: { id: form.id }, data: { status: input.status } });
+    // One review action is one comment row: the decision and its reason together.
+    await tx.comment.create({
+      data: { formId: form.id, userId: caller.id, text, role: caller.role, status: input.status ?? null },
+    });
+    await recordAudit(tx, {
+      actorId: caller.id,
+      action: input.status ? 'form.review' : 'comment.create',
+      entity: 'TransactionForm',
+      entityId: form.id,
+      transactionId: transaction.id,
+      before: { label: form.label, status: form.status },
+      after: { label: form.label, status: input.status ?? form.status, ...(text ? { comment: text } : {}) },
+    });
+    const row = await tx.transactionForm.findUniqueOrThrow({ where: { id: form.id }, select: formSelect });
+    return toForm(deps.storage, row);
+  });
+}
+
+export async function history(deps: Deps, caller: Caller, id: string): Promise<HistoryEntry[]> {
+  await findVisible(deps.db, caller, id);
+  const rows = await deps.db.auditEvent.findMany({
+    where: { transactionId: id },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: 200,
+    select: {
+      id: true,
+      action: true,
+      entity: true,
+      entityId: true,
+      before: true,
+      after: true,
+      createdAt: true,
+      actor: person,
+    },
+  });
+  return rows.map((row) => ({
+    _id: row.id,
+    action: row.action,
+    entity: row.entity,
+    entityId: row.entityId,
+    actor: row.actor ? toPerson(row.actor) : null,
+    before: row.before ?? null,
+    after: row.after ?? null,
+    createdAt: row.createdAt.toISOString(),
+  }));
+}

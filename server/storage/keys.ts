@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+
+/**
+ * Storage keys (DESIGN.md section 6): `forms/<uuid>-<safe name>` and
+ * `transactions/<transactionId>/<uuid>-<safe name>`. The name part is for people (the download's
+ * file name); the uuid makes every key new, so an upload never overwrites an earlier file.
+ */
+
+const MAX_NAME = 80;
+
+/** A file name reduced to letters, digits, dot, dash and underscore, with the sniffed extension. */
+export function safeFileName(original: string, extension: string): string {
+  const base = path.posix
+    .basename(original.replaceAll('\\', '/'))
+    .normalize('NFKD')
+    .replace(/\.[^.]*$/, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, MAX_NAME);
+  return `${base || 'file'}.${extension}`;
+}
+
+export function transactionFileKey(transactionId: string, original: string, extension: string): string {
+  return `transactions/${transactionId}/${randomUUID()}-${safeFileName(original, extension)}`;
+}
+
+export function libraryFileKey(original: string, extension: string): string {
+  return `forms/${randomUUID()}-${safeFileName(original, extension)}`;
+}
+
+const KEY_PATTERN = /^(?:forms|transactions\/[0-9a-f-]{36})\/[0-9a-f-]{36}-[A-Za-z0-9._-]+$/;
+
+/** Only keys of the shapes above are ever read or written: no traversal, no absolute paths. */
+export function isValidKey(key: string): boolean {
+  return KEY_PATTERN.test(key) && !key.includes('..');
+}
+
+/** The name a download is saved under: the key without its uuid prefix. */
+export function downloadName(key: string): string {
+  return (key.split('/').pop() ?? 'file').replace(/^[0-9a-f-]{36}-/, '');
+}

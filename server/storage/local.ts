@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Clock } from '../deps';
+import { isValidKey } from './keys';
+import { signFilePath } from './signed-urls';
+import { SIGNED_URL_TTL_SECONDS, type Storage } from './storage';
+
+/**
+ * Files under DATA_DIR/uploads. Writes go to a temporary name and are renamed into place, so a
+ * reader never sees half a file and an aborted upload leaves nothing under its key.
+ */
+export function localStorage(options: {
+  root: string;
+  publicBaseUrl: string;
+  signingKey: Buffer;
+  clock: Clock;
+}): Storage {
+  const root = path.resolve(options.root);
+
+  function pathOf(key: string): string {
+    if (!isValidKey(key)) throw new Error('Invalid storage key');
+    const full = path.resolve(root, key);
+    // Belt and braces: the key pattern already forbids anything that could leave the root.
+    if (!full.startsWith(root + path.sep)) throw new Error('Invalid storage key');
+    return full;
+  }
+
+  return {
+    async put(key, body) {
+      const target = pathOf(key);
+      await mkdir(path.dirname(target), { recursive: true });
+      const temporary = `${target}.${randomUUID()}.partial`;
+      let size = 0;
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          size += chunk.length;
+          done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(body, counter, createWriteStream(temporary, { mode: 0o600 }));
+        await rename(temporary, target);
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
+      return { size };
+    },
+
+    async open(key) {
+      if (!isValidKey(key)) return null;
+      const file = pathOf(key);
+      const info = await stat(file).catch(() => null);
+      if (!info?.isFile()) return null;
+      return { body: createReadStream(file), size: info.size };
+    },
+
+    async exists(key) {
+      if (!isValidKey(key)) return false;
+      return (await stat(pathOf(key)).catch(() => null))?.isFile() ?? false;
+    },
+
+    async delete(key) {
+      if (!isValidKey(key)) return;
+      await rm(pathOf(key), { force: true });
+    },
+
+    async signedUrl(key) {
+      const expires = Math.floor(options.clock.now().getTime() / 1000) + SIGNED_URL_TTL_SECONDS;
+      return `${options.publicBaseUrl}${signFilePath(options.signingKey, key, expires)}`;
+    },
+  };
+}
