@@ -11,7 +11,9 @@ import { classifyError, describeErrorForLog } from './errors';
 import { loggerOptions, requestIdFrom } from './logger';
 import { CLIENT_DIST_DIR } from './paths';
 import { clientIsBuilt, clientPlugin, isClientRoute, isServerPath, sendIndex } from './plugins/client';
+import { fileRoutes } from './plugins/files';
 import { healthRoutes } from './plugins/health';
+import { uploadRoutes } from './plugins/uploads';
 import { type RestRoute, restPlugin } from './rest/adapter';
 import { restRoutes } from './rest/routes';
 import { createContext } from './trpc/context';
@@ -137,7 +139,14 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     } satisfies FastifyTRPCPluginOptions<AnyRouter>['trpcOptions'],
   });
 
-  app.register(restPlugin, { deps, router: api.router, routes: api.routes, version: VERSION });
+  app.register(restPlugin, {
+    deps,
+    router: api.router,
+    routes: api.routes,
+    version: VERSION,
+    extensions: options.api ? [] : [uploadRoutes],
+  });
+  app.register(fileRoutes, { deps });
 
   if (serveClient && clientDir) app.register(clientPlugin, { dir: clientDir });
 

@@ -61,11 +61,13 @@ export type RestPluginOptions = {
   router: AnyRouter;
   routes: ReadonlyArray<RestRoute>;
   version: string;
+  /** /api routes that are not one procedure call (multipart uploads), documented alongside. */
+  extensions?: ReadonlyArray<FastifyPluginAsync<{ deps: AppDeps }>>;
 };
 
 export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
   app,
-  { deps, router, routes, version },
+  { deps, router, routes, version, extensions = [] },
 ) => {
   const callerFor = createCallerFactory(router);
   const pathOf = new Map(
@@ -99,6 +101,8 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: false });
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  for (const extension of extensions) await app.register(extension, { deps });
 
   for (const route of routes) {
     const path = pathOf.get(route.procedure);

@@ -218,6 +218,12 @@ async function findVisible(db: Db, caller: Caller, id: string, ownerId?: string)
   return row;
 }
 
+/** Whether the caller may touch the transaction (uploads check this before reading a byte). */
+export async function assertVisible(db: Db, caller: Caller, id: string): Promise<void> {
+  const row = await db.transaction.findFirst({ where: { id, deletedAt: null }, select: { userId: true } });
+  if (!row || (caller.role !== 'admin' && row.userId !== caller.id)) throw notFound();
+}
+
 export async function getForUser(deps: Deps, caller: Caller, input: { id: string; userId: string }) {
   assertSelfOrAdmin(caller, input.userId);
   return toTransaction(deps.storage, await findVisible(deps.db, caller, input.id, input.userId));

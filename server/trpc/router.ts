@@ -3,6 +3,7 @@ import { authRouter } from '../routers/auth';
 import { settingsRouter } from '../routers/settings';
 import { templatesRouter } from '../routers/templates';
 import { transactionsRouter } from '../routers/transactions';
+import { uploadsRouter } from '../routers/uploads';
 import { usersRouter } from '../routers/users';
 import { createCallerFactory, router } from './init';
 
@@ -17,6 +18,7 @@ export const appRouter = router({
   templates: templatesRouter,
   transactions: transactionsRouter,
   adminTransactions: adminTransactionsRouter,
+  uploads: uploadsRouter,
 });
 
 export type AppRouter = typeof appRouter;

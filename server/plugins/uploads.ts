@@ -1,0 +1,141 @@
+import { Readable } from 'node:stream';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { apiMessages } from '../../shared/messages';
+import { apiError } from '../../shared/schemas/common';
+import { type UploadAnswer, uploadAnswer } from '../../shared/schemas/transactions';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { SNIFF_BYTES, sniffAcceptedType } from '../storage/file-types';
+import { downloadName, libraryFileKey, transactionFileKey } from '../storage/keys';
+import { createContext } from '../trpc/context';
+import { createCaller } from '../trpc/router';
+
+/**
+ * The two multipart routes of DESIGN.md section 5: POST /api/uploads/transactions/{id} and
+ * POST /api/uploads/forms. The file streams from the socket to storage (never whole in memory);
+ * its type is decided by its first bytes (415 otherwise) and its size by what arrived (413, and
+ * nothing is kept). Who may upload is decided first, by a tRPC procedure, before a byte is read.
+ */
+
+/** The first `bytes` of the stream (or all of it when shorter); the stream stays readable. */
+function readHead(stream: Readable, bytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = () => {
+      stream.off('data', onData);
+      stream.off('end', finish);
+      stream.off('error', reject);
+      stream.pause();
+      resolve(Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= bytes) finish();
+    };
+    stream.on('data', onData);
+    stream.once('end', finish);
+    stream.once('error', reject);
+  });
+}
+
+async function* headThenRest(head: Buffer, rest: Readable): AsyncGenerator<Buffer> {
+  if (head.length) yield head;
+  for await (const chunk of rest) yield chunk as Buffer;
+}
+
+async function receive(
+  deps: AppDeps,
+  req: FastifyRequest,
+  keyFor: (fileName: string, extension: string) => string,
+): Promise<UploadAnswer> {
+  let part: Awaited<ReturnType<FastifyRequest['file']>>;
+  try {
+    part = await req.file({ limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 0 } });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+      throw new AppError('BAD_REQUEST', apiMessages.fileRequired);
+    }
+    throw error;
+  }
+  if (!part || part.fieldname !== 'file') throw new AppError('BAD_REQUEST', apiMessages.fileRequired);
+
+  const head = await readHead(part.file, SNIFF_BYTES);
+  const type = await sniffAcceptedType(head);
+  if (!type) {
+    part.file.resume(); // let the rest of the request body drain
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', apiMessages.fileTypeRefused);
+  }
+  const key = keyFor(part.filename, type.ext);
+  const { size } = await deps.storage.put(key, Readable.from(headThenRest(head, part.file)), {
+    contentType: type.mime,
+  });
+  // @fastify/multipart ends the stream early and flags it instead of failing (DESIGN.md trap).
+  if (part.file.truncated) {
+    await deps.storage.delete(key);
+    throw new AppError('PAYLOAD_TOO_LARGE', apiMessages.fileTooLarge);
+  }
+  return {
+    key,
+    url: await deps.storage.signedUrl(key),
+    name: downloadName(key),
+    size,
+    contentType: type.mime,
+  };
+}
+
+const responses = {
+  201: uploadAnswer,
+  '4XX': apiError.describe('401, 403, 404, 400 no file, 413 too large, 415 type not accepted'),
+};
+
+export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
+  await app.register(multipart, { throwFileSizeLimit: false });
+
+  app.post(
+    '/api/uploads/transactions/:id',
+    {
+      schema: {
+        summary: 'Upload a document of a transaction (multipart field `file`)',
+        description:
+          'PDF, PNG, JPEG, GIF, WebP, DOCX or XLSX, up to MAX_UPLOAD_MB. Access: the agent of the transaction, or an admin.',
+        tags: ['uploads'],
+        consumes: ['multipart/form-data'],
+        params: z.object({ id: z.string() }),
+        security: [{ bearerAuth: [] }],
+        response: responses,
+      },
+    },
+    async (req, reply) => {
+      const { id } = req.params as { id: string };
+      const caller = createCaller(await createContext(deps, req));
+      const target = await caller.uploads.transactionTarget({ id });
+      const answer = await receive(deps, req, (name, ext) => transactionFileKey(target.id, name, ext));
+      return reply.code(201).send(answer);
+    },
+  );
+
+  app.post(
+    '/api/uploads/forms',
+    {
+      schema: {
+        summary: 'Upload a file for the forms library (multipart field `file`)',
+        description:
+          'PDF, PNG, JPEG, GIF, WebP, DOCX or XLSX, up to MAX_UPLOAD_MB. Access: the owner account only.',
+        tags: ['uploads'],
+        consumes: ['multipart/form-data'],
+        security: [{ bearerAuth: [] }],
+        response: responses,
+      },
+    },
+    async (req, reply) => {
+      const caller = createCaller(await createContext(deps, req));
+      await caller.uploads.libraryTarget();
+      const answer = await receive(deps, req, libraryFileKey);
+      return reply.code(201).send(answer);
+    },
+  );
+};

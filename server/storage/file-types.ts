@@ -1,0 +1,36 @@
+import { fileTypeFromBuffer } from 'file-type';
+
+/**
+ * The file types a brokerage's documents come in (DESIGN.md section 6), recognised by their
+ * bytes, never by the name or the Content-Type a client claims.
+ */
+const ACCEPTED: Record<string, string> = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+/** Enough of the start of a file for every accepted type (DOCX and XLSX need their zip entries). */
+export const SNIFF_BYTES = 64 * 1024;
+
+export type AcceptedType = { ext: string; mime: string };
+
+export async function sniffAcceptedType(head: Uint8Array): Promise<AcceptedType | null> {
+  const detected = await fileTypeFromBuffer(head);
+  const mime = detected ? ACCEPTED[detected.ext] : undefined;
+  return detected && mime ? { ext: detected.ext, mime } : null;
+}
+
+/** Stored files carry their sniffed extension, so the key alone says how to serve them. */
+export function contentTypeOfKey(key: string): string {
+  return ACCEPTED[key.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+}
+
+/** PDFs and images open in the browser's tab; office files download. */
+export function opensInline(contentType: string): boolean {
+  return contentType === 'application/pdf' || contentType.startsWith('image/');
+}
