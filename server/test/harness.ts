@@ -109,7 +109,7 @@ export function testDeps(db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): 
 
 const SILENT_LOG = { info() {} };
 /** Uploads of every test land under one temporary folder; keys are unique, so tests never clash. */
-const TEST_DATA_DIR = path.join(os.tmpdir(), 'portal-test-data');
+export const TEST_DATA_DIR = path.join(os.tmpdir(), 'portal-test-data');
 
 /** The real app on a test database; no client files, logs discarded unless a logger is given. */
 export function buildTestApp(deps: AppDeps, options: BuildAppOptions = {}) {
