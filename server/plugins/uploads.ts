@@ -61,7 +61,7 @@ async function receive(
     }
     throw error;
   }
-  if (!part || part.fieldname !== 'file') throw new AppError('BAD_REQUEST', apiMessages.fileRequired);
+  if (part?.fieldname !== 'file') throw new AppError('BAD_REQUEST', apiMessages.fileRequired);
 
   const head = await readHead(part.file, SNIFF_BYTES);
   const type = await sniffAcceptedType(head);
