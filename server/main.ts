@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { buildApp } from './app';
 import { ConfigError, ensureJwtSecret, loadConfig, loadDotEnv } from './config';
 import { createDb } from './db/client';
+import { seedDemo } from './db/demo';
 import { migrate } from './db/migrate';
 import { seed } from './db/seed';
 import { type RunningDatabase, startDatabase } from './db/start';
@@ -57,6 +58,11 @@ async function main(): Promise<void> {
       );
     }
 
+    const storage = createStorage(resolved, systemClock);
+    if (resolved.seedDemo) {
+      await seedDemo(db, storage, { cost: passwordCostFor(resolved.env), now: systemClock.now() }, log);
+    }
+
     const app = buildApp(
       {
         config: resolved,
@@ -65,7 +71,7 @@ async function main(): Promise<void> {
         mailer: createMailer(resolved, log),
         passwords: createPasswordHasher(passwordCostFor(resolved.env)),
         limits: new RateLimiter(systemClock),
-        storage: createStorage(resolved, systemClock),
+        storage,
       },
       { loggerInstance: log },
     );

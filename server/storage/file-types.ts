@@ -25,6 +25,11 @@ export async function sniffAcceptedType(head: Uint8Array): Promise<AcceptedType 
   return detected && mime ? { ext: detected.ext, mime } : null;
 }
 
+/** The extension the bytes say, accepted or not (tests and diagnostics). */
+export async function fileTypeOfBytes(bytes: Uint8Array): Promise<string | undefined> {
+  return (await fileTypeFromBuffer(bytes))?.ext;
+}
+
 /** Stored files carry their sniffed extension, so the key alone says how to serve them. */
 export function contentTypeOfKey(key: string): string {
   return ACCEPTED[key.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';

@@ -1,0 +1,49 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { verifyPassword } from '../services/passwords';
+import { fileTypeOfBytes } from '../storage/file-types';
+import { localStorage } from '../storage/local';
+import { setupTestDatabase, TestClock } from '../test/harness';
+import { DEMO_AGENTS, DEMO_PASSWORD, seedDemo } from './demo';
+import { seed } from './seed';
+
+const database = setupTestDatabase();
+const quiet = { info: () => {}, warn: () => {} };
+let root: string | undefined;
+afterAll(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+describe('demo data', () => {
+  test('agents who can sign in, transactions in every state with real PDFs, added only once', async () => {
+    await seed(
+      database.db,
+      { adminEmail: 'owner@example.com', adminPassword: 'owner-password-1', env: 'test' },
+      quiet,
+    );
+    root = await mkdtemp(path.join(os.tmpdir(), 'demo-'));
+    const clock = new TestClock();
+    const storage = localStorage({ root, publicBaseUrl: 'http://x', signingKey: Buffer.alloc(32), clock });
+    expect(
+      await seedDemo(database.db, storage, { cost: 'test', now: clock.now(), transactions: 12 }, quiet),
+    ).toBe(true);
+
+    const agent = await database.db.user.findUniqueOrThrow({ where: { email: DEMO_AGENTS[0]?.email } });
+    expect(agent).toMatchObject({ isAdminApproved: true, role: 'user' });
+    expect(await verifyPassword(agent.passwordHash, DEMO_PASSWORD)).toBe(true);
+    expect(await database.db.transaction.count()).toBe(12);
+
+    const forms = await database.db.transactionForm.findMany();
+    expect(new Set(forms.map((f) => f.status))).toEqual(new Set(['pending', 'accepted', 'rejected']));
+    const withFile = forms.find((f) => f.fileKey);
+    const file = await storage.open(withFile?.fileKey ?? '');
+    const chunks: Buffer[] = [];
+    for await (const chunk of file?.body ?? []) chunks.push(chunk as Buffer);
+    expect(await fileTypeOfBytes(Buffer.concat(chunks))).toBe('pdf');
+
+    expect(await seedDemo(database.db, storage, { cost: 'test', now: clock.now() }, quiet)).toBe(false);
+    expect(await database.db.transaction.count()).toBe(12);
+  });
+});
