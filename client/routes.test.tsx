@@ -85,18 +85,18 @@ describe('routes', () => {
     },
   );
 
-  it('does not show the 404 page on a known route', () => {
+  it('does not show the 404 page on a known route', async () => {
     signIn('user');
     renderRoutes('/home');
-    expect(screen.getByRole('heading', { name: 'Transactions' })).toBeVisible();
+    expect(await screen.findByRole('heading', { name: 'Transactions' })).toBeVisible();
     expect(screen.queryByText(ui.notFound)).not.toBeInTheDocument();
   });
 
-  it('redirects /transactions/:id to /home/transactions/:id', () => {
+  it('redirects /transactions/:id to /home/transactions/:id', async () => {
     signIn('user');
     const { history } = renderRoutes(`/transactions/${TRANSACTION_ID}`);
     expect(history).toEqual([`/home/transactions/${TRANSACTION_ID}`]);
-    expect(screen.getByRole('heading', { level: 1, name: 'Transaction' })).toBeVisible();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Transaction' })).toBeVisible();
   });
 
   describe('guard', () => {
@@ -109,26 +109,27 @@ describe('routes', () => {
       },
     );
 
-    it.each(SIGNED_IN_PAGES)('shows %s inside the shell to a signed-in user', (path, heading) => {
+    it.each(SIGNED_IN_PAGES)('shows %s inside the shell to a signed-in user', async (path, heading) => {
       signIn('user');
       const { history } = renderRoutes(path);
       expect(history).toEqual([path]);
-      expect(screen.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      // Feature pages load on demand: the heading arrives once the page's chunk has.
+      expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeVisible();
       expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
     });
 
-    it.each(ADMIN_PAGES)('sends a non-admin from %s to /home', (path) => {
+    it.each(ADMIN_PAGES)('sends a non-admin from %s to /home', async (path) => {
       signIn('user');
       const { history } = renderRoutes(path);
       expect(history).toEqual([paths.home]);
-      expect(screen.getByRole('heading', { level: 1, name: 'Transactions' })).toBeVisible();
+      expect(await screen.findByRole('heading', { level: 1, name: 'Transactions' })).toBeVisible();
     });
 
-    it.each(ADMIN_PAGES)('shows %s to an admin', (path, heading) => {
+    it.each(ADMIN_PAGES)('shows %s to an admin', async (path, heading) => {
       signIn('admin');
       const { history } = renderRoutes(path);
       expect(history).toEqual([path]);
-      expect(screen.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeVisible();
     });
 
     it('treats an unreadable token as a non-admin', () => {

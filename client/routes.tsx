@@ -1,27 +1,37 @@
-import type { ReactNode } from 'react';
+import { Center, Loader } from '@mantine/core';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { RequireSession } from './auth/RequireSession';
 import { isSignedIn } from './auth/session';
 import { AppLayout } from './layout/AppLayout';
-import { AdminTransaction } from './pages/AdminTransaction';
-import { AdminTransactions } from './pages/AdminTransactions';
-import { Banner } from './pages/Banner';
-import { Forms } from './pages/Forms';
-import { Home } from './pages/Home';
 import { Login } from './pages/Login';
 import { NewPassword } from './pages/NewPassword';
 import { NotFound } from './pages/NotFound';
-import { Notifications } from './pages/Notifications';
 import { Register } from './pages/Register';
 import { ResetPassword } from './pages/ResetPassword';
-import { Settings } from './pages/Settings';
-import { Templates } from './pages/Templates';
-import { Transaction } from './pages/Transaction';
-import { Tutorials } from './pages/Tutorials';
-import { Users } from './pages/Users';
 import { Verification } from './pages/Verification';
 import { VerifyEmail } from './pages/VerifyEmail';
 import { decodeParam, paths, routeTo } from './paths';
+
+/**
+ * The signed-in pages load on demand: the sign-in screens and the shell stay small, and each
+ * feature's code (tables, dialogs, later the banner editor's canvas) arrives when it is opened.
+ */
+const AdminTransaction = lazy(() =>
+  import('./pages/AdminTransaction').then((m) => ({ default: m.AdminTransaction })),
+);
+const AdminTransactions = lazy(() =>
+  import('./pages/AdminTransactions').then((m) => ({ default: m.AdminTransactions })),
+);
+const Banner = lazy(() => import('./pages/Banner').then((m) => ({ default: m.Banner })));
+const Forms = lazy(() => import('./pages/Forms').then((m) => ({ default: m.Forms })));
+const Home = lazy(() => import('./pages/Home').then((m) => ({ default: m.Home })));
+const Notifications = lazy(() => import('./pages/Notifications').then((m) => ({ default: m.Notifications })));
+const Settings = lazy(() => import('./pages/Settings').then((m) => ({ default: m.Settings })));
+const Templates = lazy(() => import('./pages/Templates').then((m) => ({ default: m.Templates })));
+const Transaction = lazy(() => import('./pages/Transaction').then((m) => ({ default: m.Transaction })));
+const Tutorials = lazy(() => import('./pages/Tutorials').then((m) => ({ default: m.Tutorials })));
+const Users = lazy(() => import('./pages/Users').then((m) => ({ default: m.Users })));
 
 function RootRedirect() {
   // `replace`, so Back from the target page does not land on / and bounce forward again.
@@ -32,7 +42,17 @@ function RootRedirect() {
 function SignedIn({ adminOnly = false, children }: { adminOnly?: boolean; children: ReactNode }) {
   return (
     <RequireSession adminOnly={adminOnly}>
-      <AppLayout>{children}</AppLayout>
+      <AppLayout>
+        <Suspense
+          fallback={
+            <Center py="xl">
+              <Loader aria-label="Loading page" />
+            </Center>
+          }
+        >
+          {children}
+        </Suspense>
+      </AppLayout>
     </RequireSession>
   );
 }
