@@ -440,6 +440,16 @@ describe('files', () => {
     expect(
       (await app.inject(`${link.pathname.replace(/[^/]+$/, 'other.pdf')}${link.search}`)).statusCode,
     ).toBe(404);
+    // Paths that try to leave the uploads folder never reach the disk.
+    for (const attempt of [
+      '/files/../../etc/passwd',
+      '/files/%2e%2e/%2e%2e/etc/passwd',
+      `/files/transactions/${mine._id}/..%2F..%2F..%2Fetc%2Fpasswd${link.search}`,
+    ]) {
+      const res = await app.inject(attempt);
+      expect([403, 404], attempt).toContain(res.statusCode);
+      expect(res.body).not.toContain('root:');
+    }
     clock.advance(SIGNED_URL_TTL_SECONDS * 1000);
     const expired = await app.inject(path);
     expect(expired.statusCode).toBe(403);
