@@ -50,7 +50,11 @@ async function approvedAgent(request: APIRequestContext, firstName: string) {
     headers: { authorization: `Bearer ${owner.token}` },
   });
   const id = ((await found.json()).users as Array<{ _id: string }>)[0]?._id;
-  expect((await request.get(`/api/users/activate/${id}`, { headers: { authorization: `Bearer ${owner.token}` } })).status()).toBe(200);
+  expect(
+    (
+      await request.get(`/api/users/activate/${id}`, { headers: { authorization: `Bearer ${owner.token}` } })
+    ).status(),
+  ).toBe(200);
   return { email, id: id as string };
 }
 
@@ -117,8 +121,16 @@ test('agent and compliance work a document through rejection to acceptance', asy
   await uploadInto(agentPage, DOCUMENT, pdf(600), 'listing-agreement.pdf');
   await expect(card(agentPage, DOCUMENT).getByText(/^\d{1,3}%$/)).toBeVisible();
   await expect(agentPage.getByText(toasts.fileUploaded)).toBeVisible({ timeout: 20_000 });
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-  await expect(card(agentPage, DOCUMENT).getByRole('link', { name: 'View' })).toHaveAttribute('href', /\/files\/transactions\//);
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
+  await expect(card(agentPage, DOCUMENT).getByRole('link', { name: 'View' })).toHaveAttribute(
+    'href',
+    /\/files\/transactions\//,
+  );
 
   await card(agentPage, DOCUMENT).getByLabel('Comment').fill('Signed by both sellers.');
   await card(agentPage, DOCUMENT).getByRole('button', { name: 'Post comment' }).click();
@@ -169,7 +181,14 @@ test('agent and compliance work a document through rejection to acceptance', asy
   const agentToken = (await apiSignIn(request, agent.email, AGENT_PASSWORD)).token;
   const other = await request.post('/api/transactions', {
     headers: { authorization: `Bearer ${agentToken}` },
-    data: { type: 'Referral', role: '-', streetAddress: '7 Short-Lived Court', city: 'Bangor', state: 'ME', zip: '04401' },
+    data: {
+      type: 'Referral',
+      role: '-',
+      streetAddress: '7 Short-Lived Court',
+      city: 'Bangor',
+      state: 'ME',
+      zip: '04401',
+    },
   });
   expect(other.status()).toBe(201);
   await adminPage.goto('/adminTransactions');

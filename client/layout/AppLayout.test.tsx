@@ -108,10 +108,10 @@ describe('application shell', () => {
     const { user, currentPath } = renderShell('/home', { 'settings.getUser': () => profile });
     await user.click(mainNavigation().getByRole('link', { name: 'Tutorials' }));
     expect(currentPath()).toBe('/tutorials');
-    expect(screen.getByRole('heading', { level: 1, name: 'Tutorials' })).toBeVisible();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tutorials' })).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Notifications' }));
     expect(currentPath()).toBe('/notifications');
-    expect(screen.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
   });
 
   it('logs out: revokes the refresh token, then clears storage and cache and goes to sign-in', async () => {

@@ -1,6 +1,109 @@
-import { PagePlaceholder } from '../components/PagePlaceholder';
+import { Button, Container, Group, Stack, Text, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useLocation } from 'wouter';
+import { PAGE_SIZE } from '../../shared/constants';
+import { toasts } from '../../shared/messages';
+import type { TransactionSummary } from '../../shared/schemas/transactions';
+import { serverMessageOf } from '../api/errors';
+import { QuickSearch } from '../components/transactions/QuickSearch';
+import { TransactionsTable } from '../components/transactions/TransactionsTable';
+import { useListSearch } from '../components/transactions/useListSearch';
+import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
+import { routeTo } from '../paths';
+import { useTRPC } from '../trpc';
 
 /** Every user's transactions, for admins (spec section 2, /adminTransactions). */
 export function AdminTransactions() {
-  return <PagePlaceholder title="Admin Transactions" arrivesWith="the admin transactions list" />;
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const { page, setPage, term, search } = useListSearch();
+
+  // As on /home: an empty term is the plain list; the previous page holds the pager steady.
+  const listed = useQuery(
+    trpc.adminTransactions.list.queryOptions(
+      { page, limit: PAGE_SIZE },
+      { enabled: !term, placeholderData: keepPreviousData },
+    ),
+  );
+  const found = useQuery(
+    trpc.adminTransactions.search.queryOptions(
+      { term, page, limit: PAGE_SIZE },
+      { enabled: Boolean(term), placeholderData: keepPreviousData },
+    ),
+  );
+  const query = term ? found : listed;
+  useLoadFailureToast('admin-transactions-list', 'Could not load transactions', query.error, query.refetch);
+
+  // Deleting the last row of the last page would leave an empty page: step back to the new last.
+  const totalPages = query.data?.totalPages;
+  useEffect(() => {
+    if (totalPages !== undefined && !query.isPlaceholderData && page > Math.max(1, totalPages)) {
+      setPage(Math.max(1, totalPages));
+    }
+  }, [totalPages, page, setPage, query.isPlaceholderData]);
+
+  const remove = useMutation(
+    trpc.adminTransactions.delete.mutationOptions({
+      onSuccess: async () => {
+        notifySuccess(toasts.transactionDeleted);
+        await Promise.all([
+          queryClient.invalidateQueries(trpc.adminTransactions.pathFilter()),
+          queryClient.invalidateQueries(trpc.transactions.pathFilter()),
+        ]);
+      },
+      onError: (error) => notifyError(serverMessageOf(error)),
+    }),
+  );
+
+  const confirmDelete = (transaction: TransactionSummary) =>
+    modals.openConfirmModal({
+      title: 'Delete transaction',
+      children: (
+        <Text size="sm">
+          Delete the transaction at {transaction.streetAddress}, {transaction.city}?
+        </Text>
+      ),
+      labels: { confirm: 'Delete', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () => remove.mutate({ id: transaction._id }),
+    });
+
+  return (
+    <Container size="lg" py="xl">
+      <Stack gap="lg">
+        <Title order={1}>Admin Transactions</Title>
+        <QuickSearch onSearch={search} />
+        <TransactionsTable
+          data={query.data}
+          loading={query.isPending || query.isPlaceholderData}
+          failed={query.isError}
+          page={page}
+          onPageChange={setPage}
+          renderActions={(transaction) => (
+            <Group gap="xs" wrap="nowrap">
+              <Button
+                size="xs"
+                variant="light"
+                onClick={() => navigate(routeTo.adminTransaction(transaction._id))}
+              >
+                Edit
+              </Button>
+              <Button
+                size="xs"
+                variant="light"
+                color="red"
+                disabled={remove.isPending && remove.variables?.id === transaction._id}
+                onClick={() => confirmDelete(transaction)}
+              >
+                Delete
+              </Button>
+            </Group>
+          )}
+        />
+      </Stack>
+    </Container>
+  );
 }

@@ -1,6 +1,294 @@
-import { PagePlaceholder } from '../components/PagePlaceholder';
+import { Button, Container, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { openConfirmModal } from '@mantine/modals';
+import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { PAGE_SIZE, TEMPLATE_PREVIEW_DOCUMENTS } from '../../shared/constants';
+import { toasts, ui } from '../../shared/messages';
+import type { Template, TemplateInput } from '../../shared/schemas/templates';
+import { httpStatusOf, serverMessageOf } from '../api/errors';
+import { getUserId } from '../auth/session';
+import { Pager } from '../components/Pager';
+import { TemplateDocumentsModal } from '../components/TemplateDocumentsModal';
+import { TemplateFormModal } from '../components/TemplateFormModal';
+import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
+import { useTRPC } from '../trpc';
+
+const COLUMNS = ['Type', 'Role', 'Documents', 'Actions'];
+const LOAD_ERROR_TOAST_ID = 'templates-load-error';
+const LOAD_ERROR_TEXT = 'The templates could not be loaded.';
+
+/** The message of an answered call, or `fallback` when the server gave none. */
+function answeredMessageOr(error: unknown, fallback: string): string {
+  return httpStatusOf(error) !== undefined && error instanceof Error && error.message
+    ? error.message
+    : fallback;
+}
+
+type QueryState = { isPending: boolean; isPlaceholderData: boolean; isError: boolean; isFetching: boolean };
+
+/** A first load, a page change, or a retry after a failure: the rows on screen are not the answer. */
+function isLoading(query: QueryState): boolean {
+  return query.isPending || query.isPlaceholderData || (query.isError && query.isFetching);
+}
+
+/** The list or the search, one page of it, in one shape. */
+function useTemplatesPage(query: string, page: number) {
+  const trpc = useTRPC();
+  // Both share the keep-previous behaviour so the pager keeps its numbers between pages.
+  const list = useQuery({
+    ...trpc.templates.list.queryOptions(query ? skipToken : { page, limit: PAGE_SIZE }),
+    placeholderData: keepPreviousData,
+  });
+  const search = useQuery({
+    ...trpc.templates.search.queryOptions(query ? { query, page, limit: PAGE_SIZE } : skipToken),
+    placeholderData: keepPreviousData,
+  });
+  if (query) {
+    return {
+      rows: search.data?.forms,
+      total: search.data?.total ?? 0,
+      loading: isLoading(search),
+      error: search.error,
+      refetch: search.refetch,
+    };
+  }
+  return {
+    rows: list.data?.data,
+    total: list.data?.totalItems ?? 0,
+    loading: isLoading(list),
+    error: list.error,
+    refetch: list.refetch,
+  };
+}
+
+/** Whether the signed-in account is the owner, the spec's "designated admin" (DESIGN.md 9.3). */
+function useIsOwner(): boolean {
+  const trpc = useTRPC();
+  const userId = getUserId();
+  const { data } = useQuery(trpc.settings.getUser.queryOptions(userId ? { userId } : skipToken));
+  return data?.isOwner === true;
+}
+
+type Editing = { mode: 'add' } | { mode: 'update'; template: Template };
 
 /** The required documents per transaction type and role, for admins (spec section 2). */
 export function Templates() {
-  return <PagePlaceholder title="Transactions Forms" arrivesWith="the transaction forms templates" />;
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const isOwner = useIsOwner();
+
+  const [searchText, setSearchText] = useState('');
+  const [query, setQuery] = useState('');
+  const [page, setPage] = useState(1);
+  const { rows, total, loading, error, refetch } = useTemplatesPage(query, page);
+
+  // DESIGN.md 9.4: a failed load says so and offers a retry instead of failing silently.
+  useLoadFailureToast(LOAD_ERROR_TOAST_ID, LOAD_ERROR_TEXT, error, refetch);
+
+  const [documentsOpened, documentsModal] = useDisclosure(false);
+  const [shownDocuments, setShownDocuments] = useState<string[]>([]);
+  const [formOpened, formModal] = useDisclosure(false);
+  // Kept after closing, so the dialog's title and fields stay put while it animates out.
+  const [editing, setEditing] = useState<Editing>({ mode: 'add' });
+
+  const refreshTemplates = () => queryClient.invalidateQueries({ queryKey: trpc.templates.pathKey() });
+
+  const create = useMutation(trpc.templates.create.mutationOptions());
+  const update = useMutation(trpc.templates.update.mutationOptions());
+  const remove = useMutation(trpc.templates.delete.mutationOptions());
+
+  const submitTemplate = (input: TemplateInput) => {
+    // Spec section 8: success or failure, the dialog closes and a toast tells the outcome.
+    const settled = () => {
+      formModal.close();
+      void refreshTemplates();
+    };
+    if (editing.mode === 'add') {
+      create.mutate(input, {
+        onSuccess: () => notifySuccess(toasts.documentAdded),
+        onError: (failure) => notifyError(serverMessageOf(failure)),
+        onSettled: settled,
+      });
+    } else {
+      update.mutate(
+        { id: editing.template._id, ...input },
+        {
+          onSuccess: () => notifySuccess(toasts.documentUpdated),
+          onError: (failure) => notifyError(answeredMessageOr(failure, toasts.somethingWentWrong)),
+          onSettled: settled,
+        },
+      );
+    }
+  };
+
+  const confirmDelete = (template: Template) =>
+    openConfirmModal({
+      title: 'Delete template',
+      children: (
+        <Text size="sm">
+          Delete the checklist of {template.type} / {template.role}? New transactions of this type and role
+          will have no required documents.
+        </Text>
+      ),
+      labels: { confirm: 'Delete', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        remove.mutate(
+          { id: template._id },
+          {
+            onSuccess: () => {
+              notifySuccess(toasts.templateDeleted);
+              // The last row of a later page is gone: show the page before it.
+              if (rows?.length === 1 && page > 1) setPage(page - 1);
+            },
+            onError: (failure) => notifyError(serverMessageOf(failure)),
+            onSettled: () => void refreshTemplates(),
+          },
+        ),
+    });
+
+  const runSearch = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // Spec section 4: a search starts at page 1; an empty one reloads the plain list.
+    setQuery(searchText.trim());
+    setPage(1);
+  };
+
+  const openAdd = () => {
+    setEditing({ mode: 'add' });
+    formModal.open();
+  };
+  const openUpdate = (template: Template) => {
+    setEditing({ mode: 'update', template });
+    formModal.open();
+  };
+  const openDocuments = (documents: string[]) => {
+    setShownDocuments(documents);
+    documentsModal.open();
+  };
+
+  return (
+    <Container size="lg" py="xl">
+      <Stack gap="lg">
+        <Group justify="space-between" wrap="wrap">
+          <Title order={1}>Transactions Forms</Title>
+          {isOwner && <Button onClick={openAdd}>Add Transactions Forms</Button>}
+        </Group>
+
+        {/* biome-ignore lint/a11y/useSemanticElements: jsdom and older browsers do not know <search> yet */}
+        <form onSubmit={runSearch} role="search">
+          <Group gap="xs" wrap="nowrap">
+            <TextInput
+              aria-label="Quick Search"
+              placeholder="Quick Search"
+              value={searchText}
+              onChange={(event) => setSearchText(event.currentTarget.value)}
+              style={{ flex: 1, maxWidth: 420 }}
+            />
+            <Button type="submit" variant="default">
+              search
+            </Button>
+          </Group>
+        </form>
+
+        <Table.ScrollContainer minWidth={640}>
+          <Table striped highlightOnHover verticalSpacing="sm">
+            <Table.Thead>
+              <Table.Tr>
+                {COLUMNS.map((column) => (
+                  <Table.Th key={column}>{column}</Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {loading ? (
+                <Table.Tr>
+                  <Table.Td colSpan={COLUMNS.length}>{ui.loading}</Table.Td>
+                </Table.Tr>
+              ) : error ? (
+                <Table.Tr>
+                  <Table.Td colSpan={COLUMNS.length}>{LOAD_ERROR_TEXT}</Table.Td>
+                </Table.Tr>
+              ) : rows?.length ? (
+                rows.map((template) => (
+                  <TemplateRow
+                    key={template._id}
+                    template={template}
+                    onSeeMore={() => openDocuments(template.forms)}
+                    onUpdate={() => openUpdate(template)}
+                    onDelete={() => confirmDelete(template)}
+                  />
+                ))
+              ) : (
+                <Table.Tr>
+                  <Table.Td colSpan={COLUMNS.length}>
+                    {query ? `No templates match "${query}".` : 'No templates yet.'}
+                  </Table.Td>
+                </Table.Tr>
+              )}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+
+        <Pager page={page} pageSize={PAGE_SIZE} total={total} onChange={setPage} />
+      </Stack>
+
+      <TemplateDocumentsModal
+        opened={documentsOpened}
+        documents={shownDocuments}
+        onClose={documentsModal.close}
+      />
+      <TemplateFormModal
+        opened={formOpened}
+        title={editing.mode === 'add' ? 'Add Transactions Forms' : 'Update Transactions Forms'}
+        initial={editing.mode === 'update' ? editing.template : undefined}
+        submitting={create.isPending || update.isPending}
+        onSubmit={submitTemplate}
+        onClose={formModal.close}
+      />
+    </Container>
+  );
+}
+
+type TemplateRowProps = {
+  template: Template;
+  onSeeMore: () => void;
+  onUpdate: () => void;
+  onDelete: () => void;
+};
+
+function TemplateRow({ template, onSeeMore, onUpdate, onDelete }: TemplateRowProps) {
+  const preview = template.forms.slice(0, TEMPLATE_PREVIEW_DOCUMENTS);
+  return (
+    <Table.Tr>
+      <Table.Td>{template.type}</Table.Td>
+      <Table.Td>{template.role}</Table.Td>
+      <Table.Td>
+        <Stack gap={4} align="flex-start">
+          {preview.map((name, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: names may repeat; the preview is static
+            <Text key={index} size="sm">
+              {name}
+            </Text>
+          ))}
+          {template.forms.length > TEMPLATE_PREVIEW_DOCUMENTS && (
+            <Button variant="subtle" size="compact-xs" px={0} onClick={onSeeMore}>
+              {ui.seeMore}
+            </Button>
+          )}
+        </Stack>
+      </Table.Td>
+      <Table.Td>
+        <Group gap="xs" wrap="nowrap">
+          <Button size="xs" variant="light" onClick={onUpdate}>
+            Update
+          </Button>
+          <Button size="xs" variant="light" color="red" onClick={onDelete}>
+            Delete
+          </Button>
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
 }

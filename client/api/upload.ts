@@ -1,0 +1,93 @@
+import { apiError } from '../../shared/schemas/common';
+import { type UploadAnswer, uploadAnswer } from '../../shared/schemas/transactions';
+import { type SessionRefresher, sessionRefresher } from '../auth/refresh';
+import { getAccessToken, getRefreshToken } from '../auth/session';
+import { RestError } from './rest';
+
+/** Whole percent of the file sent so far, 0 to 100. */
+export type UploadProgress = (percent: number) => void;
+
+type RawAnswer = { status: number; statusText: string; body: string; contentType: string };
+
+/**
+ * One multipart POST with XMLHttpRequest rather than fetch: only XHR reports upload progress,
+ * which the spec's "uploading with percent" state needs (section 4).
+ */
+function send(path: string, file: File, onProgress: UploadProgress | undefined): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', path);
+    request.setRequestHeader('accept', 'application/json');
+    // Read per attempt, so the retry after a refresh carries the new token.
+    const token = getAccessToken();
+    if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) {
+        onProgress?.(Math.min(100, Math.round((event.loaded / event.total) * 100)));
+      }
+    };
+    request.onload = () =>
+      resolve({
+        status: request.status,
+        statusText: request.statusText,
+        body: request.responseText,
+        contentType: request.getResponseHeader('content-type') ?? '',
+      });
+    // No answer at all (offline, connection reset): a plain error, shown as "service unavailable".
+    request.onerror = () => reject(new TypeError('The upload could not reach the server'));
+    request.onabort = () => reject(new TypeError('The upload was aborted'));
+    const body = new FormData();
+    body.append('file', file, file.name);
+    // The browser sets the multipart content type with its boundary.
+    request.send(body);
+  });
+}
+
+function parseJson(answer: RawAnswer): unknown {
+  if (!answer.body || !answer.contentType.includes('json')) return undefined;
+  try {
+    return JSON.parse(answer.body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `{message, code}` error body of DESIGN.md section 5, as the RestError restFetch throws. */
+function toError(answer: RawAnswer): RestError {
+  const parsed = apiError.safeParse(parseJson(answer));
+  if (parsed.success) return new RestError(answer.status, parsed.data.message, parsed.data.code);
+  return new RestError(answer.status, answer.statusText || `Upload failed with status ${answer.status}`);
+}
+
+export type UploadFile = (path: string, file: File, onProgress?: UploadProgress) => Promise<UploadAnswer>;
+
+/** `refresher` is replaceable so tests can watch the 401 handling without a network. */
+export function createUploader(refresher: SessionRefresher): UploadFile {
+  return async (path, file, onProgress) => {
+    // As restFetch: the bearer token never leaves for another origin.
+    if (!path.startsWith('/') || path.startsWith('//')) {
+      throw new Error(`uploadFile takes a same-origin path, got "${path}"`);
+    }
+    // The same 401 handling as every other call (DESIGN.md section 9.2): one refresh, one retry.
+    const refreshTokenAtSend = getRefreshToken();
+    let answer = await send(path, file, onProgress);
+    if (answer.status === 401) {
+      if (!(await refresher.recover(refreshTokenAtSend))) throw toError(answer);
+      onProgress?.(0);
+      answer = await send(path, file, onProgress);
+      if (answer.status === 401) {
+        refresher.expire();
+        throw toError(answer);
+      }
+    }
+    if (answer.status < 200 || answer.status >= 300) throw toError(answer);
+    return uploadAnswer.parse(parseJson(answer));
+  };
+}
+
+export const uploadFile: UploadFile = createUploader(sessionRefresher);
+
+/** The upload route of one transaction's checklist files (DESIGN.md section 5). */
+export function transactionUploadPath(transactionId: string): string {
+  return `/api/uploads/transactions/${encodeURIComponent(transactionId)}`;
+}

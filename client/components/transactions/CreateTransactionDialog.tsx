@@ -1,0 +1,172 @@
+import { Button, Group, Modal, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLocation } from 'wouter';
+import type { z } from 'zod';
+import { NO_ROLE } from '../../../shared/constants';
+import { toasts, ui } from '../../../shared/messages';
+import type { Template } from '../../../shared/schemas/templates';
+import { createTransactionInput } from '../../../shared/schemas/transactions';
+import { serverMessageOf } from '../../api/errors';
+import { getUserId } from '../../auth/session';
+import { notifySuccess, useLoadFailureToast } from '../../notify';
+import { routeTo } from '../../paths';
+import { useTRPC } from '../../trpc';
+
+/** The dialog's fields: the shared create input without `user`, which the dialog adds itself. */
+const dialogSchema = createTransactionInput.omit({ user: true });
+type DialogValues = z.input<typeof dialogSchema>;
+
+// Role starts as '-': until a type asks for a role, none is shown and none is sent.
+const EMPTY: DialogValues = { type: '', role: NO_ROLE, streetAddress: '', city: '', state: '', zip: '' };
+
+function distinct(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+/** The Type choices: each template type once (spec section 7, "distinct types fill the Type select"). */
+export function typesOf(templates: Template[]): string[] {
+  return distinct(templates.map((template) => template.type));
+}
+
+/** The roles of one type (spec section 4, "Choosing Type sets Roles to the distinct roles"). */
+export function rolesOf(templates: Template[], type: string): string[] {
+  return distinct(templates.filter((template) => template.type === type).map((template) => template.role));
+}
+
+/** The Role select shows only for a type with a role other than '-' (spec section 2). */
+export function asksForRole(roles: string[]): boolean {
+  return roles.some((role) => role !== NO_ROLE);
+}
+
+type CreateTransactionDialogProps = {
+  opened: boolean;
+  onClose: () => void;
+};
+
+/** The Create Transaction dialog of spec sections 2 and 4. */
+export function CreateTransactionDialog({ opened, onClose }: CreateTransactionDialogProps) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  // Fetched when the dialog opens, not with the list behind it.
+  const templatesQuery = useQuery(trpc.templates.all.queryOptions(undefined, { enabled: opened }));
+  useLoadFailureToast(
+    'templates-all',
+    'Could not load transaction types',
+    opened ? templatesQuery.error : null,
+    templatesQuery.refetch,
+  );
+  const create = useMutation(trpc.transactions.create.mutationOptions());
+  // Controlled: the Role select appears and disappears as the Type changes.
+  const form = useForm<DialogValues>({
+    mode: 'controlled',
+    initialValues: EMPTY,
+    validate: schemaResolver(dialogSchema, { sync: true }),
+  });
+
+  const templates = templatesQuery.data ?? [];
+  const roles = rolesOf(templates, form.values.type);
+  const showRole = asksForRole(roles);
+
+  const chooseType = (type: string) => {
+    form.setFieldValue('type', type);
+    // A type without roles sends '-'; one with roles makes the user pick again.
+    form.setFieldValue('role', asksForRole(rolesOf(templates, type)) ? '' : NO_ROLE);
+    form.clearFieldError('role');
+  };
+
+  const close = () => {
+    form.reset();
+    create.reset();
+    onClose();
+  };
+
+  const submit = form.onSubmit((values) => {
+    const userId = getUserId();
+    const input = { ...dialogSchema.parse(values), ...(userId ? { user: userId } : {}) };
+    create.mutate(input, {
+      onSuccess: async (transaction) => {
+        notifySuccess(toasts.transactionCreated);
+        close();
+        navigate(routeTo.transaction(transaction._id));
+        await Promise.all([
+          queryClient.invalidateQueries(trpc.transactions.pathFilter()),
+          queryClient.invalidateQueries(trpc.adminTransactions.pathFilter()),
+        ]);
+      },
+      // Spec section 8: a browser alert with the server's message; the dialog stays open.
+      onError: (error) => window.alert(serverMessageOf(error)),
+    });
+  });
+
+  return (
+    <Modal opened={opened} onClose={close} title="Create Transaction" size="lg">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <NativeSelect
+            label="Type"
+            withAsterisk
+            disabled={templatesQuery.isPending}
+            description={
+              templatesQuery.isSuccess && templates.length === 0
+                ? 'No transaction types are set up yet: an admin adds them under Transactions Forms.'
+                : undefined
+            }
+            data={[{ value: '', label: 'Select a type' }, ...typesOf(templates)]}
+            key={form.key('type')}
+            {...form.getInputProps('type')}
+            onChange={(event) => chooseType(event.currentTarget.value)}
+          />
+          {showRole && (
+            <NativeSelect
+              label="Role"
+              withAsterisk
+              data={[{ value: '', label: 'Select a role' }, ...roles]}
+              key={form.key('role')}
+              {...form.getInputProps('role')}
+            />
+          )}
+          <TextInput
+            label="Street Address"
+            withAsterisk
+            autoComplete="street-address"
+            key={form.key('streetAddress')}
+            {...form.getInputProps('streetAddress')}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <TextInput
+              label="City"
+              withAsterisk
+              autoComplete="address-level2"
+              key={form.key('city')}
+              {...form.getInputProps('city')}
+            />
+            <TextInput
+              label="State"
+              withAsterisk
+              autoComplete="address-level1"
+              key={form.key('state')}
+              {...form.getInputProps('state')}
+            />
+            <TextInput
+              label="Zip"
+              withAsterisk
+              autoComplete="postal-code"
+              key={form.key('zip')}
+              {...form.getInputProps('zip')}
+            />
+          </SimpleGrid>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? ui.loading : 'Submit'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

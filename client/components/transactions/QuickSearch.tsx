@@ -1,0 +1,33 @@
+import { Button, Group, TextInput } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
+import { type FormEvent, useState } from 'react';
+
+type QuickSearchProps = {
+  /** Gets the box's text as typed; the list decides what an empty or padded term means. */
+  onSearch: (text: string) => void;
+};
+
+/** The spec's 'Quick Search' box with its lowercase 'search' button (section 2). Enter searches too. */
+export function QuickSearch({ onSearch }: QuickSearchProps) {
+  const [text, setText] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch(text);
+  };
+  return (
+    <form onSubmit={submit}>
+      <Group gap="xs" wrap="nowrap">
+        <TextInput
+          aria-label="Quick Search"
+          placeholder="Quick Search"
+          leftSection={<IconSearch size={16} aria-hidden="true" />}
+          value={text}
+          onChange={(event) => setText(event.currentTarget.value)}
+        />
+        <Button type="submit" variant="default">
+          search
+        </Button>
+      </Group>
+    </form>
+  );
+}

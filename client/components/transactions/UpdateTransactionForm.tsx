@@ -1,0 +1,114 @@
+import { Button, Checkbox, Group, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useId } from 'react';
+import { z } from 'zod';
+import { ui } from '../../../shared/messages';
+import { addressFields, type Transaction } from '../../../shared/schemas/transactions';
+
+/** The address fields with the spec's messages (section 5), plus the admin's three flags. */
+const updateSchema = addressFields.extend({
+  isTransactionCoordinator: z.boolean(),
+  isTitleReport: z.boolean(),
+  isNaturalHazardDisclosure: z.boolean(),
+});
+export type UpdateTransactionValues = z.infer<typeof updateSchema>;
+
+const FLAGS = [
+  ['isTransactionCoordinator', 'Transaction Coordinator'],
+  ['isTitleReport', 'Title Report'],
+  ['isNaturalHazardDisclosure', 'Natural Hazard Disclosure'],
+] as const;
+
+type UpdateTransactionFormProps = {
+  transaction: Transaction;
+  /** The admin page shows the three checkboxes; the agent's page leaves them out. */
+  withFlags?: boolean;
+  submitting: boolean;
+  onSubmit: (values: UpdateTransactionValues) => void;
+};
+
+/**
+ * The 'Update Transaction' form of both detail pages (spec section 2). Prefilled once from the
+ * transaction it mounts with: a refetch (after a comment, say) leaves what the user typed alone.
+ */
+export function UpdateTransactionForm({
+  transaction,
+  withFlags = false,
+  submitting,
+  onSubmit,
+}: UpdateTransactionFormProps) {
+  const headingId = useId();
+  const form = useForm<UpdateTransactionValues>({
+    mode: 'uncontrolled',
+    initialValues: {
+      streetAddress: transaction.streetAddress,
+      city: transaction.city,
+      state: transaction.state,
+      zip: transaction.zip,
+      isTransactionCoordinator: transaction.isTransactionCoordinator,
+      isTitleReport: transaction.isTitleReport,
+      isNaturalHazardDisclosure: transaction.isNaturalHazardDisclosure,
+    },
+    validate: schemaResolver(updateSchema, { sync: true }),
+  });
+
+  const submit = form.onSubmit((values) => onSubmit(updateSchema.parse(values)));
+
+  return (
+    <section aria-labelledby={headingId}>
+      <Title order={2} size="h3" id={headingId} mb="sm">
+        Update Transaction
+      </Title>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label="Street Address"
+            withAsterisk
+            autoComplete="street-address"
+            key={form.key('streetAddress')}
+            {...form.getInputProps('streetAddress')}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <TextInput
+              label="City"
+              withAsterisk
+              autoComplete="address-level2"
+              key={form.key('city')}
+              {...form.getInputProps('city')}
+            />
+            <TextInput
+              label="State"
+              withAsterisk
+              autoComplete="address-level1"
+              key={form.key('state')}
+              {...form.getInputProps('state')}
+            />
+            <TextInput
+              label="Zip"
+              withAsterisk
+              autoComplete="postal-code"
+              key={form.key('zip')}
+              {...form.getInputProps('zip')}
+            />
+          </SimpleGrid>
+          {withFlags && (
+            <Stack gap="xs">
+              {FLAGS.map(([name, label]) => (
+                <Checkbox
+                  key={form.key(name)}
+                  label={label}
+                  {...form.getInputProps(name, { type: 'checkbox' })}
+                />
+              ))}
+            </Stack>
+          )}
+          <Group justify="flex-end">
+            <Button type="submit" disabled={submitting}>
+              {submitting ? ui.loading : 'Submit'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+import { Button, Group, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { serverMessageOf } from './api/errors';
+
+/**
+ * The toasts of spec section 8. Position and auto-close (top-right, 5 s) are set once on the
+ * provider in App.tsx, so callers only say what happened.
+ */
+
+export function notifySuccess(message: string): void {
+  notifications.show({ color: 'green', message });
+}
+
+/** `title` is the spec's wording; `message`, when given, says why (the server's own words). */
+export function notifyError(title: string, message?: string): void {
+  notifications.show(message ? { color: 'red', title, message } : { color: 'red', message: title });
+}
+
+/**
+ * A failed load as a toast with a Retry button (DESIGN.md section 9.4: the spec's lists fail
+ * silently; ours say so). It stays until the load succeeds, Retry is pressed, or the page goes.
+ * `id` keeps one toast per source, so repeated failures replace it instead of stacking.
+ */
+export function useLoadFailureToast(id: string, title: string, error: unknown, retry: () => unknown): void {
+  // The latest retry without making it an effect dependency: a new closure each render must
+  // not close and reopen the toast.
+  const retryRef = useRef(retry);
+  useLayoutEffect(() => {
+    retryRef.current = retry;
+  });
+
+  useEffect(() => {
+    if (!error) return;
+    notifications.show({
+      id,
+      color: 'red',
+      title,
+      autoClose: false,
+      message: (
+        <Group justify="space-between" wrap="nowrap" gap="sm">
+          <Text size="sm">{serverMessageOf(error)}</Text>
+          <Button
+            size="xs"
+            variant="light"
+            color="red"
+            onClick={() => {
+              notifications.hide(id);
+              void retryRef.current();
+            }}
+          >
+            Retry
+          </Button>
+        </Group>
+      ),
+    });
+    return () => {
+      notifications.hide(id);
+    };
+  }, [id, title, error]);
+}

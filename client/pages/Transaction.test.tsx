@@ -1,0 +1,263 @@
+import { notifications } from '@mantine/notifications';
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route } from 'wouter';
+import { RestError } from '../api/rest';
+import { uploadFile } from '../api/upload';
+import { paths } from '../paths';
+import { field } from '../test-utils/forms';
+import { renderWithProviders } from '../test-utils/render';
+import { checklistForm, signInAs, TRANSACTION_ID, transaction, USER_ID } from '../test-utils/transactions';
+import { deferred, type StubHandler, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
+import { Transaction } from './Transaction';
+
+// The XMLHttpRequest helper has its own tests; here it is the page's boundary.
+vi.mock('../api/upload', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../api/upload')>()),
+  uploadFile: vi.fn(),
+}));
+
+function renderDetail(handlers: Record<string, StubHandler>) {
+  const stub = stubTrpcClient(handlers);
+  const view = renderWithProviders(
+    <Route path={paths.transaction}>
+      <Transaction />
+    </Route>,
+    { path: `/home/transactions/${TRANSACTION_ID}`, trpcClient: stub.client },
+  );
+  return { ...view, stub };
+}
+
+const formCard = (label: string) => within(screen.getByTestId(`form-${label}`));
+
+beforeEach(() => signInAs('user'));
+afterEach(() => {
+  notifications.clean();
+  vi.mocked(uploadFile).mockReset();
+});
+
+describe('Transaction detail (agent)', () => {
+  it('shows the address and one card per form with status, View and comments', async () => {
+    const { stub } = renderDetail({ 'transactions.get': () => transaction() });
+    expect(screen.getByRole('heading', { level: 1, name: 'Transaction' })).toBeVisible();
+    expect(
+      await screen.findByRole('heading', { level: 2, name: '12 Ocean Avenue, Santa Monica, CA 90401' }),
+    ).toBeVisible();
+    expect(stub.callsTo('transactions.get')).toEqual([{ id: TRANSACTION_ID, userId: USER_ID }]);
+
+    const agreement = formCard('Purchase Agreement');
+    expect(agreement.getByTestId('form-status')).toHaveTextContent(/^accepted$/);
+    const view = agreement.getByRole('link', { name: 'View' });
+    expect(view).toHaveAttribute('href', '/files/transactions/x/agreement.pdf?exp=1&sig=abc');
+    expect(view).toHaveAttribute('target', '_blank');
+    expect(view.getAttribute('rel')).toContain('noopener');
+    expect(agreement.getByText('Signed copy attached')).toBeVisible();
+    expect(agreement.getByText('Rita Reviewer')).toBeVisible();
+    expect(agreement.getByText('Accepted')).toBeVisible();
+    // Agents have no review buttons.
+    expect(agreement.queryByRole('button', { name: 'Accept' })).not.toBeInTheDocument();
+
+    // Inside a card, 'Comment' names the comment box alone (browser tests fill it by label).
+    expect(agreement.getAllByLabelText(/comment/i)).toEqual([
+      agreement.getByRole('textbox', { name: 'Comment' }),
+    ]);
+
+    const disclosure = formCard('Disclosure Form');
+    expect(disclosure.getByTestId('form-status')).toHaveTextContent(/^pending$/);
+    // Nothing uploaded yet: nothing to view.
+    expect(disclosure.queryByRole('link', { name: 'View' })).not.toBeInTheDocument();
+    expect(disclosure.getByRole('button', { name: 'View' })).toBeDisabled();
+  });
+
+  it('says the transaction was not found, with a way back, on a 404', async () => {
+    renderDetail({
+      'transactions.get': () => {
+        throw trpcError(404, 'Not found');
+      },
+    });
+    expect(await screen.findByRole('heading', { name: 'Transaction not found' })).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Back to transactions' })).toHaveAttribute('href', '/home');
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+  });
+
+  it('ignores an empty comment and posts a trimmed one', async () => {
+    let current = transaction();
+    const { user, stub } = renderDetail({
+      'transactions.get': () => current,
+      'transactions.addComment': (input) => {
+        const { text } = input as { text: string };
+        current = transaction({ forms: [checklistForm(2, { label: 'Disclosure Form', comments: [] })] });
+        current.forms[0]?.comments.push({
+          _id: '00000000-0000-4000-8000-000000000999',
+          text,
+          role: 'user',
+          status: null,
+          createdAt: '2025-03-06T10:00:00.000Z',
+          user: { _id: USER_ID, firstName: 'Dana', lastName: 'Agent' },
+        });
+        return current.forms[0]?.comments[0];
+      },
+    });
+    await screen.findByTestId('form-Disclosure Form');
+    const card = formCard('Disclosure Form');
+
+    await user.type(card.getByRole('textbox', { name: 'Comment' }), '   ');
+    await user.click(card.getByRole('button', { name: 'Post comment' }));
+    expect(stub.callsTo('transactions.addComment')).toEqual([]);
+    expect(screen.queryByText('Please enter a comment before posting.')).not.toBeInTheDocument();
+
+    await user.type(card.getByRole('textbox', { name: 'Comment' }), ' Uploaded the signed copy ');
+    await user.click(card.getByRole('button', { name: 'Post comment' }));
+    expect(await screen.findByText('Comment added successfully!')).toBeVisible();
+    expect(stub.callsTo('transactions.addComment')).toEqual([
+      { id: TRANSACTION_ID, formId: checklistForm(2)._id, text: 'Uploaded the signed copy' },
+    ]);
+    expect(await formCard('Disclosure Form').findByText('Uploaded the signed copy')).toBeVisible();
+    expect(formCard('Disclosure Form').getByRole('textbox', { name: 'Comment' })).toHaveValue('');
+  });
+
+  it('uploads with a progress bar, then stores the key on the form', async () => {
+    const upload = deferred<Awaited<ReturnType<typeof uploadFile>>>();
+    let report: (percent: number) => void = () => {};
+    vi.mocked(uploadFile).mockImplementation((_path, _file, onProgress) => {
+      report = onProgress ?? report;
+      return upload.promise;
+    });
+    const { user, stub } = renderDetail({
+      'transactions.get': () => transaction(),
+      'transactions.setFormFile': () => checklistForm(2, { label: 'Disclosure Form', url: '/files/k' }),
+    });
+    await screen.findByTestId('form-Disclosure Form');
+    const card = screen.getByTestId('form-Disclosure Form');
+    const input = card.querySelector('input[type="file"]');
+    if (!(input instanceof HTMLInputElement)) throw new Error('no file input');
+    const file = new File(['%PDF-1.7'], 'disclosure.pdf', { type: 'application/pdf' });
+    await user.upload(input, file);
+
+    expect(vi.mocked(uploadFile)).toHaveBeenCalledWith(
+      `/api/uploads/transactions/${TRANSACTION_ID}`,
+      file,
+      expect.any(Function),
+    );
+    report(40);
+    expect(await within(card).findByText('40%')).toBeVisible();
+    expect(within(card).getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute(
+      'aria-valuenow',
+      '40',
+    );
+    expect(within(card).getByRole('button', { name: 'Upload' })).toBeDisabled();
+
+    upload.resolve({
+      key: `transactions/${TRANSACTION_ID}/abc-disclosure.pdf`,
+      url: '/files/signed',
+      name: 'disclosure.pdf',
+      size: 8,
+      contentType: 'application/pdf',
+    });
+    expect(await screen.findByText('File uploaded successfully!')).toBeVisible();
+    expect(stub.callsTo('transactions.setFormFile')).toEqual([
+      {
+        id: TRANSACTION_ID,
+        formId: checklistForm(2)._id,
+        url: `transactions/${TRANSACTION_ID}/abc-disclosure.pdf`,
+      },
+    ]);
+    await waitFor(() => expect(within(card).queryByRole('progressbar')).not.toBeInTheDocument());
+    // The page reloads the transaction to show the new file and status.
+    await waitFor(() => expect(stub.callsTo('transactions.get')).toHaveLength(2));
+  });
+
+  it('reports a refused upload and does not touch the form', async () => {
+    vi.mocked(uploadFile).mockRejectedValue(
+      new RestError(415, 'Unsupported media type', 'UNSUPPORTED_MEDIA_TYPE'),
+    );
+    const { user, stub } = renderDetail({ 'transactions.get': () => transaction() });
+    await screen.findByTestId('form-Disclosure Form');
+    const input = screen.getByTestId('form-Disclosure Form').querySelector('input[type="file"]');
+    if (!(input instanceof HTMLInputElement)) throw new Error('no file input');
+    await user.upload(input, new File(['x'], 'scan.png', { type: 'image/png' }));
+    expect(await screen.findByText('Failed to upload file')).toBeVisible();
+    expect(screen.getByText('Unsupported media type')).toBeVisible();
+    expect(stub.callsTo('transactions.setFormFile')).toEqual([]);
+  });
+
+  it('says so when the uploaded file cannot be recorded on the form', async () => {
+    vi.mocked(uploadFile).mockResolvedValue({
+      key: 'transactions/x/y.pdf',
+      url: '/files/y',
+      name: 'y.pdf',
+      size: 1,
+      contentType: 'application/pdf',
+    });
+    const { user } = renderDetail({
+      'transactions.get': () => transaction(),
+      'transactions.setFormFile': () => {
+        throw trpcError(400, 'This file does not belong to this transaction');
+      },
+    });
+    await screen.findByTestId('form-Disclosure Form');
+    const input = screen.getByTestId('form-Disclosure Form').querySelector('input[type="file"]');
+    if (!(input instanceof HTMLInputElement)) throw new Error('no file input');
+    await user.upload(input, new File(['%PDF'], 'y.pdf', { type: 'application/pdf' }));
+    expect(await screen.findByText('Failed to update file URL')).toBeVisible();
+    expect(screen.queryByText('File uploaded successfully!')).not.toBeInTheDocument();
+  });
+
+  it('updates the address, toasts and goes back to /home', async () => {
+    const { user, stub, currentPath } = renderDetail({
+      'transactions.get': () => transaction(),
+      'transactions.update': () => transaction({ city: 'Venice' }),
+    });
+    await waitFor(() => expect(field('City')).toHaveValue('Santa Monica'));
+    await user.clear(field('City'));
+    await user.type(field('City'), ' Venice ');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Transaction updated successfully!')).toBeVisible();
+    expect(stub.callsTo('transactions.update')).toEqual([
+      {
+        id: TRANSACTION_ID,
+        userId: USER_ID,
+        streetAddress: '12 Ocean Avenue',
+        city: 'Venice',
+        state: 'CA',
+        zip: '90401',
+      },
+    ]);
+    expect(currentPath()).toBe('/home');
+  });
+
+  it('requires the address fields, with the spec messages', async () => {
+    const { user, stub } = renderDetail({ 'transactions.get': () => transaction() });
+    await waitFor(() => expect(field('City')).toHaveValue('Santa Monica'));
+    for (const label of ['Street Address', 'City', 'State', 'Zip']) await user.clear(field(label));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    for (const message of [
+      'Street Address is required',
+      'City is required',
+      'State is required',
+      'Zip Code is required',
+    ]) {
+      expect(await screen.findByText(message)).toBeVisible();
+    }
+    expect(stub.callsTo('transactions.update')).toEqual([]);
+    // The agent's form has no admin checkboxes.
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+  });
+
+  it('alerts when the update fails and stays on the page', async () => {
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
+    const { user, currentPath } = renderDetail({
+      'transactions.get': () => transaction(),
+      'transactions.update': () => {
+        throw trpcError(500, 'Internal server error');
+      },
+    });
+    await waitFor(() => expect(field('City')).toHaveValue('Santa Monica'));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() =>
+      expect(alert).toHaveBeenCalledWith('Failed to update transaction. Please try again.'),
+    );
+    expect(currentPath()).toBe(`/home/transactions/${TRANSACTION_ID}`);
+    alert.mockRestore();
+  });
+});
