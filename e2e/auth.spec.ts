@@ -123,10 +123,16 @@ test('an expired session whose refresh token is dead: the alert, then /auth/logi
     window.localStorage.setItem(keys.refreshToken, 'revoked-or-expired');
   }, STORAGE_KEYS);
 
-  const dialog = page.waitForEvent('dialog');
-  page.once('dialog', (d) => void d.accept());
-  await page.reload();
-  expect((await dialog).message()).toBe(alerts.tokenExpired);
+  // The alert interrupts the reload and its OK sends the page to sign-in, aborting that load:
+  // wait for the navigation to start, not to finish.
+  const alertText = new Promise<string>((resolve) => {
+    page.once('dialog', (dialog) => {
+      resolve(dialog.message());
+      void dialog.accept().catch(() => {});
+    });
+  });
+  await page.reload({ waitUntil: 'commit' });
+  expect(await alertText).toBe(alerts.tokenExpired);
   await expect(page).toHaveURL(/\/auth\/login$/);
   expect(await stored(page)).toEqual({
     [STORAGE_KEYS.accessToken]: null,
