@@ -20,6 +20,17 @@ import { createContext } from './trpc/context';
 import { appRouter } from './trpc/router';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** tRPC hands createContext the WebSocket as `res` for calls made over one. */
+function isWebSocket(value: unknown): value is { close(code?: number, reason?: string): void } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'readyState' in value &&
+    'close' in value &&
+    !('raw' in value)
+  );
+}
 const VERSION = process.env.npm_package_version ?? '0.1.0';
 
 export type BuildAppOptions = {
@@ -130,7 +141,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     useWSS: true,
     trpcOptions: {
       router: api.router,
-      createContext: ({ req, info }) => createContext(deps, req, info.connectionParams),
+      createContext: ({ req, res, info }) =>
+        createContext(deps, req, info.connectionParams, isWebSocket(res) ? res : undefined),
       onError: ({ error, path, req }) => {
         if (classifyError(error).internal)
           req.log.error({ error: describeErrorForLog(error), path }, 'procedure failed');

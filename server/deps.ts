@@ -1,6 +1,7 @@
 import type { AppConfig } from './config';
 import type { Db } from './db/client';
 import type { Mailer } from './mail/mailer';
+import type { NotificationBus } from './realtime/bus';
 import type { PasswordHasher } from './services/passwords';
 import type { RateLimiter } from './services/rate-limits';
 import type { Storage } from './storage/storage';
@@ -12,7 +13,6 @@ export const systemClock: Clock = { now: () => new Date() };
 /**
  * Everything the app needs from outside, passed in (DESIGN.md section 10): buildApp(deps) and
  * every procedure (as ctx.deps) see only this, so tests inject their own database and clock.
- * The notification bus joins this type with the issue that brings it.
  */
 export type AppDeps = {
   config: AppConfig & { jwtSecret: string };
@@ -24,4 +24,6 @@ export type AppDeps = {
   limits: RateLimiter;
   /** Uploaded files (local folder or S3-compatible). */
   storage: Storage;
+  /** Live events from PostgreSQL LISTEN/NOTIFY to this instance's sockets. */
+  bus: NotificationBus;
 };

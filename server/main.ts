@@ -11,6 +11,7 @@ import { systemClock } from './deps';
 import { describeErrorForLog } from './errors';
 import { loggerOptions } from './logger';
 import { createMailer } from './mail/mailer';
+import { createNotificationBus } from './realtime/bus';
 import { createPasswordHasher, passwordCostFor } from './services/passwords';
 import { RateLimiter } from './services/rate-limits';
 import { createStorage } from './storage';
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
     }
 
     const storage = createStorage(resolved, systemClock);
+    const bus = createNotificationBus(database.url, log);
     if (resolved.seedDemo) {
       await seedDemo(db, storage, { cost: passwordCostFor(resolved.env), now: systemClock.now() }, log);
     }
@@ -72,6 +74,7 @@ async function main(): Promise<void> {
         passwords: createPasswordHasher(passwordCostFor(resolved.env)),
         limits: new RateLimiter(systemClock),
         storage,
+        bus,
       },
       { loggerInstance: log },
     );
@@ -80,6 +83,7 @@ async function main(): Promise<void> {
       if (err) log.error({ error: describeErrorForLog(err) }, 'shutting down after an unexpected error');
       else log.info(`${signal ?? 'exit'} received, shutting down`);
       await app.close(); // stops accepting, waits for in-flight requests, closes sockets
+      await bus.close();
       await db.$disconnect();
       await runningDatabase.stop();
       log.info('shutdown complete');

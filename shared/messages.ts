@@ -124,4 +124,5 @@ export const apiMessages = {
   fileTooLarge: 'The file is too large',
   fileTypeRefused: 'Only PDF, PNG, JPEG, GIF, WebP, DOCX and XLSX files are accepted',
   linkExpired: 'This link has expired. Open the document again from its page.',
+  accountApproved: 'Your account has been approved. Welcome aboard!',
 } as const;

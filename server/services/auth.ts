@@ -13,6 +13,7 @@ import { AppError, describeErrorForLog } from '../errors';
 import type { MailMessage } from '../mail/mailer';
 import { resetPasswordMessage, verifyEmailMessage } from '../mail/templates';
 import { signAccessToken } from './access-tokens';
+import { activeAdminIds, notifyUsers } from './notifications';
 import { hashSecretToken, newSecretToken } from './secret-tokens';
 
 /**
@@ -147,10 +148,21 @@ export async function verifyEmail(deps: Deps, token: string) {
   await deps.db.$transaction(async (tx) => {
     const userId = await consumeEmailToken(tx, now, token, 'verify_email');
     if (!userId) throw linkInvalid();
-    await tx.user.updateMany({
+    const verified = await tx.user.updateMany({
       where: { id: userId, emailVerifiedAt: null },
       data: { emailVerifiedAt: now },
     });
+    const user = await tx.user.findUniqueOrThrow({
+      where: { id: userId },
+      select: { firstName: true, lastName: true, email: true, isAdminApproved: true },
+    });
+    // Now it really awaits approval: every active admin hears of it (DESIGN.md section 7).
+    if (verified.count === 1 && !user.isAdminApproved) {
+      await notifyUsers(tx, await activeAdminIds(tx), {
+        message: `New registration awaiting approval: ${user.firstName} ${user.lastName} (${user.email})`,
+        link: '/users',
+      });
+    }
   });
   return { message: authMessages.verified };
 }

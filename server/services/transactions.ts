@@ -18,6 +18,7 @@ import { AppError } from '../errors';
 import { isValidKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
 import { recordAudit } from './audit';
+import { activeAdminIds, notifyUsers } from './notifications';
 import { escapeLike, pageCount } from './paging';
 import { assertSelfOrAdmin, type Caller } from './users';
 
@@ -121,6 +122,41 @@ async function toTransaction(storage: Storage, row: DetailRow): Promise<Transact
 }
 
 const notFound = () => new AppError('NOT_FOUND', apiMessages.notFound);
+
+type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+const agentLink = (id: string) => `/home/transactions/${id}`;
+const adminLink = (id: string) => `/adminTransactions/transactions/${id}`;
+const placeOf = (t: { streetAddress: string; city: string }) => `${t.streetAddress}, ${t.city}`;
+
+async function nameOf(tx: Tx, userId: string): Promise<string> {
+  const user = await tx.user.findUnique({
+    where: { id: userId },
+    select: { firstName: true, lastName: true },
+  });
+  return user ? `${user.firstName} ${user.lastName}` : 'Someone';
+}
+
+/**
+ * "The other side" of a transaction (DESIGN.md section 7): when its agent acts, every active
+ * admin hears of it; when anyone else acts, the agent does.
+ */
+async function notifyOtherSide(
+  tx: Tx,
+  actor: Caller,
+  transaction: { id: string; userId: string },
+  message: string,
+): Promise<void> {
+  if (actor.id === transaction.userId) {
+    await notifyUsers(tx, await activeAdminIds(tx, actor.id), { message, link: adminLink(transaction.id) });
+  } else {
+    await notifyUsers(tx, [transaction.userId], { message, link: agentLink(transaction.id) });
+  }
+}
+
+function excerpt(text: string, length = 80): string {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}
 const NEWEST_FIRST: Prisma.TransactionOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
 
 type Paging = { page: number; limit: number };
@@ -204,6 +240,12 @@ export async function createTransaction(deps: Deps, caller: Caller, input: Creat
       transactionId: created.id,
       after: answer,
     });
+    await notifyOtherSide(
+      tx,
+      caller,
+      created,
+      `${await nameOf(tx, caller.id)} opened a transaction: ${placeOf(created)}`,
+    );
     return answer;
   });
 }
@@ -327,6 +369,12 @@ export async function setFormFile(
       before: { label: form.label, fileKey: form.fileKey, status: form.status },
       after: { label: row.label, fileKey: row.fileKey, status: row.status },
     });
+    await notifyOtherSide(
+      tx,
+      caller,
+      transaction,
+      `${await nameOf(tx, caller.id)} uploaded "${form.label}" for ${placeOf(transaction)}`,
+    );
     return toForm(deps.storage, row);
   });
 }
@@ -352,6 +400,12 @@ export async function addComment(
       transactionId: transaction.id,
       after: { form: form.label, text: answer.text },
     });
+    await notifyOtherSide(
+      tx,
+      caller,
+      transaction,
+      `${await nameOf(tx, caller.id)} commented on "${form.label}" (${placeOf(transaction)}): ${excerpt(answer.text)}`,
+    );
     return answer;
   });
 }
@@ -418,6 +472,11 @@ export async function review(deps: Deps, caller: Caller, input: ReviewInput) {
       before: { label: form.label, status: form.status },
       after: { label: form.label, status: input.status ?? form.status, ...(text ? { comment: text } : {}) },
     });
+    // One review action, one notification: the decision and its reason together.
+    const message = input.status
+      ? `"${form.label}" was ${input.status} (${placeOf(transaction)})${text ? `: ${excerpt(text)}` : ''}`
+      : `${await nameOf(tx, caller.id)} commented on "${form.label}" (${placeOf(transaction)}): ${excerpt(text)}`;
+    await notifyOtherSide(tx, caller, transaction, message);
     const row = await tx.transactionForm.findUniqueOrThrow({ where: { id: form.id }, select: formSelect });
     return toForm(deps.storage, row);
   });

@@ -3,6 +3,7 @@ import type { PublicUser } from '../../shared/schemas/users';
 import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { AppError } from '../errors';
+import { notifyUsers, revokeLiveSessions } from './notifications';
 import { escapeLike, pageCount } from './paging';
 
 /** The only columns of a user any answer may carry: never the hash, never token state. */
@@ -78,11 +79,19 @@ export async function listUsers(db: Db, input: { page: number; limit: number; qu
 
 /** Approves a registration or re-activates an account; takes effect at the user's next sign-in. */
 export async function activateUser(db: Db, id: string): Promise<PublicUser> {
-  const found = await db.user.findUnique({ where: { id }, select: { id: true } });
+  const found = await db.user.findUnique({ where: { id }, select: { id: true, isAdminApproved: true } });
   if (!found) throw new AppError('NOT_FOUND', apiMessages.notFound);
-  return toPublicUser(
-    await db.user.update({ where: { id }, data: { isAdminApproved: true }, select: publicUserSelect }),
-  );
+  return db.$transaction(async (tx) => {
+    const row = await tx.user.update({
+      where: { id },
+      data: { isAdminApproved: true },
+      select: publicUserSelect,
+    });
+    if (!found.isAdminApproved) {
+      await notifyUsers(tx, [id], { message: apiMessages.accountApproved, link: '/home' });
+    }
+    return toPublicUser(row);
+  });
 }
 
 /**
@@ -101,6 +110,8 @@ export async function deactivateUser(db: Db, caller: Caller, id: string, now: Da
       select: publicUserSelect,
     });
     await tx.refreshToken.updateMany({ where: { userId: id, revokedAt: null }, data: { revokedAt: now } });
+    // Their open live connections close on every instance, not only at the next request.
+    await revokeLiveSessions(tx, id);
     return toPublicUser(row);
   });
 }

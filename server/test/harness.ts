@@ -7,6 +7,7 @@ import type { AppConfig } from '../config';
 import { createDb, type Db } from '../db/client';
 import type { AppDeps, Clock } from '../deps';
 import { outboxMailer } from '../mail/mailer';
+import type { NotificationBus } from '../realtime/bus';
 import { createPasswordHasher } from '../services/passwords';
 import { RateLimiter } from '../services/rate-limits';
 import { createStorage } from '../storage';
@@ -102,12 +103,18 @@ export function testDeps(db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): 
     passwords: createPasswordHasher('test'),
     limits: new RateLimiter(clock),
     storage: createStorage({ ...config, dataDir: TEST_DATA_DIR }, clock),
+    bus: SILENT_BUS,
     ...overrides,
     db,
   };
 }
 
 const SILENT_LOG = { info() {} };
+/**
+ * Tests that do not watch live events get a bus that delivers nothing (pg_notify still runs in
+ * every change). Live-delivery tests pass `createNotificationBus(database.url, ...)`.
+ */
+const SILENT_BUS: NotificationBus = { subscribe: () => () => {}, close: async () => {} };
 /** Uploads of every test land under one temporary folder; keys are unique, so tests never clash. */
 export const TEST_DATA_DIR = path.join(os.tmpdir(), 'portal-test-data');
 

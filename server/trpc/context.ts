@@ -16,6 +16,8 @@ export type Context = {
   requestId: string;
   ip: string;
   log: FastifyBaseLogger;
+  /** For a WebSocket call: ends the whole connection (a deactivated user's live socket). */
+  closeConnection?: () => void;
 };
 
 function bearerToken(header: string | undefined): string | undefined {
@@ -23,10 +25,13 @@ function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
+type Closable = { close(code?: number, reason?: string): void };
+
 export async function createContext(
   deps: AppDeps,
   req: FastifyRequest,
   connectionParams?: Record<string, string | undefined> | null,
+  socket?: Closable,
 ): Promise<Context> {
   // WebSocket clients cannot set headers; they send the token in tRPC's connectionParams.
   const token = bearerToken(req.headers.authorization) ?? connectionParams?.token ?? undefined;
@@ -39,5 +44,7 @@ export async function createContext(
     requestId: req.id,
     ip: req.ip,
     log: req.log,
+    // 4001 is ours (4000-4999 are for applications): "signed out by the server".
+    ...(socket ? { closeConnection: () => socket.close(4001, 'Session ended') } : {}),
   };
 }

@@ -49,6 +49,9 @@ const t = initTRPC
     },
   });
 
+/** Marks a subscription event with its id, so a reconnecting client resumes after it. */
+export { tracked } from '@trpc/server';
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 

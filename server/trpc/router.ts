@@ -1,5 +1,6 @@
 import { adminTransactionsRouter } from '../routers/admin-transactions';
 import { authRouter } from '../routers/auth';
+import { notificationsRouter } from '../routers/notifications';
 import { settingsRouter } from '../routers/settings';
 import { templatesRouter } from '../routers/templates';
 import { transactionsRouter } from '../routers/transactions';
@@ -19,6 +20,7 @@ export const appRouter = router({
   transactions: transactionsRouter,
   adminTransactions: adminTransactionsRouter,
   uploads: uploadsRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,154 @@
+import pg from 'pg';
+import type { Notification } from '../../shared/schemas/notifications';
+import { describeErrorForLog } from '../errors';
+
+/**
+ * Live delivery across every server instance (DESIGN.md section 7) with PostgreSQL alone: a
+ * change that notifies someone calls pg_notify in its own transaction, so the event leaves only
+ * if the change commits, in commit order. Each instance holds ONE listening connection and fans
+ * events out to the sockets of its users. When that connection drops (a database restart), it
+ * reconnects with back-off and tells every subscriber to catch up from the table.
+ */
+
+export const NOTIFICATIONS_CHANNEL = 'portal_notifications';
+/** Carries a user id whose live connections must close (deactivation). */
+export const SESSIONS_CHANNEL = 'portal_sessions';
+
+export type BusEvent =
+  | { kind: 'notification'; notification: Notification }
+  /** Events may have been missed (the listener reconnected): read them from the table. */
+  | { kind: 'resync' }
+  /** The user was deactivated: end their live connections. */
+  | { kind: 'revoked' };
+
+export type NotificationBus = {
+  /** Calls `listener` for every event of that user on this instance; returns the unsubscribe. */
+  subscribe(userId: string, listener: (event: BusEvent) => void): () => void;
+  close(): Promise<void>;
+};
+
+type Logger = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+
+export type BusOptions = { minDelayMs?: number; maxDelayMs?: number };
+
+export function createNotificationBus(
+  databaseUrl: string,
+  log: Logger,
+  options: BusOptions = {},
+): NotificationBus & { ready: Promise<void> } {
+  const minDelay = options.minDelayMs ?? 200;
+  const maxDelay = options.maxDelayMs ?? 10_000;
+  const listeners = new Map<string, Set<(event: BusEvent) => void>>();
+  let client: pg.Client | undefined;
+  let closed = false;
+  let attempt = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let resolveReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    resolveReady = resolve;
+  });
+
+  function emit(userId: string, event: BusEvent) {
+    for (const listener of listeners.get(userId) ?? []) listener(event);
+  }
+
+  function onNotification(message: pg.Notification) {
+    try {
+      if (message.channel === SESSIONS_CHANNEL && message.payload) {
+        emit(message.payload, { kind: 'revoked' });
+      } else if (message.channel === NOTIFICATIONS_CHANNEL && message.payload) {
+        const { userId, notification } = JSON.parse(message.payload) as {
+          userId: string;
+          notification: Notification;
+        };
+        emit(userId, { kind: 'notification', notification });
+      }
+    } catch (error) {
+      log.warn({ error: describeErrorForLog(error) }, 'ignored a malformed bus message');
+    }
+  }
+
+  function scheduleReconnect() {
+    if (closed || timer) return;
+    const delay = Math.min(maxDelay, minDelay * 2 ** attempt);
+    attempt += 1;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void connect();
+    }, delay);
+    timer.unref();
+  }
+
+  async function connect(): Promise<void> {
+    const next = new pg.Client({
+      connectionString: databaseUrl,
+      application_name: 'portal-notification-bus',
+    });
+    const lost = (error?: Error) => {
+      if (client !== next) return;
+      client = undefined;
+      next.removeAllListeners('notification');
+      if (!closed) {
+        log.warn(
+          { error: error ? describeErrorForLog(error) : undefined },
+          'notification listener lost; reconnecting',
+        );
+        scheduleReconnect();
+      }
+    };
+    next.on('error', lost);
+    next.on('end', () => lost());
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${NOTIFICATIONS_CHANNEL}`);
+      await next.query(`LISTEN ${SESSIONS_CHANNEL}`);
+    } catch (error) {
+      next.removeAllListeners();
+      next.on('error', () => {});
+      await next.end().catch(() => {});
+      if (!closed) {
+        log.warn({ error: describeErrorForLog(error) }, 'notification listener could not connect; retrying');
+        scheduleReconnect();
+      }
+      return;
+    }
+    if (closed) {
+      await next.end().catch(() => {});
+      return;
+    }
+    const wasReconnect = attempt > 0;
+    client = next;
+    attempt = 0;
+    next.on('notification', onNotification);
+    resolveReady();
+    if (wasReconnect) {
+      log.info({}, 'notification listener reconnected');
+      for (const userId of listeners.keys()) emit(userId, { kind: 'resync' });
+    }
+  }
+
+  void connect();
+
+  return {
+    ready,
+    subscribe(userId, listener) {
+      let set = listeners.get(userId);
+      if (!set) {
+        set = new Set();
+        listeners.set(userId, set);
+      }
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0) listeners.delete(userId);
+      };
+    },
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => {});
+    },
+  };
+}

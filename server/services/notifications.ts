@@ -1,0 +1,139 @@
+import type { Notification } from '../../shared/schemas/notifications';
+import type { Db } from '../db/client';
+import type { Prisma } from '../db/generated/client';
+import { NOTIFICATIONS_CHANNEL, SESSIONS_CHANNEL } from '../realtime/bus';
+import { pageCount } from './paging';
+
+/**
+ * Who hears about what (DESIGN.md section 7). Notifications are written inside the transaction
+ * of the change that causes them, together with their pg_notify: a rolled-back change leaves
+ * neither a row nor a live event.
+ */
+
+type Tx = Pick<Db, 'notification' | 'user' | '$executeRaw'>;
+
+const notificationSelect = {
+  id: true,
+  userId: true,
+  message: true,
+  link: true,
+  readAt: true,
+  createdAt: true,
+} as const satisfies Prisma.NotificationSelect;
+type NotificationRow = Prisma.NotificationGetPayload<{ select: typeof notificationSelect }>;
+
+export function toNotification(row: NotificationRow): Notification {
+  return {
+    _id: row.id,
+    message: row.message,
+    link: row.link,
+    read: row.readAt !== null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Messages are shown in a toast and a list: keep them to one readable line. */
+const MAX_MESSAGE = 300;
+
+export async function notifyUsers(
+  tx: Tx,
+  userIds: ReadonlyArray<string>,
+  event: { message: string; link: string },
+) {
+  const recipients = [...new Set(userIds)];
+  if (recipients.length === 0) return;
+  const message =
+    event.message.length > MAX_MESSAGE ? `${event.message.slice(0, MAX_MESSAGE - 1)}…` : event.message;
+  const rows = await tx.notification.createManyAndReturn({
+    data: recipients.map((userId) => ({ userId, message, link: event.link })),
+    select: notificationSelect,
+  });
+  const payloads = rows.map((row) =>
+    JSON.stringify({ userId: row.userId, notification: toNotification(row) }),
+  );
+  await tx.$executeRaw`SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, payload) FROM unnest(${payloads}::text[]) AS payload`;
+}
+
+/** Every active admin but the one who acted (nobody needs to hear about their own action). */
+export async function activeAdminIds(tx: Pick<Db, 'user'>, exceptUserId?: string): Promise<string[]> {
+  const admins = await tx.user.findMany({
+    where: { role: 'admin', isAdminApproved: true, ...(exceptUserId ? { id: { not: exceptUserId } } : {}) },
+    select: { id: true },
+  });
+  return admins.map((admin) => admin.id);
+}
+
+/** Ends the live connections of a user on every instance (deactivation). */
+export async function revokeLiveSessions(tx: Pick<Db, '$executeRaw'>, userId: string) {
+  await tx.$executeRaw`SELECT pg_notify(${SESSIONS_CHANNEL}, ${userId})`;
+}
+
+export async function listNotifications(db: Db, input: { userId: string; page: number; limit: number }) {
+  const where = { userId: input.userId };
+  const [rows, total, unread] = await Promise.all([
+    db.notification.findMany({
+      where,
+      select: notificationSelect,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      skip: (input.page - 1) * input.limit,
+      take: input.limit,
+    }),
+    db.notification.count({ where }),
+    db.notification.count({ where: { ...where, readAt: null } }),
+  ]);
+  return {
+    notifications: rows.map(toNotification),
+    totalPages: pageCount(total, input.limit),
+    total,
+    unread,
+  };
+}
+
+export async function markAllRead(db: Db, userId: string, now: Date) {
+  await db.notification.updateMany({ where: { userId, readAt: null }, data: { readAt: now } });
+  return { message: 'All notifications marked as read' };
+}
+
+/** A position in a user's notifications, in the order they are listed (oldest first here). */
+export type Cursor = { createdAt: Date; id: string };
+
+/** Where a live stream starts: after the event the client last saw, else after the newest. */
+export async function startCursor(
+  db: Db,
+  userId: string,
+  lastEventId: string | null | undefined,
+): Promise<Cursor> {
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  if (lastEventId && uuid.test(lastEventId)) {
+    const seen = await db.notification.findFirst({
+      where: { id: lastEventId, userId },
+      select: { id: true, createdAt: true },
+    });
+    if (seen) return seen;
+  }
+  const newest = await db.notification.findFirst({
+    where: { userId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    select: { id: true, createdAt: true },
+  });
+  return newest ?? { createdAt: new Date(0), id: '00000000-0000-0000-0000-000000000000' };
+}
+
+/** The user's notifications after the cursor, oldest first. */
+export async function notificationsAfter(
+  db: Db,
+  userId: string,
+  cursor: Cursor,
+  take = 100,
+): Promise<Notification[]> {
+  const rows = await db.notification.findMany({
+    where: {
+      userId,
+      OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }],
+    },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    take,
+    select: notificationSelect,
+  });
+  return rows.map(toNotification);
+}
