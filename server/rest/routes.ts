@@ -11,6 +11,7 @@ import {
   verifyEmailInput,
 } from '../../shared/schemas/auth';
 import { messageAnswer } from '../../shared/schemas/common';
+import { notificationsPage } from '../../shared/schemas/notifications';
 import {
   template,
   templateInput,
@@ -403,10 +404,35 @@ const templateRoutes: RestRoute[] = [
   }),
 ];
 
+const notificationRoutes: RestRoute[] = [
+  restRoute({
+    method: 'GET',
+    url: '/api/notifications/:userId',
+    summary: "A user's notifications, newest first",
+    tag: 'notifications',
+    procedure: appRouter.notifications.list,
+    input: ({ params, query }) => ({ ...(query as object), userId: params.userId ?? '' }) as never,
+    params: z.object({ userId: id }),
+    query: pagingQuery,
+    response: notificationsPage,
+  }),
+  restRoute({
+    method: 'POST',
+    url: '/api/notifications/:userId/read',
+    summary: "Mark all of a user's notifications read",
+    tag: 'notifications',
+    procedure: appRouter.notifications.markAllRead,
+    input: ({ params }) => ({ userId: params.userId ?? '' }),
+    params: z.object({ userId: id }),
+    response: messageAnswer,
+  }),
+];
+
 export const restRoutes: ReadonlyArray<RestRoute> = [
   ...authRoutes,
   ...userRoutes,
   ...transactionRoutes,
   ...adminTransactionRoutes,
   ...templateRoutes,
+  ...notificationRoutes,
 ];

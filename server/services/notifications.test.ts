@@ -1,0 +1,228 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { apiMessages } from '../../shared/messages';
+import type { Transaction } from '../../shared/schemas/transactions';
+import { accessTokenFor, createAdmin, createOwner, createTemplate, createUser } from '../test/factories';
+import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
+import { notifyUsers } from './notifications';
+import { hashSecretToken } from './secret-tokens';
+
+/**
+ * Each event of DESIGN.md section 7 notifies exactly the right people, written in the same
+ * database transaction as the change (so a rolled-back change notifies nobody).
+ */
+
+const database = setupTestDatabase();
+let app: FastifyInstance;
+const clock = new TestClock();
+
+type Actor = { id: string; token: string };
+let agent: Actor;
+let otherAgent: Actor;
+let admin: Actor;
+let owner: Actor;
+let inactiveAdmin: { id: string };
+const TYPE = `Notify-${Date.now()}`;
+
+async function actor(user: { id: string; role: 'user' | 'admin'; tokenVersion: number }): Promise<Actor> {
+  return { id: user.id, token: await accessTokenFor(user, { now: clock.now() }) };
+}
+
+beforeAll(async () => {
+  app = buildTestApp(testDeps(database.db, { clock }));
+  agent = await actor(await createUser(database.db, { firstName: 'Rosa', lastName: 'Tester' }));
+  otherAgent = await actor(await createUser(database.db));
+  admin = await actor(await createAdmin(database.db, { firstName: 'Carl', lastName: 'Compliance' }));
+  owner = await actor(await createOwner(database.db));
+  inactiveAdmin = await createAdmin(database.db, { isAdminApproved: false });
+  await createTemplate(database.db, {
+    type: TYPE,
+    role: 'Seller',
+    documents: ['Listing Agreement', 'Disclosure'],
+  });
+});
+afterAll(() => app.close());
+
+/** Notifications created since the last call, per recipient. */
+let since = new Date(0);
+beforeEach(() => {
+  since = new Date();
+});
+async function received(): Promise<Record<string, string[]>> {
+  const rows = await database.db.notification.findMany({
+    where: { createdAt: { gte: since } },
+    orderBy: { createdAt: 'asc' },
+  });
+  const byUser: Record<string, string[]> = {};
+  for (const row of rows) (byUser[row.userId] ??= []).push(row.message);
+  return byUser;
+}
+
+function call(method: 'GET' | 'POST' | 'PUT', url: string, who: Actor | undefined, payload?: unknown) {
+  return app.inject({
+    method,
+    url,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+    headers: who ? { authorization: `Bearer ${who.token}` } : {},
+  });
+}
+
+async function open(who: Actor): Promise<Transaction> {
+  const res = await call('POST', '/api/transactions', who, {
+    type: TYPE,
+    role: 'Seller',
+    streetAddress: '48 Lighthouse Point',
+    city: 'Portland',
+    state: 'ME',
+    zip: '04101',
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json();
+}
+
+describe('who hears about what', () => {
+  it('a new transaction: every active admin, not the agent, not an inactive admin', async () => {
+    await open(agent);
+    const got = await received();
+    expect(Object.keys(got).sort()).toEqual([admin.id, owner.id].sort());
+    expect(got[admin.id]).toEqual(['Rosa Tester opened a transaction: 48 Lighthouse Point, Portland']);
+    expect(got[inactiveAdmin.id]).toBeUndefined();
+  });
+
+  it("an agent's upload and comment: the admins; an admin's comment: the agent only", async () => {
+    const deal = await open(agent);
+    const form = deal.forms[0];
+    since = new Date();
+    await call('POST', `/api/transactions/${deal._id}/forms/${form?._id}/comments`, agent, {
+      text: 'Signed today',
+    });
+    let got = await received();
+    expect(Object.keys(got).sort()).toEqual([admin.id, owner.id].sort());
+    expect(got[owner.id]).toEqual([
+      'Rosa Tester commented on "Listing Agreement" (48 Lighthouse Point, Portland): Signed today',
+    ]);
+
+    since = new Date();
+    await call('POST', `/api/transactions/${deal._id}/forms/${form?._id}/comments`, admin, {
+      text: 'Thanks!',
+    });
+    got = await received();
+    expect(got).toEqual({
+      [agent.id]: [
+        'Carl Compliance commented on "Listing Agreement" (48 Lighthouse Point, Portland): Thanks!',
+      ],
+    });
+  });
+
+  it('a review with a comment is one notification, to the agent alone', async () => {
+    const deal = await open(agent);
+    since = new Date();
+    const res = await call(
+      'POST',
+      `/api/admin/transactions/${deal._id}/forms/${deal.forms[1]?._id}/comments`,
+      admin,
+      {
+        status: 'rejected',
+        text: 'Missing initials on page 3.',
+      },
+    );
+    expect(res.statusCode).toBe(201);
+    expect(await received()).toEqual({
+      [agent.id]: ['"Disclosure" was rejected (48 Lighthouse Point, Portland): Missing initials on page 3.'],
+    });
+  });
+
+  it('notifications link to the page each side uses', async () => {
+    const deal = await open(agent);
+    const toAdmin = await database.db.notification.findFirstOrThrow({
+      where: { userId: admin.id },
+      orderBy: { createdAt: 'desc' },
+    });
+    expect(toAdmin.link).toBe(`/adminTransactions/transactions/${deal._id}`);
+    await call('POST', `/api/admin/transactions/${deal._id}/forms/${deal.forms[0]?._id}/comments`, admin, {
+      status: 'accepted',
+    });
+    const toAgent = await database.db.notification.findFirstOrThrow({
+      where: { userId: agent.id },
+      orderBy: { createdAt: 'desc' },
+    });
+    expect(toAgent.link).toBe(`/home/transactions/${deal._id}`);
+  });
+
+  it('approval: the user, once; a verified registration: every active admin', async () => {
+    const newcomer = await createUser(database.db, { isAdminApproved: false });
+    since = new Date();
+    await call('GET', `/api/users/activate/${newcomer.id}`, admin);
+    await call('GET', `/api/users/activate/${newcomer.id}`, admin);
+    expect(await received()).toEqual({ [newcomer.id]: [apiMessages.accountApproved] });
+
+    const registered = await createUser(database.db, {
+      firstName: 'Nadia',
+      lastName: 'Reyes',
+      email: 'nadia.notify@example.com',
+      isAdminApproved: false,
+      emailVerifiedAt: null,
+    });
+    const token = 'a-verification-token-for-this-test-0123456789';
+    await database.db.emailToken.create({
+      data: {
+        userId: registered.id,
+        purpose: 'verify_email',
+        tokenHash: hashSecretToken(token),
+        expiresAt: new Date(clock.now().getTime() + 3_600_000),
+      },
+    });
+    since = new Date();
+    expect((await call('POST', '/api/auth/verify-email', undefined, { token })).statusCode).toBe(200);
+    const message = 'New registration awaiting approval: Nadia Reyes (nadia.notify@example.com)';
+    expect(await received()).toEqual({ [admin.id]: [message], [owner.id]: [message] });
+  });
+
+  it("nobody else ever hears of an agent's deal", async () => {
+    const before = await database.db.notification.count({ where: { userId: otherAgent.id } });
+    const deal = await open(agent);
+    await call('POST', `/api/transactions/${deal._id}/forms/${deal.forms[0]?._id}/comments`, agent, {
+      text: 'x',
+    });
+    await call('POST', `/api/admin/transactions/${deal._id}/forms/${deal.forms[0]?._id}/comments`, admin, {
+      status: 'accepted',
+    });
+    expect(await database.db.notification.count({ where: { userId: otherAgent.id } })).toBe(before);
+  });
+
+  it('a rolled-back change creates no notification', async () => {
+    const before = await database.db.notification.count();
+    await expect(
+      database.db.$transaction(async (tx) => {
+        await notifyUsers(tx, [agent.id, admin.id], { message: 'never seen', link: '/home' });
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await database.db.notification.count()).toBe(before);
+  });
+});
+
+describe('the list and mark-as-read', () => {
+  it('newest first, own only (403 for another user), unread count, mark all read', async () => {
+    const res = await call('GET', `/api/notifications/${agent.id}?page=1&limit=2`, agent);
+    expect(res.statusCode).toBe(200);
+    const page = res.json();
+    expect(page.notifications).toHaveLength(2);
+    expect(page.unread).toBeGreaterThan(0);
+    const times = page.notifications.map((n: { createdAt: string }) => n.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(Object.keys(page.notifications[0]).sort()).toEqual([
+      '_id',
+      'createdAt',
+      'link',
+      'message',
+      'read',
+    ]);
+    expect((await call('GET', `/api/notifications/${agent.id}`, otherAgent)).statusCode).toBe(403);
+
+    const read = await call('POST', `/api/notifications/${agent.id}/read`, agent);
+    expect(read.statusCode).toBe(200);
+    expect((await call('GET', `/api/notifications/${agent.id}`, agent)).json().unread).toBe(0);
+    expect((await call('POST', `/api/notifications/${agent.id}/read`, otherAgent)).statusCode).toBe(403);
+  });
+});
