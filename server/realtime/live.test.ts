@@ -56,7 +56,7 @@ function listen(on: Instance, who: Actor, retryMs = 100) {
   const events: Notification[] = [];
   const errors: unknown[] = [];
   const wsClient = createWSClient({
-    url: on.url.replace('http', 'ws') + '/trpc',
+    url: `${on.url.replace('http', 'ws')}/trpc`,
     WebSocket: WebSocket as unknown as typeof globalThis.WebSocket,
     connectionParams: () => ({ token: who.token }),
     retryDelayMs: () => retryMs,

@@ -54,7 +54,7 @@ async function received(): Promise<Record<string, string[]>> {
     orderBy: { createdAt: 'asc' },
   });
   const byUser: Record<string, string[]> = {};
-  for (const row of rows) (byUser[row.userId] ??= []).push(row.message);
+  for (const row of rows) byUser[row.userId] = [...(byUser[row.userId] ?? []), row.message];
   return byUser;
 }
 
