@@ -1,7 +1,7 @@
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { type Browser, expect, type Page, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { toasts } from '../shared/messages';
-import { linkFromMail } from './support/outbox';
+import { apiSignIn, approvedAgent, signIn } from './support/accounts';
 
 /**
  * The heart of the product in a real Chromium (issue 4): an agent opens a deal, uploads a
@@ -11,7 +11,6 @@ import { linkFromMail } from './support/outbox';
 
 test.describe.configure({ mode: 'serial' });
 
-const AGENT_PASSWORD = 'agent password 2';
 const DOCUMENT = 'Residential Listing Agreement';
 
 /** A small but real PDF, padded so a throttled upload shows its progress. */
@@ -19,51 +18,6 @@ function pdf(sizeKiB: number): Buffer {
   const head = '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n';
   const padding = `%${'x'.repeat(78)}\n`.repeat(Math.ceil((sizeKiB * 1024) / 80));
   return Buffer.from(`${head}${padding}trailer << /Root 1 0 R >>\n%%EOF\n`, 'latin1');
-}
-
-async function apiSignIn(request: APIRequestContext, email: string, password: string) {
-  const res = await request.post('/api/auth/login', { data: { email, password } });
-  expect(res.status()).toBe(200);
-  return (await res.json()) as { token: string; _id: string };
-}
-
-/** A registered, verified and approved agent, made through the public API. */
-async function approvedAgent(request: APIRequestContext, firstName: string) {
-  const email = `${firstName.toLowerCase()}-${Date.now()}@example.com`;
-  const registered = await request.post('/api/auth/register', {
-    data: {
-      firstName,
-      lastName: 'Tester',
-      company: 'Coastal Homes',
-      email,
-      phoneNumber: '+1 555 010 4455',
-      password: AGENT_PASSWORD,
-      confirmPassword: AGENT_PASSWORD,
-    },
-  });
-  expect(registered.status()).toBe(201);
-  const link = await linkFromMail(email, '/auth/verify-email/');
-  const token = link.split('/').pop();
-  expect((await request.post('/api/auth/verify-email', { data: { token } })).status()).toBe(200);
-  const owner = await apiSignIn(request, E2E_OWNER.email, E2E_OWNER.password);
-  const found = await request.get(`/api/users?query=${encodeURIComponent(email)}`, {
-    headers: { authorization: `Bearer ${owner.token}` },
-  });
-  const id = ((await found.json()).users as Array<{ _id: string }>)[0]?._id;
-  expect(
-    (
-      await request.get(`/api/users/activate/${id}`, { headers: { authorization: `Bearer ${owner.token}` } })
-    ).status(),
-  ).toBe(200);
-  return { email, id: id as string };
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/auth/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/home$/);
 }
 
 async function newSession(browser: Browser, email: string, password: string) {
@@ -92,7 +46,7 @@ async function shot(page: Page, name: string) {
 test('agent and compliance work a document through rejection to acceptance', async ({ browser, request }) => {
   test.setTimeout(90_000);
   const agent = await approvedAgent(request, 'Rosa');
-  const agentPage = await newSession(browser, agent.email, AGENT_PASSWORD);
+  const agentPage = await newSession(browser, agent.email, agent.password);
 
   // Create through the dialog: Type first, then the Role select appears for Listing.
   await agentPage.getByRole('button', { name: 'Add Transaction' }).click();
@@ -178,7 +132,7 @@ test('agent and compliance work a document through rejection to acceptance', asy
   await expect(adminPage.getByLabel('Natural Hazard Disclosure')).not.toBeChecked();
 
   // The admin deletes another transaction of the agent.
-  const agentToken = (await apiSignIn(request, agent.email, AGENT_PASSWORD)).token;
+  const agentToken = (await apiSignIn(request, agent.email, agent.password)).token;
   const other = await request.post('/api/transactions', {
     headers: { authorization: `Bearer ${agentToken}` },
     data: {

@@ -10,6 +10,7 @@ import { Logo } from '../components/Logo';
 import { paths } from '../paths';
 import { useTRPC, useTRPCClient } from '../trpc';
 import { NotificationBell } from './NotificationBell';
+import { NotificationFeedProvider, useNotificationFeed } from './NotificationFeed';
 import { isActive, navigationFor } from './navigation';
 
 /** Below this breakpoint the sidebar gives way to a burger and a slide-over menu. */
@@ -72,6 +73,7 @@ function Sidebar({ onNavigate }: SidebarProps) {
   const [location, navigate] = useLocation();
   const welcomeName = useWelcomeName();
   const { signOut, signingOut } = useSignOut();
+  const { hasUnread, markSeen } = useNotificationFeed();
   const navigation = navigationFor(storedRole());
 
   return (
@@ -82,8 +84,9 @@ function Sidebar({ onNavigate }: SidebarProps) {
             Welcome {welcomeName}
           </Text>
           <NotificationBell
-            hasUnread={false}
+            hasUnread={hasUnread}
             onOpen={() => {
+              markSeen();
               navigate(paths.notifications);
               onNavigate?.();
             }}
@@ -118,7 +121,8 @@ function Sidebar({ onNavigate }: SidebarProps) {
 
 /**
  * The application shell around every signed-in page (spec section 2, "Layout"): a sidebar on
- * wide screens; on narrow ones a top bar whose burger opens the same sidebar as a drawer.
+ * wide screens; on narrow ones a top bar whose burger opens the same sidebar as a drawer. It
+ * holds the live notification feed, so both bells and the notifications page share one dot.
  */
 export function AppLayout({ children }: { children: ReactNode }) {
   const [location] = useLocation();
@@ -129,38 +133,40 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const closeMenu = () => setMenuOpenAt(null);
 
   return (
-    <AppShell
-      navbar={{ width: SIDEBAR_WIDTH, breakpoint: SIDEBAR_BREAKPOINT, collapsed: { mobile: true } }}
-      padding="md"
-    >
-      {/* Collapsed, the navbar is only moved off-screen; hiding it keeps its links out of the
-          keyboard order and the accessibility tree while the drawer serves narrow screens. */}
-      <AppShell.Navbar p="md" aria-label="Sidebar" visibleFrom={SIDEBAR_BREAKPOINT}>
-        <AppShell.Section mb="md">
-          <Anchor component={Link} href={paths.home} aria-label="Home" underline="never" c="inherit">
-            <Logo size={32} />
-          </Anchor>
-        </AppShell.Section>
-        <AppShell.Section grow>
-          <Sidebar />
-        </AppShell.Section>
-      </AppShell.Navbar>
-      <AppShell.Main>
-        <Group hiddenFrom={SIDEBAR_BREAKPOINT} justify="space-between" mb="md">
-          <Burger
-            opened={menuOpen}
-            onClick={() => setMenuOpenAt(menuOpen ? null : location)}
-            aria-label={menuOpen ? 'Close navigation' : 'Open navigation'}
-            aria-expanded={menuOpen}
-            size="sm"
-          />
-          <Logo size={28} />
-        </Group>
-        {children}
-      </AppShell.Main>
-      <Drawer opened={menuOpen} onClose={closeMenu} size={SIDEBAR_WIDTH + 40} title={<Logo size={28} />}>
-        <Sidebar onNavigate={closeMenu} />
-      </Drawer>
-    </AppShell>
+    <NotificationFeedProvider>
+      <AppShell
+        navbar={{ width: SIDEBAR_WIDTH, breakpoint: SIDEBAR_BREAKPOINT, collapsed: { mobile: true } }}
+        padding="md"
+      >
+        {/* Collapsed, the navbar is only moved off-screen; hiding it keeps its links out of the
+            keyboard order and the accessibility tree while the drawer serves narrow screens. */}
+        <AppShell.Navbar p="md" aria-label="Sidebar" visibleFrom={SIDEBAR_BREAKPOINT}>
+          <AppShell.Section mb="md">
+            <Anchor component={Link} href={paths.home} aria-label="Home" underline="never" c="inherit">
+              <Logo size={32} />
+            </Anchor>
+          </AppShell.Section>
+          <AppShell.Section grow>
+            <Sidebar />
+          </AppShell.Section>
+        </AppShell.Navbar>
+        <AppShell.Main>
+          <Group hiddenFrom={SIDEBAR_BREAKPOINT} justify="space-between" mb="md">
+            <Burger
+              opened={menuOpen}
+              onClick={() => setMenuOpenAt(menuOpen ? null : location)}
+              aria-label={menuOpen ? 'Close navigation' : 'Open navigation'}
+              aria-expanded={menuOpen}
+              size="sm"
+            />
+            <Logo size={28} />
+          </Group>
+          {children}
+        </AppShell.Main>
+        <Drawer opened={menuOpen} onClose={closeMenu} size={SIDEBAR_WIDTH + 40} title={<Logo size={28} />}>
+          <Sidebar onNavigate={closeMenu} />
+        </Drawer>
+      </AppShell>
+    </NotificationFeedProvider>
   );
 }

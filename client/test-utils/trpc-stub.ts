@@ -1,5 +1,5 @@
 import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
-import { observable } from '@trpc/server/observable';
+import { isObservable, type Observer, observable } from '@trpc/server/observable';
 import type { AppRouter } from '../../server/trpc/router';
 import type { TrpcClient } from '../trpc';
 
@@ -35,6 +35,7 @@ export function stubLink(handlers: Record<string, StubHandler>, calls: StubCall[
         calls.push({ path: op.path, input: op.input });
         const handler = handlers[op.path];
         let active = true;
+        let stream: { unsubscribe: () => void } | null = null;
         // Always asynchronous, as the network is: a page gets to render its pending state.
         Promise.resolve()
           .then(() => {
@@ -44,6 +45,23 @@ export function stubLink(handlers: Record<string, StubHandler>, calls: StubCall[
           .then(
             (data) => {
               if (!active) return;
+              // A subscription handler answers with an observable (see stubSubscription): its
+              // values become events, as the wsLink delivers them, until it errors or completes.
+              if (op.type === 'subscription' && isObservable(data)) {
+                observer.next({ result: { type: 'started' } });
+                stream = data.subscribe({
+                  next: (value) => {
+                    if (active) observer.next({ result: { type: 'data', data: value } });
+                  },
+                  error: (error: unknown) => {
+                    if (active) observer.error(TRPCClientError.from(error as Error));
+                  },
+                  complete: () => {
+                    if (active) observer.complete();
+                  },
+                });
+                return;
+              }
               observer.next({ result: { type: 'data', data } });
               observer.complete();
             },
@@ -53,6 +71,7 @@ export function stubLink(handlers: Record<string, StubHandler>, calls: StubCall[
           );
         return () => {
           active = false;
+          stream?.unsubscribe();
         };
       });
 }
@@ -93,4 +112,38 @@ export function deferred<T = unknown>() {
     reject = rej;
   });
   return { promise, resolve, reject };
+}
+
+/**
+ * A subscription the test drives: pass `handler` as the procedure's stub handler, then `emit`
+ * events (as the client receives them: `{ id, data }` for tracked ones) or `fail` the open
+ * subscriptions. `inputs` lists the input of every subscribe, resubscriptions included.
+ */
+export function stubSubscription<T = unknown>() {
+  const observers = new Set<Observer<T, unknown>>();
+  const inputs: unknown[] = [];
+  return {
+    inputs,
+    handler: (input: unknown) => {
+      inputs.push(input);
+      return observable<T, unknown>((observer) => {
+        observers.add(observer);
+        return () => {
+          observers.delete(observer);
+        };
+      });
+    },
+    /** How many subscriptions are open now. */
+    open: () => observers.size,
+    emit: (value: T) => {
+      for (const observer of [...observers]) observer.next(value);
+    },
+    /** Ends every open subscription with `error`, e.g. `trpcError(401, ...)`. */
+    fail: (error: unknown) => {
+      for (const observer of [...observers]) {
+        observers.delete(observer);
+        observer.error(error);
+      }
+    },
+  };
 }

@@ -1,0 +1,67 @@
+import { expect, test } from '@playwright/test';
+import { E2E_OWNER } from '../playwright.config';
+import { apiMessages, ui } from '../shared/messages';
+import { approvedAgent, signIn } from './support/accounts';
+
+/**
+ * Live notifications in a real Chromium (issue 5): the agent's page is open in one browser
+ * context; the admin rejects a form in another; the agent's bell lights up without a reload and
+ * /notifications lists the message.
+ */
+
+test('a rejection reaches the open agent page live: the bell shows the dot, /notifications lists it', async ({
+  browser,
+  request,
+}) => {
+  const agent = await approvedAgent(request, 'Lena');
+  const agentContext = await browser.newContext();
+  const agentPage = await agentContext.newPage();
+  await signIn(agentPage, agent.email, agent.password);
+
+  const created = await request.post('/api/transactions', {
+    headers: { authorization: `Bearer ${agent.token}` },
+    data: {
+      type: 'Listing',
+      role: 'Seller',
+      streetAddress: '9 Beacon Street',
+      city: 'Salem',
+      state: 'MA',
+      zip: '01970',
+    },
+  });
+  expect(created.status()).toBe(201);
+  const deal = (await created.json()) as { _id: string; forms: Array<{ _id: string; label: string }> };
+  const form = deal.forms[0];
+
+  // The approval itself was the agent's first notification: read it, and the dot goes.
+  const bell = agentPage.getByRole('button', { name: 'Notifications' }).first();
+  await expect(bell).toHaveAttribute('data-unread', 'true');
+  await bell.click();
+  await expect(agentPage.getByRole('link', { name: apiMessages.accountApproved })).toBeVisible();
+  await agentPage.getByRole('link', { name: 'Transactions', exact: true }).click();
+  await expect(agentPage).toHaveURL(/\/home$/);
+  await expect(bell).not.toHaveAttribute('data-unread', 'true');
+
+  const adminContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
+  await signIn(adminPage, E2E_OWNER.email, E2E_OWNER.password);
+  await adminPage.goto(`/adminTransactions/transactions/${deal._id}`);
+  const card = adminPage.getByTestId(`form-${form?.label}`);
+  await card.getByLabel('Comment').fill('Signature missing on the last page.');
+  await card.getByRole('button', { name: 'Reject' }).click();
+  await expect(card.getByTestId('form-status')).toHaveText('rejected');
+
+  // No reload on the agent's side.
+  await expect(bell).toHaveAttribute('data-unread', 'true');
+  await expect(agentPage.getByText(/Signature missing on the last page\./).first()).toBeVisible();
+  await bell.click();
+  await expect(agentPage).toHaveURL(/\/notifications$/);
+  await expect(
+    agentPage.getByRole('link', { name: /was rejected .*Signature missing on the last page\./ }),
+  ).toBeVisible();
+  await expect(bell).not.toHaveAttribute('data-unread', 'true');
+  await expect(agentPage.getByText(ui.noNotifications)).toHaveCount(0);
+
+  await agentContext.close();
+  await adminContext.close();
+});
