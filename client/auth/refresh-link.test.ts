@@ -2,24 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiMessages, authMessages } from '../../shared/messages';
 import type { SessionAnswer } from '../../shared/schemas/auth';
 import { deferred, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
+import { TEST_USER_ID, testProfile } from '../test-utils/users';
 import { createSessionRefresher } from './refresh';
 import { sessionRefreshLink } from './refresh-link';
 import { getAccessToken, getRefreshToken, getUserId, setSession } from './session';
 
-const USER_ID = 'f3a1c2d4-0000-4000-8000-000000000001';
-const user = {
-  _id: USER_ID,
-  firstName: 'Dana',
-  lastName: 'Agent',
-  company: 'Acme Realty',
-  email: 'dana@example.com',
-  phoneNumber: '+1 555 0100',
-  role: 'user',
-  isAdminApproved: true,
-  isEmailVerified: true,
-  isOwner: false,
-  createdAt: '2025-01-01T00:00:00.000Z',
-};
+const USER_ID = TEST_USER_ID;
+const user = testProfile();
 
 /** The server's view: only the access token a refresh hands out is still good. */
 function acceptsOnly(goodToken: string) {

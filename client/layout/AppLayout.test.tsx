@@ -7,22 +7,11 @@ import { AppRoutes } from '../routes';
 import { renderWithProviders } from '../test-utils/render';
 import { fakeAccessToken } from '../test-utils/tokens';
 import { deferred, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
+import { TEST_USER_ID, testProfile } from '../test-utils/users';
 import { NotificationBell } from './NotificationBell';
 
-const USER_ID = 'f3a1c2d4-0000-4000-8000-000000000001';
-const profile = {
-  _id: USER_ID,
-  firstName: 'Dana',
-  lastName: 'Agent',
-  company: 'Acme Realty',
-  email: 'dana@example.com',
-  phoneNumber: '+1 555 0100',
-  role: 'user',
-  isAdminApproved: true,
-  isEmailVerified: true,
-  isOwner: false,
-  createdAt: '2025-01-01T00:00:00.000Z',
-};
+const USER_ID = TEST_USER_ID;
+const profile = testProfile();
 
 const USER_LINKS = ['Transactions', 'Forms', 'Tutorials', 'Settings'];
 const ADMIN_LINKS = ['Users', 'Admin Transactions', 'Transactions Forms'];

@@ -8,20 +8,9 @@ import { AppRoutes } from '../routes';
 import { renderWithProviders } from '../test-utils/render';
 import { signInAs, USER_ID, uuid } from '../test-utils/transactions';
 import { type StubHandler, stubSubscription, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
+import { testProfile } from '../test-utils/users';
 
-const profile = {
-  _id: USER_ID,
-  firstName: 'Dana',
-  lastName: 'Agent',
-  company: 'Acme Realty',
-  email: 'dana@example.com',
-  phoneNumber: '+1 555 0100',
-  role: 'user',
-  isAdminApproved: true,
-  isEmailVerified: true,
-  isOwner: false,
-  createdAt: '2025-01-01T00:00:00.000Z',
-};
+const profile = testProfile();
 
 function notification(n: number, overrides: Partial<Notification> = {}): Notification {
   return {

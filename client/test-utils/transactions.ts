@@ -7,10 +7,11 @@ import type {
 } from '../../shared/schemas/transactions';
 import { setSession } from '../auth/session';
 import { fakeAccessToken } from './tokens';
+import { TEST_USER_ID } from './users';
 
 /** Answers shaped as the transactions procedures give them (shared/schemas/transactions.ts). */
 
-export const USER_ID = 'f3a1c2d4-0000-4000-8000-000000000001';
+export const USER_ID = TEST_USER_ID;
 export const ADMIN_ID = 'f3a1c2d4-0000-4000-8000-0000000000ad';
 export const TRANSACTION_ID = '0b9e6a52-1111-4111-8111-000000000002';
 
