@@ -1,5 +1,3 @@
-// Before anything that builds a schema: see zod-config.ts.
-import './zod-config';
 // Core styles first: the other packages' styles build on its variables and resets.
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';

@@ -1,3 +1,5 @@
+// First: configures Zod before any schema below or in the modules importing this one.
+import './zod-setup';
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, PAGE_SIZE } from '../constants';
 
