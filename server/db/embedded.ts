@@ -28,6 +28,8 @@ export type EmbeddedOptions = {
   log?: Logger;
   /** Trade durability for speed (no fsync): only for throw-away test clusters. */
   ephemeral?: boolean;
+  /** A fixed port (tests that restart the server and expect clients to find it again). */
+  port?: number;
 };
 
 const SUPERUSER = 'postgres';
@@ -191,7 +193,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     : [];
 
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const recentOutput: string[] = [];
     const server = new EmbeddedPostgres({
       databaseDir: pgDir,
@@ -226,7 +228,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     } catch {
       const output = recentOutput.join('\n');
       // Another process can take the free port between our probe and PostgreSQL's bind.
-      if (attempt < 3 && /could not bind|Address already in use/i.test(output)) continue;
+      if (!options.port && attempt < 3 && /could not bind|Address already in use/i.test(output)) continue;
       throw new Error(`Embedded PostgreSQL did not start (data in ${pgDir}):\n${output}`);
     }
     const credentials = `${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
