@@ -125,4 +125,9 @@ export const apiMessages = {
   fileTypeRefused: 'Only PDF, PNG, JPEG, GIF, WebP, DOCX and XLSX files are accepted',
   linkExpired: 'This link has expired. Open the document again from its page.',
   accountApproved: 'Your account has been approved. Welcome aboard!',
+  fileNotUploaded: 'Upload the file first, then save the form',
+  ownerOnlyCreatesAdmins: 'Only the owner can create admin accounts',
+  ownerRoleFixed: "The owner's role cannot be changed",
+  wrongCurrentPassword: 'The current password is not correct',
+  passwordChanged: 'Password changed. Other sessions were signed out.',
 } as const;

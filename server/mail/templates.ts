@@ -66,3 +66,14 @@ export function resetPasswordMessage(args: { to: string; firstName: string; link
     action: 'Set a new password',
   });
 }
+
+export function accountApprovedMessage(args: { to: string; firstName: string; link: string }): MailMessage {
+  return compose({
+    to: args.to,
+    subject: `Your ${PRODUCT} account is ready`,
+    greeting: `Hello ${args.firstName},`,
+    lines: ['An administrator approved your account. You can sign in now.'],
+    link: args.link,
+    action: 'Sign in',
+  });
+}

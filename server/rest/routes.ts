@@ -11,6 +11,13 @@ import {
   verifyEmailInput,
 } from '../../shared/schemas/auth';
 import { messageAnswer } from '../../shared/schemas/common';
+import {
+  formsPage,
+  libraryFormInput,
+  libraryItem,
+  tutorialInput,
+  tutorialsPage,
+} from '../../shared/schemas/libraries';
 import { notificationsPage } from '../../shared/schemas/notifications';
 import {
   template,
@@ -30,7 +37,13 @@ import {
   transactionForm,
   transactionsPage,
 } from '../../shared/schemas/transactions';
-import { publicUser, usersListAnswer, usersListInput } from '../../shared/schemas/users';
+import {
+  createUserInput,
+  publicUser,
+  updateProfileInput,
+  usersListAnswer,
+  usersListInput,
+} from '../../shared/schemas/users';
 import { appRouter } from '../trpc/router';
 import { type RestRoute, restRoute } from './adapter';
 
@@ -428,6 +441,106 @@ const notificationRoutes: RestRoute[] = [
   }),
 ];
 
+function libraryRoutes(base: '/api/forms' | '/api/tutorials'): RestRoute[] {
+  const isForms = base === '/api/forms';
+  const procedures = isForms ? appRouter.libraries.forms : appRouter.libraries.tutorials;
+  const tag = isForms ? 'forms library' : 'tutorials library';
+  const page = isForms ? formsPage : tutorialsPage;
+  const input = isForms ? libraryFormInput : tutorialInput;
+  return [
+    restRoute({
+      method: 'GET',
+      url: base,
+      summary: `The ${tag}, by name`,
+      tag,
+      procedure: procedures.list,
+      input: ({ query }) => query as never,
+      query: pagingQuery,
+      response: page,
+    }),
+    restRoute({
+      method: 'GET',
+      url: `${base}/search`,
+      summary: `Search the ${tag} by name`,
+      tag,
+      procedure: procedures.search,
+      input: ({ query }) => query as never,
+      query: z.object({ ...paging, query: z.string().optional() }),
+      response: page,
+    }),
+    restRoute({
+      method: 'POST',
+      url: base,
+      summary: isForms
+        ? 'Add a form (the owner; link = the key from POST /api/uploads/forms)'
+        : 'Add a tutorial (the owner)',
+      tag,
+      procedure: procedures.create,
+      input: body,
+      body: input,
+      response: libraryItem,
+      successStatus: 201,
+    }),
+    restRoute({
+      method: 'PUT',
+      url: `${base}/:id`,
+      summary: `Change an item of the ${tag} (the owner)`,
+      tag,
+      procedure: procedures.update,
+      input: ({ params, body }) => ({ ...(body as object), id: params.id ?? '' }) as never,
+      params: z.object({ id }),
+      body: input,
+      response: libraryItem,
+    }),
+    restRoute({
+      method: 'DELETE',
+      url: `${base}/:id`,
+      summary: `Delete an item of the ${tag} (the owner)`,
+      tag,
+      procedure: procedures.delete,
+      input: ({ params }) => ({ id: params.id ?? '' }),
+      params: z.object({ id }),
+      response: messageAnswer,
+    }),
+  ];
+}
+
+const accountRoutes: RestRoute[] = [
+  restRoute({
+    method: 'POST',
+    url: '/api/users',
+    summary: 'Add a user who can sign in at once (admins; only the owner adds admins)',
+    tag: 'users',
+    procedure: appRouter.users.create,
+    input: body,
+    body: createUserInput,
+    response: publicUser,
+    successStatus: 201,
+  }),
+  restRoute({
+    method: 'PUT',
+    url: '/api/settings/updateUser/:userId',
+    summary: "Change a profile (the caller's own, or anyone's for an admin); the e-mail stays",
+    tag: 'settings',
+    procedure: appRouter.settings.updateUser,
+    input: ({ params, body }) => ({ ...(body as object), userId: params.userId ?? '' }) as never,
+    params: z.object({ userId: id }),
+    body: updateProfileInput.omit({ userId: true }),
+    response: publicUser,
+  }),
+  restRoute({
+    method: 'POST',
+    url: '/api/settings/changePassword/:userId',
+    summary: 'Change your password; every other session ends and this one gets a new pair',
+    tag: 'settings',
+    procedure: appRouter.settings.changePassword,
+    input: ({ params, body }) => ({ ...(body as object), userId: params.userId ?? '' }) as never,
+    params: z.object({ userId: id }),
+    body: z.object({ currentPassword: z.string(), password: z.string(), confirmPassword: z.string() }),
+    response: sessionAnswer,
+  }),
+];
+
 export const restRoutes: ReadonlyArray<RestRoute> = [
   ...authRoutes,
   ...userRoutes,
@@ -435,4 +548,7 @@ export const restRoutes: ReadonlyArray<RestRoute> = [
   ...adminTransactionRoutes,
   ...templateRoutes,
   ...notificationRoutes,
+  ...libraryRoutes('/api/forms'),
+  ...libraryRoutes('/api/tutorials'),
+  ...accountRoutes,
 ];

@@ -1,4 +1,10 @@
-import { publicUser, userActivationInput, usersListAnswer, usersListInput } from '../../shared/schemas/users';
+import {
+  createUserInput,
+  publicUser,
+  userActivationInput,
+  usersListAnswer,
+  usersListInput,
+} from '../../shared/schemas/users';
 import * as users from '../services/users';
 import { adminProcedure, router } from '../trpc/init';
 
@@ -12,7 +18,12 @@ export const usersRouter = router({
   activate: adminProcedure
     .input(userActivationInput)
     .output(publicUser)
-    .mutation(({ ctx, input }) => users.activateUser(ctx.db, input.id)),
+    .mutation(({ ctx, input }) => users.activateUser(ctx.deps, input.id, ctx.log)),
+
+  create: adminProcedure
+    .input(createUserInput)
+    .output(publicUser)
+    .mutation(({ ctx, input }) => users.createUser(ctx.deps, ctx.user, input)),
 
   deactivate: adminProcedure
     .input(userActivationInput)

@@ -389,3 +389,34 @@ export async function logout(deps: Deps, refreshToken: string): Promise<void> {
   });
   if (stored) await revokeFamily(deps.db, stored.familyId, deps.clock.now());
 }
+
+/**
+ * A signed-in user changes their password (issue 6): the current one is required; every other
+ * session ends (token version bumped, refresh tokens revoked) and this browser gets a new pair.
+ */
+export async function changePassword(
+  deps: Deps,
+  userId: string,
+  input: { currentPassword: string; password: string },
+): Promise<SessionAnswer> {
+  const user = await deps.db.user.findUniqueOrThrow({
+    where: { id: userId },
+    select: { id: true, role: true, passwordHash: true, tokenVersion: true },
+  });
+  if (!(await deps.passwords.verify(user.passwordHash, input.currentPassword))) {
+    throw new AppError('BAD_REQUEST', apiMessages.wrongCurrentPassword, [
+      { path: 'currentPassword', message: apiMessages.wrongCurrentPassword },
+    ]);
+  }
+  const passwordHash = await deps.passwords.hash(input.password);
+  const now = deps.clock.now();
+  return deps.db.$transaction(async (tx) => {
+    const updated = await tx.user.update({
+      where: { id: userId },
+      data: { passwordHash, tokenVersion: { increment: 1 } },
+      select: { id: true, role: true, tokenVersion: true },
+    });
+    await tx.refreshToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
+    return issueSession(tx, deps, updated, { familyId: randomUUID(), sessionStartedAt: now });
+  });
+}

@@ -1,8 +1,10 @@
 import { apiMessages } from '../../shared/messages';
-import type { PublicUser } from '../../shared/schemas/users';
+import type { CreateUserInput, PublicUser, UpdateProfileInput } from '../../shared/schemas/users';
 import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
-import { AppError } from '../errors';
+import type { AppDeps } from '../deps';
+import { AppError, describeErrorForLog } from '../errors';
+import { accountApprovedMessage } from '../mail/templates';
 import { notifyUsers, revokeLiveSessions } from './notifications';
 import { escapeLike, pageCount } from './paging';
 
@@ -77,11 +79,18 @@ export async function listUsers(db: Db, input: { page: number; limit: number; qu
   return { users: rows.map(toPublicUser), totalPages: pageCount(total, input.limit), totalUsers: total };
 }
 
-/** Approves a registration or re-activates an account; takes effect at the user's next sign-in. */
-export async function activateUser(db: Db, id: string): Promise<PublicUser> {
-  const found = await db.user.findUnique({ where: { id }, select: { id: true, isAdminApproved: true } });
+/**
+ * Approves a registration or re-activates an account; takes effect at the user's next sign-in.
+ * The user hears of it in the portal and by e-mail (a mail failure is logged, not fatal).
+ */
+export async function activateUser(
+  deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>,
+  id: string,
+  log: { error(obj: object, msg: string): void },
+): Promise<PublicUser> {
+  const found = await deps.db.user.findUnique({ where: { id }, select: { id: true, isAdminApproved: true } });
   if (!found) throw new AppError('NOT_FOUND', apiMessages.notFound);
-  return db.$transaction(async (tx) => {
+  const user = await deps.db.$transaction(async (tx) => {
     const row = await tx.user.update({
       where: { id },
       data: { isAdminApproved: true },
@@ -92,6 +101,57 @@ export async function activateUser(db: Db, id: string): Promise<PublicUser> {
     }
     return toPublicUser(row);
   });
+  if (!found.isAdminApproved) {
+    await deps.mailer
+      .send(
+        accountApprovedMessage({
+          to: user.email,
+          firstName: user.firstName,
+          link: `${deps.config.appUrl}/auth/login`,
+        }),
+      )
+      .catch((error: unknown) =>
+        log.error({ error: describeErrorForLog(error) }, 'sending the approval mail failed'),
+      );
+  }
+  return user;
+}
+
+/** Admin-created accounts are verified and approved: they can sign in at once (DESIGN.md 4). */
+export async function createUser(
+  deps: Pick<AppDeps, 'db' | 'passwords' | 'clock'>,
+  caller: Caller,
+  input: CreateUserInput,
+): Promise<PublicUser> {
+  if (input.role === 'admin' && !caller.isOwner)
+    throw new AppError('FORBIDDEN', apiMessages.ownerOnlyCreatesAdmins);
+  const taken = await deps.db.user.findUnique({ where: { email: input.email }, select: { id: true } });
+  if (taken) throw new AppError('CONFLICT', apiMessages.emailTaken);
+  const passwordHash = await deps.passwords.hash(input.password);
+  const row = await deps.db.user.create({
+    data: {
+      firstName: input.firstName,
+      lastName: input.lastName,
+      email: input.email,
+      phoneNumber: input.phoneNumber,
+      company: input.company,
+      role: input.role,
+      passwordHash,
+      isAdminApproved: true,
+      emailVerifiedAt: deps.clock.now(),
+    },
+    select: publicUserSelect,
+  });
+  return toPublicUser(row);
+}
+
+export async function updateProfile(db: Db, input: UpdateProfileInput): Promise<PublicUser> {
+  const found = await db.user.findUnique({ where: { id: input.userId }, select: { id: true } });
+  if (!found) throw new AppError('NOT_FOUND', apiMessages.notFound);
+  const { userId, ...fields } = input;
+  return toPublicUser(
+    await db.user.update({ where: { id: userId }, data: fields, select: publicUserSelect }),
+  );
 }
 
 /**

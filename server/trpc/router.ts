@@ -1,5 +1,6 @@
 import { adminTransactionsRouter } from '../routers/admin-transactions';
 import { authRouter } from '../routers/auth';
+import { librariesRouter } from '../routers/libraries';
 import { notificationsRouter } from '../routers/notifications';
 import { settingsRouter } from '../routers/settings';
 import { templatesRouter } from '../routers/templates';
@@ -21,6 +22,7 @@ export const appRouter = router({
   adminTransactions: adminTransactionsRouter,
   uploads: uploadsRouter,
   notifications: notificationsRouter,
+  libraries: librariesRouter,
 });
 
 export type AppRouter = typeof appRouter;

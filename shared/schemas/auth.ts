@@ -10,7 +10,7 @@ import { idSchema } from './common';
  */
 
 /** Registration's pattern: a top-level part of 2 to 4 letters (spec section 5). */
-const REGISTRATION_EMAIL = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,4}$/;
+export const REGISTRATION_EMAIL = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,4}$/;
 /** Spec: "+" then a digit, then digits, spaces, dashes and parentheses. */
 const INTERNATIONAL_PHONE = /^\+\d[\d\s()-]*$/;
 /** The add-user dialog's form: 123-456-7890. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { ROLES } from '../constants';
+import { ADD_USER_FIRST_NAME_MIN_LENGTH, ROLES } from '../constants';
+import { validation } from '../messages';
+import { passwordSchema, phoneSchema, REGISTRATION_EMAIL } from './auth';
 import { idSchema, pagingInput } from './common';
 
 /**
@@ -35,3 +37,72 @@ export const usersListAnswer = z.object({
   totalPages: z.number().int(),
   totalUsers: z.number().int(),
 });
+
+/** The Add user dialog (spec section 5): its own messages, the 123-456-7890 phone form. */
+export const createUserInput = z.object({
+  firstName: z
+    .string({ error: validation.firstNameRequired })
+    .trim()
+    .min(1, { error: validation.firstNameRequired })
+    .min(ADD_USER_FIRST_NAME_MIN_LENGTH, { error: validation.firstNameMin })
+    .max(100),
+  lastName: z
+    .string({ error: validation.lastNameRequired })
+    .trim()
+    .min(1, { error: validation.lastNameRequired })
+    .max(100),
+  email: z
+    .string({ error: validation.fieldRequired })
+    .trim()
+    .min(1, { error: validation.fieldRequired })
+    .max(254, { error: validation.invalidEmailAddress })
+    .regex(REGISTRATION_EMAIL, { error: validation.invalidEmailAddress }),
+  phoneNumber: phoneSchema(validation.phoneFormatAddUser, validation.phoneRequired),
+  company: z
+    .string({ error: validation.companyNameRequired })
+    .trim()
+    .min(1, { error: validation.companyNameRequired })
+    .max(200),
+  password: passwordSchema,
+  role: z.enum(ROLES, { error: validation.roleRequired }),
+});
+export type CreateUserInput = z.infer<typeof createUserInput>;
+
+/** Profile settings (spec section 5): email is read-only and not part of it. */
+export const updateProfileInput = z.object({
+  userId: idSchema,
+  firstName: z
+    .string({ error: validation.firstNameRequired })
+    .trim()
+    .min(1, { error: validation.firstNameRequired })
+    .max(100),
+  lastName: z
+    .string({ error: validation.lastNameRequired })
+    .trim()
+    .min(1, { error: validation.lastNameRequired })
+    .max(100),
+  company: z
+    .string({ error: validation.companyRequired })
+    .trim()
+    .min(1, { error: validation.companyRequired })
+    .max(200),
+  phoneNumber: phoneSchema(validation.phoneFormatProfile, validation.phoneRequired),
+});
+export type UpdateProfileInput = z.infer<typeof updateProfileInput>;
+
+export const changePasswordInput = z
+  .object({
+    userId: idSchema,
+    currentPassword: z
+      .string({ error: validation.passwordRequired })
+      .min(1, { error: validation.passwordRequired })
+      .max(256),
+    password: passwordSchema,
+    confirmPassword: z
+      .string({ error: validation.fieldRequired })
+      .min(1, { error: validation.fieldRequired }),
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    error: validation.passwordsDoNotMatch,
+    path: ['confirmPassword'],
+  });
