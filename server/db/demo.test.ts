@@ -43,6 +43,11 @@ describe('demo data', () => {
     for await (const chunk of file?.body ?? []) chunks.push(chunk as Buffer);
     expect(await fileTypeOfBytes(Buffer.concat(chunks))).toBe('pdf');
 
+    expect(await database.db.libraryItem.count({ where: { kind: 'form' } })).toBe(4);
+    expect(await database.db.libraryItem.count({ where: { kind: 'tutorial' } })).toBe(3);
+    const libraryForm = await database.db.libraryItem.findFirstOrThrow({ where: { kind: 'form' } });
+    expect(await storage.exists(libraryForm.link)).toBe(true);
+
     expect(await seedDemo(database.db, storage, { cost: 'test', now: clock.now() }, quiet)).toBe(false);
     expect(await database.db.transaction.count()).toBe(12);
   });

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { hashPassword, type PasswordCost } from '../services/passwords';
-import { transactionFileKey } from '../storage/keys';
+import { libraryFileKey, transactionFileKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
 import type { Db } from './client';
 
@@ -58,6 +58,24 @@ const REVIEW_NOTES = [
   'Please upload the fully signed copy.',
   'Date of signature is missing.',
   'Looks good, thank you.',
+];
+
+const LIBRARY_FORMS = [
+  'Buyer Representation Agreement (blank)',
+  'Seller Property Disclosure Statement (blank)',
+  'Wire Fraud Advisory',
+  'Commission Disbursement Authorization',
+];
+const TUTORIALS = [
+  {
+    name: 'Opening a transaction and its checklist',
+    link: 'https://www.youtube.com/results?search_query=real+estate+transaction+checklist',
+  },
+  { name: 'What compliance reviews in a listing file', link: 'https://www.nar.realtor/' },
+  {
+    name: 'Recognising wire fraud',
+    link: 'https://www.fbi.gov/how-we-can-help-you/scams-and-safety/common-scams-and-crimes/business-email-compromise',
+  },
 ];
 
 /** A tiny valid PDF naming its document, so "View" opens something real. */
@@ -181,6 +199,16 @@ export async function seedDemo(
       }
     }
   }
-  log.info(`Demo data: ${DEMO_AGENTS.length} agents (password ${DEMO_PASSWORD}) and ${count} transactions`);
+  for (const name of LIBRARY_FORMS) {
+    const key = libraryFileKey(`${name}.pdf`, 'pdf');
+    await storage.put(key, Readable.from([demoPdf(name)]), { contentType: 'application/pdf' });
+    await db.libraryItem.create({ data: { kind: 'form', name, link: key } });
+  }
+  await db.libraryItem.createMany({ data: TUTORIALS.map((t) => ({ kind: 'tutorial' as const, ...t })) });
+
+  log.info(
+    `Demo data: ${DEMO_AGENTS.length} agents (password ${DEMO_PASSWORD}), ${count} transactions, ` +
+      `${LIBRARY_FORMS.length} library forms and ${TUTORIALS.length} tutorials`,
+  );
   return true;
 }

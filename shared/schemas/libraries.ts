@@ -27,8 +27,8 @@ export const tutorialInput = z.object({
   link: z
     .string({ error: validation.linkRequired })
     .trim()
-    .min(1, { error: validation.linkRequired })
-    .max(2000, { error: 'Link is too long' })
+    .min(1, { error: validation.linkRequired, abort: true })
+    .max(2000, { error: 'Link is too long', abort: true })
     .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
       error: 'Enter a link starting with http:// or https://',
     }),
