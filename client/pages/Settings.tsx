@@ -1,6 +1,43 @@
-import { PagePlaceholder } from '../components/PagePlaceholder';
+import { Container, Divider, Paper, Stack, Text, Title } from '@mantine/core';
+import { skipToken, useQuery } from '@tanstack/react-query';
+import { ui } from '../../shared/messages';
+import { getUserId } from '../auth/session';
+import { PasswordChangeForm } from '../components/PasswordChangeForm';
+import { ProfileForm } from '../components/ProfileForm';
+import { useLoadFailureToast } from '../notify';
+import { useTRPC } from '../trpc';
 
-/** Profile settings (spec section 2, /settings). */
+const LOAD_ERROR_TOAST_ID = 'profile-load-error';
+const LOAD_ERROR_TEXT = 'Your profile could not be loaded.';
+
+/** Profile settings (spec section 2, /settings): 'Update Profile' with a read-only email. */
 export function Settings() {
-  return <PagePlaceholder title="Update Profile" arrivesWith="profile settings" />;
+  const trpc = useTRPC();
+  const userId = getUserId();
+  const profile = useQuery(trpc.settings.getUser.queryOptions(userId ? { userId } : skipToken));
+  useLoadFailureToast(LOAD_ERROR_TOAST_ID, LOAD_ERROR_TEXT, profile.error, profile.refetch);
+
+  return (
+    <Container size="sm" py="xl">
+      <Stack gap="lg">
+        <Title order={1}>Update Profile</Title>
+        <Paper withBorder p="lg" radius="md">
+          {profile.data ? (
+            // Keyed by the user, so the fields start from that user's record.
+            <ProfileForm key={profile.data._id} profile={profile.data} />
+          ) : (
+            <Text>{profile.error ? LOAD_ERROR_TEXT : ui.loading}</Text>
+          )}
+        </Paper>
+        {userId && (
+          <>
+            <Divider />
+            <Paper withBorder p="lg" radius="md">
+              <PasswordChangeForm userId={userId} />
+            </Paper>
+          </>
+        )}
+      </Stack>
+    </Container>
+  );
 }
