@@ -1,27 +1,16 @@
-import { Anchor, Button, Container, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Container, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { openConfirmModal } from '@mantine/modals';
-import { skipToken, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
 import { PAGE_SIZE } from '../../shared/constants';
 import { ui } from '../../shared/messages';
 import type { LibraryItem } from '../../shared/schemas/libraries';
-import { getUserId } from '../auth/session';
-import { useTRPC } from '../trpc';
 import { Pager } from './Pager';
+import { QuickSearch } from './QuickSearch';
 
 /**
  * The layout both libraries share (spec section 2): a heading, the owner's add button, a quick
  * search, a table of name and 'Open' link paged by 10, and the owner's Update and Delete per row.
  * The pages own the data and the dialogs; this component only shows them.
  */
-
-/** Whether the signed-in account is the owner, the spec's "designated admin" (DESIGN.md 9.3). */
-export function useIsLibraryOwner(): boolean {
-  const trpc = useTRPC();
-  const userId = getUserId();
-  const { data } = useQuery(trpc.settings.getUser.queryOptions(userId ? { userId } : skipToken));
-  return data?.isOwner === true;
-}
 
 type QueryState = { isPending: boolean; isPlaceholderData: boolean; isError: boolean; isFetching: boolean };
 
@@ -79,14 +68,10 @@ export function LibraryTable({
   onUpdate,
   onDelete,
 }: LibraryTableProps) {
-  const [searchText, setSearchText] = useState('');
   const columns = isOwner ? ['Name', 'Link', 'Actions'] : ['Name', 'Link'];
 
-  const runSearch = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    // Spec sections 4 and 5: the term is trimmed; a search starts at page 1 (the page resets it).
-    onSearch(searchText.trim());
-  };
+  // Spec sections 4 and 5: the term is trimmed; a search starts at page 1 (the page resets it).
+  const runSearch = (text: string) => onSearch(text.trim());
 
   return (
     <Container size="lg" py="xl">
@@ -96,21 +81,7 @@ export function LibraryTable({
           {isOwner && <Button onClick={onAdd}>{addLabel}</Button>}
         </Group>
 
-        {/* biome-ignore lint/a11y/useSemanticElements: jsdom and older browsers do not know <search> yet */}
-        <form onSubmit={runSearch} role="search">
-          <Group gap="xs" wrap="nowrap">
-            <TextInput
-              aria-label="Quick Search"
-              placeholder="Quick Search"
-              value={searchText}
-              onChange={(event) => setSearchText(event.currentTarget.value)}
-              style={{ flex: 1, maxWidth: 420 }}
-            />
-            <Button type="submit" variant="default">
-              search
-            </Button>
-          </Group>
-        </form>
+        <QuickSearch onSearch={runSearch} />
 
         <Table.ScrollContainer minWidth={480}>
           <Table striped highlightOnHover verticalSpacing="sm">

@@ -7,7 +7,7 @@ import { PAGE_SIZE } from '../../shared/constants';
 import { toasts } from '../../shared/messages';
 import type { TransactionSummary } from '../../shared/schemas/transactions';
 import { serverMessageOf } from '../api/errors';
-import { QuickSearch } from '../components/transactions/QuickSearch';
+import { QuickSearch } from '../components/QuickSearch';
 import { TransactionsTable } from '../components/transactions/TransactionsTable';
 import { useListSearch } from '../components/transactions/useListSearch';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';

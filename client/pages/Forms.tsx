@@ -5,13 +5,9 @@ import { PAGE_SIZE } from '../../shared/constants';
 import { toasts } from '../../shared/messages';
 import type { LibraryItem } from '../../shared/schemas/libraries';
 import { serverMessageOf } from '../api/errors';
+import { useIsOwner } from '../auth/useIsOwner';
 import { LibraryFormModal, type LibraryFormValues } from '../components/LibraryFormModal';
-import {
-  confirmLibraryDelete,
-  isLibraryLoading,
-  LibraryTable,
-  useIsLibraryOwner,
-} from '../components/LibraryTable';
+import { confirmLibraryDelete, isLibraryLoading, LibraryTable } from '../components/LibraryTable';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
 
@@ -45,7 +41,7 @@ type Editing = { mode: 'add' } | { mode: 'update'; item: LibraryItem };
 export function Forms() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const isOwner = useIsLibraryOwner();
+  const isOwner = useIsOwner();
 
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(1);

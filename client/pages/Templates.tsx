@@ -1,14 +1,15 @@
-import { Button, Container, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Container, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { openConfirmModal } from '@mantine/modals';
 import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { PAGE_SIZE, TEMPLATE_PREVIEW_DOCUMENTS } from '../../shared/constants';
 import { toasts, ui } from '../../shared/messages';
 import type { Template, TemplateInput } from '../../shared/schemas/templates';
 import { httpStatusOf, serverMessageOf } from '../api/errors';
-import { getUserId } from '../auth/session';
+import { useIsOwner } from '../auth/useIsOwner';
 import { Pager } from '../components/Pager';
+import { QuickSearch } from '../components/QuickSearch';
 import { TemplateDocumentsModal } from '../components/TemplateDocumentsModal';
 import { TemplateFormModal } from '../components/TemplateFormModal';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
@@ -62,14 +63,6 @@ function useTemplatesPage(query: string, page: number) {
   };
 }
 
-/** Whether the signed-in account is the owner, the spec's "designated admin" (DESIGN.md 9.3). */
-function useIsOwner(): boolean {
-  const trpc = useTRPC();
-  const userId = getUserId();
-  const { data } = useQuery(trpc.settings.getUser.queryOptions(userId ? { userId } : skipToken));
-  return data?.isOwner === true;
-}
-
 type Editing = { mode: 'add' } | { mode: 'update'; template: Template };
 
 /** The required documents per transaction type and role, for admins (spec section 2). */
@@ -78,7 +71,6 @@ export function Templates() {
   const queryClient = useQueryClient();
   const isOwner = useIsOwner();
 
-  const [searchText, setSearchText] = useState('');
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(1);
   const { rows, total, loading, error, refetch } = useTemplatesPage(query, page);
@@ -148,10 +140,9 @@ export function Templates() {
         ),
     });
 
-  const runSearch = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const runSearch = (text: string) => {
     // Spec section 4: a search starts at page 1; an empty one reloads the plain list.
-    setQuery(searchText.trim());
+    setQuery(text.trim());
     setPage(1);
   };
 
@@ -176,21 +167,7 @@ export function Templates() {
           {isOwner && <Button onClick={openAdd}>Add Transactions Forms</Button>}
         </Group>
 
-        {/* biome-ignore lint/a11y/useSemanticElements: jsdom and older browsers do not know <search> yet */}
-        <form onSubmit={runSearch} role="search">
-          <Group gap="xs" wrap="nowrap">
-            <TextInput
-              aria-label="Quick Search"
-              placeholder="Quick Search"
-              value={searchText}
-              onChange={(event) => setSearchText(event.currentTarget.value)}
-              style={{ flex: 1, maxWidth: 420 }}
-            />
-            <Button type="submit" variant="default">
-              search
-            </Button>
-          </Group>
-        </form>
+        <QuickSearch onSearch={runSearch} />
 
         <Table.ScrollContainer minWidth={640}>
           <Table striped highlightOnHover verticalSpacing="sm">

@@ -5,12 +5,8 @@ import { PAGE_SIZE } from '../../shared/constants';
 import { alerts, toasts } from '../../shared/messages';
 import type { LibraryItem } from '../../shared/schemas/libraries';
 import { serverMessageOf } from '../api/errors';
-import {
-  confirmLibraryDelete,
-  isLibraryLoading,
-  LibraryTable,
-  useIsLibraryOwner,
-} from '../components/LibraryTable';
+import { useIsOwner } from '../auth/useIsOwner';
+import { confirmLibraryDelete, isLibraryLoading, LibraryTable } from '../components/LibraryTable';
 import { LibraryTutorialModal, type LibraryTutorialValues } from '../components/LibraryTutorialModal';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
@@ -48,7 +44,7 @@ type Editing = { mode: 'add' } | { mode: 'update'; item: LibraryItem };
 export function Tutorials() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const isOwner = useIsLibraryOwner();
+  const isOwner = useIsOwner();
 
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(1);

@@ -1,12 +1,13 @@
-import { Badge, Button, Container, Group, Stack, Table, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Container, Group, Stack, Table, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { PAGE_SIZE } from '../../shared/constants';
 import { ui } from '../../shared/messages';
 import type { PublicUser } from '../../shared/schemas/users';
 import { serverMessageOf } from '../api/errors';
 import { Pager } from '../components/Pager';
+import { QuickSearch } from '../components/QuickSearch';
 import { UsersAddUserModal } from '../components/UsersAddUserModal';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
@@ -26,7 +27,6 @@ export function Users() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
 
-  const [searchText, setSearchText] = useState('');
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(1);
   const list = useQuery({
@@ -64,10 +64,9 @@ export function Users() {
     );
   };
 
-  const runSearch = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const runSearch = (text: string) => {
     // Spec section 4: a search starts at page 1; an empty one reloads the plain list.
-    setQuery(searchText.trim());
+    setQuery(text.trim());
     setPage(1);
   };
 
@@ -86,21 +85,7 @@ export function Users() {
           <Button onClick={addModal.open}>Add user</Button>
         </Group>
 
-        {/* biome-ignore lint/a11y/useSemanticElements: jsdom and older browsers do not know <search> yet */}
-        <form onSubmit={runSearch} role="search">
-          <Group gap="xs" wrap="nowrap">
-            <TextInput
-              aria-label="Quick Search"
-              placeholder="Quick Search"
-              value={searchText}
-              onChange={(event) => setSearchText(event.currentTarget.value)}
-              style={{ flex: 1, maxWidth: 420 }}
-            />
-            <Button type="submit" variant="default">
-              search
-            </Button>
-          </Group>
-        </form>
+        <QuickSearch onSearch={runSearch} />
 
         <Table.ScrollContainer minWidth={760}>
           <Table striped highlightOnHover verticalSpacing="sm">

@@ -7,7 +7,10 @@ type QuickSearchProps = {
   onSearch: (text: string) => void;
 };
 
-/** The spec's 'Quick Search' box with its lowercase 'search' button (section 2). Enter searches too. */
+/**
+ * The spec's 'Quick Search' box with its lowercase 'search' button (section 2), shared by every
+ * list. Enter searches too.
+ */
 export function QuickSearch({ onSearch }: QuickSearchProps) {
   const [text, setText] = useState('');
   const submit = (event: FormEvent) => {
@@ -15,7 +18,8 @@ export function QuickSearch({ onSearch }: QuickSearchProps) {
     onSearch(text);
   };
   return (
-    <form onSubmit={submit}>
+    // biome-ignore lint/a11y/useSemanticElements: jsdom and older browsers do not know <search> yet
+    <form onSubmit={submit} role="search">
       <Group gap="xs" wrap="nowrap">
         <TextInput
           aria-label="Quick Search"
@@ -23,6 +27,7 @@ export function QuickSearch({ onSearch }: QuickSearchProps) {
           leftSection={<IconSearch size={16} aria-hidden="true" />}
           value={text}
           onChange={(event) => setText(event.currentTarget.value)}
+          style={{ flex: 1, maxWidth: 420 }}
         />
         <Button type="submit" variant="default">
           search
