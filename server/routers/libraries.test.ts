@@ -260,6 +260,21 @@ describe('profile settings', () => {
     ).toBe(403);
   });
 
+  it('the owner cannot be demoted: no profile field changes a role', async () => {
+    const res = await call('PUT', `/api/settings/updateUser/${owner.id}`, owner, {
+      firstName: 'Olive',
+      lastName: 'Owner',
+      company: 'Brokerage',
+      phoneNumber: '+1 555 0100',
+      role: 'user',
+      isOwner: false,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ role: 'admin', isOwner: true, firstName: 'Olive' });
+    const stored = await database.db.user.findUniqueOrThrow({ where: { id: owner.id } });
+    expect(stored).toMatchObject({ role: 'admin', isOwner: true, isAdminApproved: true });
+  });
+
   it('a password change needs the current password, ends every other session and keeps this one', async () => {
     const user = await createUser(database.db);
     const login = async (password: string) =>
