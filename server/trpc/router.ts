@@ -1,5 +1,6 @@
 import { adminTransactionsRouter } from '../routers/admin-transactions';
 import { authRouter } from '../routers/auth';
+import { bannersRouter } from '../routers/banners';
 import { librariesRouter } from '../routers/libraries';
 import { notificationsRouter } from '../routers/notifications';
 import { settingsRouter } from '../routers/settings';
@@ -23,6 +24,7 @@ export const appRouter = router({
   uploads: uploadsRouter,
   notifications: notificationsRouter,
   libraries: librariesRouter,
+  banners: bannersRouter,
 });
 
 export type AppRouter = typeof appRouter;
