@@ -79,3 +79,16 @@ test('unknown API paths answer JSON 404s, not the client', async ({ request }) =
   expect(response.status()).toBe(404);
   expect(await response.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
 });
+
+test('the banner editor keeps konva out of the main bundle (it loads with its page)', async () => {
+  // The suite runs against the build made just before it (scripts/test-e2e.mjs).
+  const { readdir, readFile } = await import('node:fs/promises');
+  const dir = 'dist/client/assets';
+  const scripts = (await readdir(dir)).filter((name) => name.endsWith('.js'));
+  const withKonva: string[] = [];
+  for (const name of scripts)
+    if ((await readFile(`${dir}/${name}`, 'utf8')).includes('Konva')) withKonva.push(name);
+  expect(withKonva.length).toBeGreaterThan(0);
+  expect(withKonva.every((name) => name.startsWith('Banner'))).toBe(true);
+  expect(scripts.filter((name) => name.startsWith('index-') && withKonva.includes(name))).toEqual([]);
+});

@@ -1,6 +1,17 @@
-import { PagePlaceholder } from '../components/PagePlaceholder';
+import { Container, Stack, Title } from '@mantine/core';
+import { BannerEditor } from '../banner/BannerEditor';
 
-/** The banner editor (spec section 2, /banner). */
+/**
+ * The banner editor (spec section 2, /banner; issue 7). This page is a lazy route, and it is
+ * the only importer of client/banner/, so konva ships in this page's chunk alone.
+ */
 export function Banner() {
-  return <PagePlaceholder title="Banner" arrivesWith="the banner editor" />;
+  return (
+    <Container size="xl" py="xl">
+      <Stack gap="lg">
+        <Title order={1}>Banner</Title>
+        <BannerEditor />
+      </Stack>
+    </Container>
+  );
 }
