@@ -1,7 +1,8 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { STORAGE_KEYS } from '../shared/constants';
 import { alerts, authMessages } from '../shared/messages';
+import { apiSignIn } from './support/accounts';
 import { linkFromMail } from './support/outbox';
 
 /**
@@ -12,12 +13,6 @@ import { linkFromMail } from './support/outbox';
 
 const USER_LINKS = ['Transactions', 'Forms', 'Tutorials', 'Settings'];
 const ADMIN_LINKS = ['Users', 'Admin Transactions', 'Transactions Forms'];
-
-async function signInThroughApi(request: APIRequestContext, email: string, password: string) {
-  const res = await request.post('/api/auth/login', { data: { email, password } });
-  expect(res.status()).toBe(200);
-  return (await res.json()) as { token: string; refreshToken: string; _id: string };
-}
 
 async function signInThroughForm(page: Page, email: string, password: string) {
   await page.goto('/auth/login');
@@ -68,7 +63,7 @@ test('register -> e-mailed link -> owner approves -> sign in -> welcome and the 
   await expect(page.getByRole('alert')).toHaveText(authMessages.awaitingApproval);
 
   // The owner approves through the API.
-  const owner = await signInThroughApi(request, E2E_OWNER.email, E2E_OWNER.password);
+  const owner = await apiSignIn(request, E2E_OWNER.email, E2E_OWNER.password);
   const headers = { authorization: `Bearer ${owner.token}` };
   const found = await request.get(`/api/users?query=${encodeURIComponent(email)}`, { headers });
   const [agent] = (await found.json()).users as Array<{ _id: string }>;

@@ -127,7 +127,6 @@ export const apiMessages = {
   accountApproved: 'Your account has been approved. Welcome aboard!',
   fileNotUploaded: 'Upload the file first, then save the form',
   ownerOnlyCreatesAdmins: 'Only the owner can create admin accounts',
-  ownerRoleFixed: "The owner's role cannot be changed",
   wrongCurrentPassword: 'The current password is not correct',
   passwordChanged: 'Password changed. Other sessions were signed out.',
 } as const;

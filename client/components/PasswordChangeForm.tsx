@@ -2,14 +2,12 @@ import { Alert, Button, Group, PasswordInput, Stack, Title } from '@mantine/core
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
-import { ui, validation } from '../../shared/messages';
+import { apiMessages, ui, validation } from '../../shared/messages';
 import { changePasswordInput } from '../../shared/schemas/users';
 import { serverMessageOf } from '../api/errors';
 import { setSession } from '../auth/session';
 import { notifySuccess } from '../notify';
 import { useTRPC } from '../trpc';
-
-export const PASSWORD_CHANGED = 'Password changed. Other sessions were signed out.';
 
 // The shared rules field by field (the contract's userId is added on submit), with its match rule.
 const { currentPassword, password, confirmPassword } = changePasswordInput.shape;
@@ -43,7 +41,7 @@ export function PasswordChangeForm({ userId }: { userId: string }) {
         onSuccess: (answer) => {
           setSession({ accessToken: answer.token, refreshToken: answer.refreshToken, userId: answer._id });
           form.reset();
-          notifySuccess(PASSWORD_CHANGED);
+          notifySuccess(apiMessages.passwordChanged);
         },
       },
     );

@@ -1,10 +1,9 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { validation } from '../../shared/messages';
+import { apiMessages, validation } from '../../shared/messages';
 import type { PublicUser } from '../../shared/schemas/users';
 import { getAccessToken, getRefreshToken, getUserId, setSession } from '../auth/session';
-import { PASSWORD_CHANGED } from '../components/PasswordChangeForm';
 import { PROFILE_UPDATED } from '../components/ProfileForm';
 import { AppRoutes } from '../routes';
 import { renderWithProviders } from '../test-utils/render';
@@ -160,7 +159,7 @@ describe('Settings page', () => {
     await user.type(form.getByLabelText(/^Confirm password/), 'new-password');
     await user.click(form.getByRole('button', { name: 'Change password' }));
 
-    expect(await toast(PASSWORD_CHANGED)).toBeVisible();
+    expect(await toast(apiMessages.passwordChanged)).toBeVisible();
     expect(screen.getByText('Password changed. Other sessions were signed out.')).toBeVisible();
     expect(stub.callsTo('settings.changePassword')).toEqual([
       {

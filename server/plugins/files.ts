@@ -3,7 +3,7 @@ import { apiMessages } from '../../shared/messages';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { contentTypeOfKey, opensInline } from '../storage/file-types';
-import { downloadName, isValidKey } from '../storage/keys';
+import { downloadName, isValidKey, keyFromLink } from '../storage/keys';
 import { fileSigningKey, verifyFileSignature } from '../storage/signed-urls';
 
 /**
@@ -15,13 +15,7 @@ export const fileRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
   const signingKey = fileSigningKey(deps.config.jwtSecret);
 
   app.get('/files/*', { schema: { hide: true } }, async (req, reply) => {
-    const raw = (req.params as { '*': string })['*'] ?? '';
-    let key: string;
-    try {
-      key = raw.split('/').map(decodeURIComponent).join('/');
-    } catch {
-      throw new AppError('NOT_FOUND', apiMessages.notFound);
-    }
+    const key = keyFromLink((req.params as { '*': string })['*'] ?? '');
     if (!isValidKey(key)) throw new AppError('NOT_FOUND', apiMessages.notFound);
     const { exp, sig } = req.query as { exp?: string; sig?: string };
     const verdict = verifyFileSignature(

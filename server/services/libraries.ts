@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { isValidKey } from '../storage/keys';
+import { isValidKey, keyFromLink } from '../storage/keys';
 import type { Storage } from '../storage/storage';
 import { escapeLike, pageCount } from './paging';
 
@@ -59,20 +59,13 @@ export async function listItems(
 
 /** A form's link must be a file uploaded for the library (its url or its key). */
 async function formKey(storage: Storage, link: string): Promise<string> {
-  let candidate = link;
-  if (/^https?:\/\//i.test(candidate)) candidate = URL.canParse(candidate) ? new URL(candidate).pathname : '';
-  candidate = (candidate.split('?', 1)[0] ?? '').replace(/^\/files\//, '');
-  try {
-    candidate = candidate.split('/').map(decodeURIComponent).join('/');
-  } catch {
-    candidate = '';
-  }
-  if (!isValidKey(candidate) || !candidate.startsWith('forms/') || !(await storage.exists(candidate))) {
+  const key = keyFromLink(link);
+  if (!isValidKey(key) || !key.startsWith('forms/') || !(await storage.exists(key))) {
     throw new AppError('BAD_REQUEST', apiMessages.fileNotUploaded, [
       { path: 'link', message: apiMessages.fileNotUploaded },
     ]);
   }
-  return candidate;
+  return key;
 }
 
 async function storedLink(deps: Deps, kind: LibraryKind, link: string): Promise<string> {

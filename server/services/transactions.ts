@@ -15,7 +15,7 @@ import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { isValidKey } from '../storage/keys';
+import { isValidKey, keyFromLink } from '../storage/keys';
 import type { Storage } from '../storage/storage';
 import { recordAudit } from './audit';
 import { activeAdminIds, notifyUsers } from './notifications';
@@ -322,28 +322,14 @@ async function findForm(db: Db, caller: Caller, id: string, formId: string) {
  * Only a key under this transaction's folder that exists in storage is accepted.
  */
 async function keyOfUpload(storage: Storage, transactionId: string, url: string): Promise<string> {
-  let candidate = url;
-  if (/^https?:\/\//i.test(candidate)) {
-    try {
-      candidate = new URL(candidate).pathname;
-    } catch {
-      candidate = '';
-    }
-  }
-  candidate = candidate.split('?', 1)[0] ?? '';
-  if (candidate.startsWith('/files/')) candidate = candidate.slice('/files/'.length);
-  try {
-    candidate = candidate.split('/').map(decodeURIComponent).join('/');
-  } catch {
-    candidate = '';
-  }
-  const belongs = isValidKey(candidate) && candidate.startsWith(`transactions/${transactionId}/`);
-  if (!belongs || !(await storage.exists(candidate))) {
+  const key = keyFromLink(url);
+  const belongs = isValidKey(key) && key.startsWith(`transactions/${transactionId}/`);
+  if (!belongs || !(await storage.exists(key))) {
     throw new AppError('BAD_REQUEST', apiMessages.fileNotOfTransaction, [
       { path: 'url', message: apiMessages.fileNotOfTransaction },
     ]);
   }
-  return candidate;
+  return key;
 }
 
 export async function setFormFile(

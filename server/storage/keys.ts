@@ -40,3 +40,19 @@ export function isValidKey(key: string): boolean {
 export function downloadName(key: string): string {
   return (key.split('/').pop() ?? 'file').replace(/^[0-9a-f-]{36}-/, '');
 }
+
+/**
+ * The key a client-supplied link names: the bare key, a `/files/<key>?exp=&sig=` path or the
+ * absolute signed URL an upload answered. '' when it names nothing readable; callers still
+ * check isValidKey and where the key lies.
+ */
+export function keyFromLink(link: string): string {
+  let path = link.trim();
+  if (/^https?:\/\//i.test(path)) path = URL.canParse(path) ? new URL(path).pathname : '';
+  path = (path.split('?', 1)[0] ?? '').replace(/^\/files\//, '');
+  try {
+    return path.split('/').map(decodeURIComponent).join('/');
+  } catch {
+    return ''; // a malformed %-escape
+  }
+}

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, NativeSelect, Stack } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
@@ -12,6 +12,7 @@ import { getUserId } from '../../auth/session';
 import { notifySuccess, useLoadFailureToast } from '../../notify';
 import { routeTo } from '../../paths';
 import { useTRPC } from '../../trpc';
+import { AddressInputs } from './AddressInputs';
 
 /** The dialog's fields: the shared create input without `user`, which the dialog adds itself. */
 const dialogSchema = createTransactionInput.omit({ user: true });
@@ -127,36 +128,7 @@ export function CreateTransactionDialog({ opened, onClose }: CreateTransactionDi
               {...form.getInputProps('role')}
             />
           )}
-          <TextInput
-            label="Street Address"
-            withAsterisk
-            autoComplete="street-address"
-            key={form.key('streetAddress')}
-            {...form.getInputProps('streetAddress')}
-          />
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <TextInput
-              label="City"
-              withAsterisk
-              autoComplete="address-level2"
-              key={form.key('city')}
-              {...form.getInputProps('city')}
-            />
-            <TextInput
-              label="State"
-              withAsterisk
-              autoComplete="address-level1"
-              key={form.key('state')}
-              {...form.getInputProps('state')}
-            />
-            <TextInput
-              label="Zip"
-              withAsterisk
-              autoComplete="postal-code"
-              key={form.key('zip')}
-              {...form.getInputProps('zip')}
-            />
-          </SimpleGrid>
+          <AddressInputs form={form} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel

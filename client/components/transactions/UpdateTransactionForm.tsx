@@ -1,9 +1,10 @@
-import { Button, Checkbox, Group, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Checkbox, Group, Stack, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useId } from 'react';
 import { z } from 'zod';
 import { ui } from '../../../shared/messages';
 import { addressFields, type Transaction } from '../../../shared/schemas/transactions';
+import { AddressInputs } from './AddressInputs';
 
 /** The address fields with the spec's messages (section 5), plus the admin's three flags. */
 const updateSchema = addressFields.extend({
@@ -61,36 +62,7 @@ export function UpdateTransactionForm({
       </Title>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          <TextInput
-            label="Street Address"
-            withAsterisk
-            autoComplete="street-address"
-            key={form.key('streetAddress')}
-            {...form.getInputProps('streetAddress')}
-          />
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <TextInput
-              label="City"
-              withAsterisk
-              autoComplete="address-level2"
-              key={form.key('city')}
-              {...form.getInputProps('city')}
-            />
-            <TextInput
-              label="State"
-              withAsterisk
-              autoComplete="address-level1"
-              key={form.key('state')}
-              {...form.getInputProps('state')}
-            />
-            <TextInput
-              label="Zip"
-              withAsterisk
-              autoComplete="postal-code"
-              key={form.key('zip')}
-              {...form.getInputProps('zip')}
-            />
-          </SimpleGrid>
+          <AddressInputs form={form} />
           {withFlags && (
             <Stack gap="xs">
               {FLAGS.map(([name, label]) => (
