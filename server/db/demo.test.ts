@@ -47,6 +47,11 @@ describe('demo data', () => {
     expect(await database.db.libraryItem.count({ where: { kind: 'tutorial' } })).toBe(3);
     const libraryForm = await database.db.libraryItem.findFirstOrThrow({ where: { kind: 'form' } });
     expect(await storage.exists(libraryForm.link)).toBe(true);
+    // Every demo file has its stored_files row, like an upload.
+    const storedKeys = (await database.db.storedFile.findMany()).map((row) => row.key).sort();
+    const fileKeys = [...forms.flatMap((f) => (f.fileKey ? [f.fileKey] : [])), libraryForm.link];
+    expect(storedKeys).toEqual(expect.arrayContaining(fileKeys));
+    expect(storedKeys).toHaveLength(forms.filter((f) => f.fileKey).length + 4);
 
     expect(await seedDemo(database.db, storage, { cost: 'test', now: clock.now() }, quiet)).toBe(false);
     expect(await database.db.transaction.count()).toBe(12);

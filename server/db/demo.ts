@@ -102,6 +102,19 @@ function demoPdf(title: string): Buffer {
   return Buffer.from(body, 'latin1');
 }
 
+/** A demo PDF in storage, with its stored_files row like any upload (no uploader: the system). */
+async function storeDemoPdf(
+  db: Db,
+  storage: Storage,
+  key: string,
+  title: string,
+  transactionId: string | null,
+): Promise<void> {
+  const { size } = await storage.put(key, Readable.from([demoPdf(title)]), { contentType: PDF_TYPE });
+  await db.storedFile.create({ data: { key, size, contentType: PDF_TYPE, transactionId } });
+}
+const PDF_TYPE = 'application/pdf';
+
 /** Deterministic, so every newcomer sees the same portal. */
 function generator(seed: number) {
   let state = seed;
@@ -179,7 +192,7 @@ export async function seedDemo(
       let fileKey: string | null = null;
       if (uploaded) {
         fileKey = transactionFileKey(transaction.id, `${label}.pdf`, 'pdf');
-        await storage.put(fileKey, Readable.from([demoPdf(label)]), { contentType: 'application/pdf' });
+        await storeDemoPdf(db, storage, fileKey, label, transaction.id);
       }
       const form = await db.transactionForm.create({
         data: { transactionId: transaction.id, label, position, status, fileKey, createdAt },
@@ -201,7 +214,7 @@ export async function seedDemo(
   }
   for (const name of LIBRARY_FORMS) {
     const key = libraryFileKey(`${name}.pdf`, 'pdf');
-    await storage.put(key, Readable.from([demoPdf(name)]), { contentType: 'application/pdf' });
+    await storeDemoPdf(db, storage, key, name, null);
     await db.libraryItem.create({ data: { kind: 'form', name, link: key } });
   }
   await db.libraryItem.createMany({ data: TUTORIALS.map((t) => ({ kind: 'tutorial' as const, ...t })) });

@@ -7,6 +7,7 @@ import { apiError } from '../../shared/schemas/common';
 import { type UploadAnswer, uploadAnswer } from '../../shared/schemas/transactions';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
+import type { UploadTarget } from '../routers/uploads';
 import { SNIFF_BYTES, sniffAcceptedType } from '../storage/file-types';
 import { downloadName, libraryFileKey, transactionFileKey } from '../storage/keys';
 import { createContext } from '../trpc/context';
@@ -50,6 +51,7 @@ async function* headThenRest(head: Buffer, rest: Readable): AsyncGenerator<Buffe
 async function receive(
   deps: AppDeps,
   req: FastifyRequest,
+  target: UploadTarget,
   keyFor: (fileName: string, extension: string) => string,
 ): Promise<UploadAnswer> {
   let part: Awaited<ReturnType<FastifyRequest['file']>>;
@@ -78,6 +80,7 @@ async function receive(
     await deps.storage.delete(key);
     throw new AppError('PAYLOAD_TOO_LARGE', apiMessages.fileTooLarge);
   }
+  await recordStoredFile(deps, { key, size, contentType: type.mime, ...target });
   return {
     key,
     url: await deps.storage.signedUrl(key),
@@ -85,6 +88,22 @@ async function receive(
     size,
     contentType: type.mime,
   };
+}
+
+/**
+ * The file's row in stored_files. Should the database refuse it (down, say), the file is removed
+ * again and the error answers (503): a file never outlives a failed upload without its row.
+ */
+async function recordStoredFile(
+  deps: AppDeps,
+  file: UploadTarget & { key: string; size: number; contentType: string },
+): Promise<void> {
+  try {
+    await deps.db.storedFile.create({ data: file });
+  } catch (error) {
+    await deps.storage.delete(file.key);
+    throw error;
+  }
 }
 
 const responses = {
@@ -113,7 +132,7 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
       const { id } = req.params as { id: string };
       const caller = createCaller(await createContext(deps, req));
       const target = await caller.uploads.transactionTarget({ id });
-      const answer = await receive(deps, req, (name, ext) => transactionFileKey(target.id, name, ext));
+      const answer = await receive(deps, req, target, (name, ext) => transactionFileKey(id, name, ext));
       return reply.code(201).send(answer);
     },
   );
@@ -133,8 +152,8 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     },
     async (req, reply) => {
       const caller = createCaller(await createContext(deps, req));
-      await caller.uploads.libraryTarget();
-      const answer = await receive(deps, req, libraryFileKey);
+      const target = await caller.uploads.libraryTarget();
+      const answer = await receive(deps, req, target, libraryFileKey);
       return reply.code(201).send(answer);
     },
   );
