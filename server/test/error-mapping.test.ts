@@ -10,6 +10,7 @@ import { type RestRoute, restRoute } from '../rest/adapter';
 import { adminProcedure, ownerProcedure, protectedProcedure, publicProcedure, router } from '../trpc/init';
 import { accessTokenFor, createAdmin, createOwner, createUser } from './factories';
 import { buildTestApp, setupTestDatabase, testDeps } from './harness';
+import { expectProtectiveHeaders } from './headers';
 import { captureLogs } from './log-capture';
 
 /**
@@ -314,6 +315,14 @@ describe('error mapping over REST and tRPC', () => {
     expect(everything).not.toContain('secretFunction');
     expect(everything).not.toContain('password_hash');
     expect(everything).not.toContain('hunter2');
+
+    // A failure still carries every protective header, and is not cached.
+    for (const url of ['/api/test/crash', '/trpc/crash']) {
+      const res = await app.inject(url);
+      expect(res.statusCode).toBe(500);
+      expectProtectiveHeaders(res, url, { overHttps: false });
+      expect(res.headers['cache-control'], url).toBe('no-store');
+    }
   });
 
   test('the request id is returned to the caller and is the one in the log', async () => {
