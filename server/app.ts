@@ -65,6 +65,12 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     bodyLimit: JSON_BODY_LIMIT,
     // tRPC batch calls put every procedure name in one path segment.
     routerOptions: { maxParamLength: 5000 },
+    // The router refuses a malformed %-escape or an over-long parameter before any hook or error
+    // handler runs; without this its answer would not have the documented error body.
+    frameworkErrors: (error, _req, reply) => {
+      const { status, body } = classifyError(error);
+      return reply.code(status).send(body);
+    },
   }) as unknown as FastifyInstance;
 
   // Node's server.close() drops idle keep-alive connections only when it is called; a connection
@@ -101,7 +107,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        baseUri: ["'self'"],
+        // Nothing uses <base>; 'none' stops injected markup from re-rooting relative URLs.
+        baseUri: ["'none'"],
         scriptSrc: ["'self'"],
         // Mantine writes its CSS variables into <style> elements at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],

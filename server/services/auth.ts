@@ -34,7 +34,11 @@ export const SESSION_MAX_LIFETIME_MS = 90 * DAY;
 /** Who is asking: the address rate limits key on, and where to log. */
 export type Requester = {
   ip: string;
-  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  log: {
+    info(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+    error(obj: object, msg: string): void;
+  };
 };
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'mailer' | 'passwords' | 'limits'>;
@@ -262,8 +266,13 @@ export async function confirmPasswordReset(deps: Deps, input: ResetConfirmInput)
 export async function login(deps: Deps, input: LoginInput, requester: Requester): Promise<SessionAnswer> {
   const accountKey = `${emailKey(input.email)}\u0000${requester.ip}`;
   // Both limits are checked before the password is looked at, let alone hashed.
-  if (deps.limits.isLimited('loginFailuresPerAccount', accountKey)) throw tooManyRequests();
-  if (!deps.limits.take('loginPerIp', requester.ip)) throw tooManyRequests();
+  if (
+    deps.limits.isLimited('loginFailuresPerAccount', accountKey) ||
+    !deps.limits.take('loginPerIp', requester.ip)
+  ) {
+    logSignIn(requester, 'rate-limited');
+    throw tooManyRequests();
+  }
 
   const user = await deps.db.user.findUnique({
     where: { email: input.email },
@@ -281,18 +290,46 @@ export async function login(deps: Deps, input: LoginInput, requester: Requester)
     : await deps.passwords.verifyAgainstNothing(input.password);
   if (!user || !passwordMatches) {
     deps.limits.hit('loginFailuresPerAccount', accountKey);
+    logSignIn(requester, user ? 'wrong-password' : 'unknown-account', user?.id);
     throw invalidCredentials();
   }
   deps.limits.reset('loginFailuresPerAccount', accountKey);
 
   // Only now, with the password proven, may the answer say anything about the account.
-  if (!user.emailVerifiedAt) throw new AppError('FORBIDDEN', authMessages.emailNotVerified);
-  if (!user.isAdminApproved) throw new AppError('FORBIDDEN', authMessages.awaitingApproval);
+  if (!user.emailVerifiedAt) {
+    logSignIn(requester, 'email-not-verified', user.id);
+    throw new AppError('FORBIDDEN', authMessages.emailNotVerified);
+  }
+  if (!user.isAdminApproved) {
+    logSignIn(requester, 'awaiting-approval', user.id);
+    throw new AppError('FORBIDDEN', authMessages.awaitingApproval);
+  }
 
   const now = deps.clock.now();
-  return deps.db.$transaction((tx) =>
+  const session = await deps.db.$transaction((tx) =>
     issueSession(tx, deps, user, { familyId: randomUUID(), sessionStartedAt: now }),
   );
+  logSignIn(requester, 'signed-in', user.id);
+  return session;
+}
+
+type SignInOutcome =
+  | 'signed-in'
+  | 'rate-limited'
+  | 'unknown-account'
+  | 'wrong-password'
+  | 'email-not-verified'
+  | 'awaiting-approval';
+
+/**
+ * One line per sign-in attempt, success or not (ASVS 16.3.1), for spotting credential stuffing.
+ * It names the account by id only: never the typed e-mail (people type passwords into it) and
+ * never the password.
+ */
+function logSignIn(requester: Requester, outcome: SignInOutcome, userId?: string): void {
+  const entry = { event: 'sign-in', outcome, ...(userId ? { userId } : {}) };
+  if (outcome === 'signed-in') requester.log.info(entry, 'signed in');
+  else requester.log.warn(entry, 'sign-in refused');
 }
 
 type SessionUser = { id: string; role: 'user' | 'admin'; tokenVersion: number };

@@ -13,6 +13,8 @@ export function expectProtectiveHeaders(
   const csp = String(res.headers['content-security-policy']);
   expect(csp, label).toContain("frame-ancestors 'none'");
   expect(csp, label).toContain("default-src 'self'");
+  expect(csp, label).toContain("object-src 'none'");
+  expect(csp, label).toContain("base-uri 'none'");
   expect(res.headers['x-content-type-options'], label).toBe('nosniff');
   expect(res.headers['referrer-policy'], label).toBe('no-referrer');
   expect(res.headers['strict-transport-security'], label).toBe(

@@ -389,6 +389,11 @@ describe('logs', () => {
     expect((await app.inject(`${link.pathname}${link.search}`)).statusCode).toBe(200);
     secrets.push(TEST_JWT_SECRET);
 
+    // Every sign-in attempt is logged by account id (ASVS 16.3.1), never by what was typed.
+    const signIns = logs.entries().filter((entry) => entry.event === 'sign-in');
+    expect(signIns.map((entry) => entry.outcome)).toEqual(['wrong-password', 'signed-in']);
+    expect(signIns.every((entry) => entry.userId === refreshed._id)).toBe(true);
+
     const everything = logs.lines.join('\n');
     // The capture really saw the journey: requests, their URLs and statuses.
     expect(everything).toContain('/api/auth/login');
@@ -402,5 +407,6 @@ describe('logs', () => {
     }
     expect(everything).not.toMatch(/Bearer\s+\S/i);
     expect(everything).not.toContain('$argon2');
+    expect(everything).not.toContain(email);
   });
 });
