@@ -1,0 +1,9 @@
+import { buildServerBundle } from '../test/built-server';
+
+/**
+ * The fault and load runs drive dist/server/main.js, the bundle production runs; build it from
+ * the working tree first so a run never measures a stale bundle (and works from a clean clone).
+ */
+export default async function setup() {
+  await buildServerBundle();
+}

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type PortalStack, startPortalStack } from '../test/built-server';
+import { writePerformanceSection } from '../test/performance-doc';
+import { createAgents, signIn, timedCall } from '../test/rest-client';
+
+/**
+ * Issue 8 item 5, by the clock: can a caller tell "no such account" from "wrong password" by how
+ * long sign-in takes? The suite proves the cause (one argon2 verification either way, counted in
+ * server/routers/auth.test.ts); this run measures the effect on the built server with the
+ * production argon2 parameters. The two kinds of attempt alternate one by one, so the machine's
+ * noise falls on both alike, and the medians are compared as a ratio.
+ */
+
+// With the agents' own sign-ins this stays under the 100 sign-ins per address in 15 minutes.
+const ATTEMPTS_PER_KIND = 40;
+/** Wrong passwords per account stay under its lockout of 10 failures. */
+const ATTEMPTS_PER_ACCOUNT = 5;
+/** Both kinds must take the same time within this factor (the medians differ by well under 5%). */
+const TOLERATED_RATIO = 1.25;
+
+let stack: PortalStack | undefined;
+beforeAll(async () => {
+  // NODE_ENV=production (set by startBuiltServer): argon2id at 19 MiB, t 2, the real cost.
+  stack = await startPortalStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+
+test('an unknown e-mail and a wrong password take the same time to refuse', async () => {
+  if (!stack) throw new Error('the stack did not start');
+  const { baseUrl } = stack.server;
+  const owner = await signIn(baseUrl, stack.owner.email, stack.owner.password);
+  const agents = await createAgents(
+    baseUrl,
+    owner,
+    Math.ceil(ATTEMPTS_PER_KIND / ATTEMPTS_PER_ACCOUNT),
+    'timing',
+  );
+
+  const attempt = async (email: string) => {
+    const answer = await timedCall(baseUrl, 'POST', '/api/auth/login', {
+      json: { email, password: 'not-the-password-1' },
+    });
+    expect(answer.status, email).toBe(401);
+    return { ms: answer.ms, body: JSON.stringify(answer.body) };
+  };
+  // Warm-up: the first argon2 call of a process allocates its memory.
+  await attempt('warm-up@nowhere.test');
+
+  const unknown: number[] = [];
+  const wrongPassword: number[] = [];
+  const bodies = new Set<string>();
+  for (let i = 0; i < ATTEMPTS_PER_KIND; i++) {
+    const agent = agents[Math.floor(i / ATTEMPTS_PER_ACCOUNT)];
+    if (!agent) throw new Error('not enough agents');
+    // Alternate which kind goes first, so neither always follows the other.
+    const order = i % 2 ? (['unknown', 'wrong'] as const) : (['wrong', 'unknown'] as const);
+    for (const kind of order) {
+      const { ms, body } = await attempt(kind === 'unknown' ? `nobody${i}@nowhere.test` : agent.email);
+      (kind === 'unknown' ? unknown : wrongPassword).push(ms);
+      bodies.add(body);
+    }
+  }
+
+  const unknownMedian = median(unknown);
+  const wrongMedian = median(wrongPassword);
+  const ratio = unknownMedian / wrongMedian;
+  console.warn(
+    `sign-in timing: unknown e-mail median ${unknownMedian.toFixed(1)} ms, wrong password median ` +
+      `${wrongMedian.toFixed(1)} ms, ratio ${ratio.toFixed(3)} (${ATTEMPTS_PER_KIND} each)`,
+  );
+  // The same body for both: status and body tell nothing either.
+  expect(bodies.size).toBe(1);
+  expect(ratio).toBeGreaterThan(1 / TOLERATED_RATIO);
+  expect(ratio).toBeLessThan(TOLERATED_RATIO);
+
+  await writePerformanceSection(
+    'sign-in-timing',
+    `## Sign-in timing: unknown e-mail versus wrong password (issue 8, item 5)
+
+Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run test:resilience\`
+(server/resilience/sign-in-timing.resilience.ts), on the built server with the production argon2id
+parameters (19 MiB, t 2, p 1). ${ATTEMPTS_PER_KIND} attempts of each kind, alternating one by one.
+
+| Refused sign-in | median ms |
+| --------------- | --------: |
+| unknown e-mail  | ${unknownMedian.toFixed(1)} |
+| wrong password  | ${wrongMedian.toFixed(1)} |
+
+Ratio ${ratio.toFixed(3)} (the run fails outside ${(1 / TOLERATED_RATIO).toFixed(2)} to ${TOLERATED_RATIO}); both answers
+have the same status and body. An unknown e-mail is verified against a decoy hash made with the
+same parameters, so both cost one argon2 verification.`,
+  );
+});

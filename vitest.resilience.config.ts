@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * `npm run test:resilience` (issue 8, items 9 and 10): the fault run and the load run against
+ * the built server in a process of its own. Minutes long, so outside the everyday suite: the
+ * main config matches `*.test.ts` only, never these `*.resilience.ts` files.
+ */
+export default defineConfig({
+  test: {
+    name: 'resilience',
+    include: ['server/resilience/**/*.resilience.ts'],
+    environment: 'node',
+    globalSetup: ['server/resilience/global-setup.ts'],
+    // One at a time: each run wants the machine to itself, and the load figures would be
+    // meaningless with a fault run beside it.
+    fileParallelism: false,
+    testTimeout: 180_000,
+    hookTimeout: 120_000,
+  },
+});
