@@ -4,7 +4,12 @@ import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import type { AnyRouter } from '@trpc/server';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from 'fastify';
 import { apiMessages } from '../shared/messages';
 import type { AppDeps } from './deps';
 import { classifyError, describeErrorForLog } from './errors';
@@ -69,7 +74,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     // handler runs; without this its answer would not have the documented error body.
     frameworkErrors: (error, _req, reply) => {
       const { status, body } = classifyError(error);
-      return reply.code(status).send(body);
+      // The generic reply type of this hook knows no status codes; ours is a plain reply.
+      return (reply as unknown as FastifyReply).code(status).send(body);
     },
   }) as unknown as FastifyInstance;
 

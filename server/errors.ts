@@ -73,6 +73,8 @@ const TRPC_TO_APP: Partial<Record<TRPCError['code'], ApiErrorCode>> = {
   PRECONDITION_FAILED: 'CONFLICT',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  // A query sent as POST or a mutation as GET: the caller's mistake (there is no 405 in our codes).
+  METHOD_NOT_SUPPORTED: 'BAD_REQUEST',
   TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
 };
@@ -104,6 +106,9 @@ const UNAVAILABLE_MESSAGES = [
   /timeout exceeded when trying to connect/i,
   /connection (?:refused|reset|closed)/i,
   /cannot use a pool after calling end/i,
+  // node-postgres, for a query on a pooled connection the server has just cut (a transaction's
+  // next statement after PostgreSQL stopped).
+  /client (?:has encountered a connection error|was closed) and is not queryable/i,
   /terminating connection due to administrator command/i,
   /the database system is (?:starting up|shutting down)/i,
   /can't reach database server/i,
@@ -143,6 +148,21 @@ function isDatabaseUnavailable(error: unknown): boolean {
       UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(e.message as string))
     )
       return true;
+  }
+  return false;
+}
+
+/**
+ * SQLSTATEs of text PostgreSQL cannot store, above all U+0000 (valid JSON, refused by `text`):
+ * the request's fault, so a 400, not a 500. Seen on the driver's error (`code`) or on the
+ * driver adapter's copy of it (`originalCode`).
+ */
+const UNSTORABLE_TEXT_SQLSTATES = new Set(['22021', '22P05']);
+
+function isUnstorableText(error: unknown): boolean {
+  for (const e of causeChain(error)) {
+    const codes = [e.code, (e as { originalCode?: unknown }).originalCode];
+    if (codes.some((code) => typeof code === 'string' && UNSTORABLE_TEXT_SQLSTATES.has(code))) return true;
   }
   return false;
 }
@@ -209,6 +229,7 @@ export function classifyError(error: unknown): ClassifiedError {
   }
 
   if (isDatabaseUnavailable(error)) return answer('SERVICE_UNAVAILABLE');
+  if (isUnstorableText(error)) return answer('BAD_REQUEST', apiMessages.unstorableText);
 
   if (isObject(error)) {
     const name = typeof error.name === 'string' ? error.name : '';

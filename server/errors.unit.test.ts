@@ -56,6 +56,14 @@ describe('classifyError', () => {
     expect(classifyError(new Error('Connection terminated unexpectedly')).status).toBe(503);
     expect(
       classifyError(
+        new TRPCError({
+          code: 'INTERNAL_SERVER_ERROR',
+          cause: new Error('Client has encountered a connection error and is not queryable'),
+        }),
+      ).status,
+    ).toBe(503);
+    expect(
+      classifyError(
         Object.assign(new Error('x'), { name: 'PrismaClientInitializationError', errorCode: 'P1001' }),
       ).status,
     ).toBe(503);

@@ -104,6 +104,8 @@ export const apiMessages = {
   notFound: 'Not found',
   conflict: 'A record with this value already exists',
   invalidInput: 'Invalid input',
+  /** U+0000 or a lone UTF-16 surrogate: PostgreSQL cannot store either. */
+  unstorableText: 'Text contains a character that cannot be stored',
   payloadTooLarge: 'Request is too large',
   unsupportedMediaType: 'Unsupported media type',
   tooManyRequests: 'Too many requests. Please try again later.',
@@ -121,6 +123,7 @@ export const apiMessages = {
   noTemplate: 'There is no checklist for this type and role',
   fileNotOfTransaction: 'This file was not uploaded to this transaction',
   fileRequired: 'Choose a file to upload',
+  uploadMalformed: 'The upload was cut short or is not well-formed multipart data',
   fileTooLarge: 'The file is too large',
   fileTypeRefused: 'Only PDF, PNG, JPEG, GIF, WebP, DOCX and XLSX files are accepted',
   linkExpired: 'This link has expired. Open the document again from its page.',

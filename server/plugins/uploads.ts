@@ -20,15 +20,24 @@ import { createCaller } from '../trpc/router';
  * nothing is kept). Who may upload is decided first, by a tRPC procedure, before a byte is read.
  */
 
+const UPLOAD_STREAM_BUFFER_BYTES = 128 * 1024;
+
 /** The first `bytes` of the stream (or all of it when shorter); the stream stays readable. */
 function readHead(stream: Readable, bytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    // The parser may have failed the part before it was handed over (a body that ends inside a
+    // later part): such a stream never emits again, and waiting on it would hold the request forever.
+    if (stream.destroyed) {
+      reject(new AppError('BAD_REQUEST', apiMessages.uploadMalformed));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
+    const fail = () => reject(new AppError('BAD_REQUEST', apiMessages.uploadMalformed));
     const finish = () => {
       stream.off('data', onData);
       stream.off('end', finish);
-      stream.off('error', reject);
+      stream.off('error', fail);
       stream.pause();
       resolve(Buffer.concat(chunks));
     };
@@ -39,13 +48,18 @@ function readHead(stream: Readable, bytes: number): Promise<Buffer> {
     };
     stream.on('data', onData);
     stream.once('end', finish);
-    stream.once('error', reject);
+    stream.once('error', fail);
   });
 }
 
 async function* headThenRest(head: Buffer, rest: Readable): AsyncGenerator<Buffer> {
   if (head.length) yield head;
-  for await (const chunk of rest) yield chunk as Buffer;
+  try {
+    for await (const chunk of rest) yield chunk as Buffer;
+  } catch {
+    // The request's body failed (not the storage): storage.put removes what it wrote.
+    throw new AppError('BAD_REQUEST', apiMessages.uploadMalformed);
+  }
 }
 
 async function receive(
@@ -56,9 +70,19 @@ async function receive(
 ): Promise<UploadAnswer> {
   let part: Awaited<ReturnType<FastifyRequest['file']>>;
   try {
-    part = await req.file({ limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 0 } });
+    part = await req.file({
+      // busboy never finishes a body when a part it skips (one whose filename holds a bare line
+      // break, say) gets more than this in one write that also ends the part: the request would
+      // hang forever (17 KiB did it with the 16 KiB default). A socket hands over at most 64 KiB
+      // at a time, so twice that is never reached.
+      fileHwm: UPLOAD_STREAM_BUFFER_BYTES,
+      limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 0 },
+    });
   } catch (error) {
-    if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+    // Not multipart, or a multipart header the parser cannot use (no boundary, one too long: plain
+    // Errors from busboy). Both are the request's fault; limit errors keep their own status.
+    const { code, statusCode } = error as { code?: string; statusCode?: number };
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || statusCode === undefined) {
       throw new AppError('BAD_REQUEST', apiMessages.fileRequired);
     }
     throw error;

@@ -73,11 +73,37 @@ const mapErrors = t.middleware(async ({ next }) => {
 
 const base = t.procedure.use(mapErrors);
 
-export const publicProcedure = base.meta({ access: 'public' });
+/**
+ * Text with a lone UTF-16 surrogate (JSON can carry one, as "\ud800") has no UTF-8 form and
+ * PostgreSQL refuses it inside arrays and JSON columns (the audit trail among them): a 500 unless
+ * refused here, for every procedure, once who may call has been settled (DESIGN.md section 11).
+ */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+function holdsLoneSurrogate(input: unknown): boolean {
+  // Iterative: inputs may nest thousands of levels deep.
+  const pending = [input];
+  while (pending.length) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) return true;
+    } else if (typeof value === 'object' && value !== null) {
+      for (const key of Object.keys(value)) pending.push((value as Record<string, unknown>)[key]);
+    }
+  }
+  return false;
+}
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  if (holdsLoneSurrogate(await getRawInput())) {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: apiMessages.unstorableText });
+  }
+  return next();
+});
+
+export const publicProcedure = base.meta({ access: 'public' }).use(storableInput);
 
 /** Signed in: a valid access token AND a user who still exists, is approved and has not
  * changed password since the token was issued. Loaded on every call, never cached. */
-export const protectedProcedure = base.meta({ access: 'user' }).use(async ({ ctx, next }) => {
+const signedIn = base.use(async ({ ctx, next }) => {
   if (!ctx.auth) {
     throw new TRPCError({
       code: 'UNAUTHORIZED',
@@ -94,16 +120,24 @@ export const protectedProcedure = base.meta({ access: 'user' }).use(async ({ ctx
   return next({ ctx: { user: { id: user.id, role: user.role, isOwner: user.isOwner } } });
 });
 
+export const protectedProcedure = signedIn.meta({ access: 'user' }).use(storableInput);
+
 /** The role comes from the database row, not the token, so a demotion applies at once. */
-export const adminProcedure = protectedProcedure.meta({ access: 'admin' }).use(({ ctx, next }) => {
-  if (ctx.user.role !== 'admin') throw new TRPCError({ code: 'FORBIDDEN', message: apiMessages.forbidden });
-  return next();
-});
+export const adminProcedure = signedIn
+  .meta({ access: 'admin' })
+  .use(({ ctx, next }) => {
+    if (ctx.user.role !== 'admin') throw new TRPCError({ code: 'FORBIDDEN', message: apiMessages.forbidden });
+    return next();
+  })
+  .use(storableInput);
 
 /** The spec's "designated admin": the single owner account (DESIGN.md section 4). */
-export const ownerProcedure = protectedProcedure.meta({ access: 'owner' }).use(({ ctx, next }) => {
-  if (!ctx.user.isOwner || ctx.user.role !== 'admin') {
-    throw new TRPCError({ code: 'FORBIDDEN', message: apiMessages.forbidden });
-  }
-  return next();
-});
+export const ownerProcedure = signedIn
+  .meta({ access: 'owner' })
+  .use(({ ctx, next }) => {
+    if (!ctx.user.isOwner || ctx.user.role !== 'admin') {
+      throw new TRPCError({ code: 'FORBIDDEN', message: apiMessages.forbidden });
+    }
+    return next();
+  })
+  .use(storableInput);

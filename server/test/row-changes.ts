@@ -1,0 +1,58 @@
+import pg from 'pg';
+
+/**
+ * An exact detector of writes, for tests that must prove a call changed nothing: a row-level
+ * trigger on every table of the test database's public schema counts each inserted, updated or
+ * deleted row (and each TRUNCATE) in `fuzz_changes`. The count lives in a table, not a sequence,
+ * so it is transactional: a write that was rolled back is not counted, a committed one always is.
+ * Install it only in a test's own database.
+ */
+export type ChangeCounter = {
+  /** The tables being watched (every table of the schema but the counter's own). */
+  readonly tables: ReadonlyArray<string>;
+  /** Committed row changes so far. */
+  read(): Promise<number>;
+  close(): Promise<void>;
+};
+
+const INSTALL = `
+CREATE TABLE fuzz_changes (n bigint NOT NULL);
+INSERT INTO fuzz_changes VALUES (0);
+CREATE FUNCTION fuzz_count_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE fuzz_changes SET n = n + 1;
+  RETURN NULL;
+END $$;
+DO $$
+DECLARE t record;
+BEGIN
+  -- The counter's own table is the only one left out: counting its updates would never end.
+  FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'fuzz_changes' LOOP
+    EXECUTE format(
+      'CREATE TRIGGER fuzz_count_rows AFTER INSERT OR UPDATE OR DELETE ON %I FOR EACH ROW EXECUTE FUNCTION fuzz_count_change()',
+      t.tablename);
+    EXECUTE format(
+      'CREATE TRIGGER fuzz_count_truncate AFTER TRUNCATE ON %I FOR EACH STATEMENT EXECUTE FUNCTION fuzz_count_change()',
+      t.tablename);
+  END LOOP;
+END $$;
+`;
+
+export async function installChangeCounter(databaseUrl: string): Promise<ChangeCounter> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('error', () => {});
+  await client.connect();
+  await client.query(INSTALL);
+  const { rows } = await client.query<{ table: string }>(
+    `SELECT DISTINCT event_object_table::text AS table FROM information_schema.triggers
+     WHERE trigger_name = 'fuzz_count_rows' ORDER BY 1`,
+  );
+  return {
+    tables: rows.map((row) => row.table),
+    async read() {
+      const result = await client.query<{ n: string }>('SELECT n::text AS n FROM fuzz_changes');
+      return Number(result.rows[0]?.n);
+    },
+    close: () => client.end(),
+  };
+}
