@@ -4,12 +4,20 @@ import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { preloadPageAt } from './routes';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The page of the address the app opens on arrives before the first render, so it shows at once
+// rather than after a loader that React keeps on screen for at least 300 ms (client/lazy-page.ts).
+// Should that fetch fail, the app renders anyway and the page retries through its loader.
+void preloadPageAt(window.location.pathname)
+  .catch(() => undefined)
+  .then(() =>
+    createRoot(container).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
+  );

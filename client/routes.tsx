@@ -1,9 +1,10 @@
 import { Center, Loader } from '@mantine/core';
-import { lazy, type ReactNode, Suspense } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { RequireSession } from './auth/RequireSession';
 import { isSignedIn } from './auth/session';
 import { AppLayout } from './layout/AppLayout';
+import { type LazyPage, LoadedPage, lazyPage, matchesPattern } from './lazy-page';
 import { Login } from './pages/Login';
 import { NewPassword } from './pages/NewPassword';
 import { NotFound } from './pages/NotFound';
@@ -17,21 +18,74 @@ import { decodeParam, paths, routeTo } from './paths';
  * The signed-in pages load on demand: the sign-in screens and the shell stay small, and each
  * feature's code (tables, dialogs, later the banner editor's canvas) arrives when it is opened.
  */
-const AdminTransaction = lazy(() =>
-  import('./pages/AdminTransaction').then((m) => ({ default: m.AdminTransaction })),
+const AdminTransaction = lazyPage(
+  () => import('./pages/AdminTransaction'),
+  (m) => m.AdminTransaction,
 );
-const AdminTransactions = lazy(() =>
-  import('./pages/AdminTransactions').then((m) => ({ default: m.AdminTransactions })),
+const AdminTransactions = lazyPage(
+  () => import('./pages/AdminTransactions'),
+  (m) => m.AdminTransactions,
 );
-const Banner = lazy(() => import('./pages/Banner').then((m) => ({ default: m.Banner })));
-const Forms = lazy(() => import('./pages/Forms').then((m) => ({ default: m.Forms })));
-const Home = lazy(() => import('./pages/Home').then((m) => ({ default: m.Home })));
-const Notifications = lazy(() => import('./pages/Notifications').then((m) => ({ default: m.Notifications })));
-const Settings = lazy(() => import('./pages/Settings').then((m) => ({ default: m.Settings })));
-const Templates = lazy(() => import('./pages/Templates').then((m) => ({ default: m.Templates })));
-const Transaction = lazy(() => import('./pages/Transaction').then((m) => ({ default: m.Transaction })));
-const Tutorials = lazy(() => import('./pages/Tutorials').then((m) => ({ default: m.Tutorials })));
-const Users = lazy(() => import('./pages/Users').then((m) => ({ default: m.Users })));
+const Banner = lazyPage(
+  () => import('./pages/Banner'),
+  (m) => m.Banner,
+);
+const Forms = lazyPage(
+  () => import('./pages/Forms'),
+  (m) => m.Forms,
+);
+const Home = lazyPage(
+  () => import('./pages/Home'),
+  (m) => m.Home,
+);
+const Notifications = lazyPage(
+  () => import('./pages/Notifications'),
+  (m) => m.Notifications,
+);
+const Settings = lazyPage(
+  () => import('./pages/Settings'),
+  (m) => m.Settings,
+);
+const Templates = lazyPage(
+  () => import('./pages/Templates'),
+  (m) => m.Templates,
+);
+const Transaction = lazyPage(
+  () => import('./pages/Transaction'),
+  (m) => m.Transaction,
+);
+const Tutorials = lazyPage(
+  () => import('./pages/Tutorials'),
+  (m) => m.Tutorials,
+);
+const Users = lazyPage(
+  () => import('./pages/Users'),
+  (m) => m.Users,
+);
+
+/** Which lazy page each signed-in path shows, as in AppRoutes below. */
+const LAZY_PAGES: ReadonlyArray<[pattern: string, page: LazyPage]> = [
+  [paths.home, Home],
+  [paths.transaction, Transaction],
+  [paths.forms, Forms],
+  [paths.tutorials, Tutorials],
+  [paths.settings, Settings],
+  [paths.banner, Banner],
+  [paths.notifications, Notifications],
+  [paths.users, Users],
+  [paths.adminTransactions, AdminTransactions],
+  [paths.adminTransaction, AdminTransaction],
+  [paths.templates, Templates],
+];
+
+/**
+ * Loads the page that `pathname` shows, if it is a lazy one, so the first render shows it without
+ * a loader in between. Never rejects: a page that failed to load is tried again when it renders.
+ */
+export async function preloadPageAt(pathname: string): Promise<void> {
+  const page = LAZY_PAGES.find(([pattern]) => matchesPattern(pattern, pathname))?.[1];
+  await page?.preload().catch(() => {});
+}
 
 function RootRedirect() {
   // `replace`, so Back from the target page does not land on / and bounce forward again.
@@ -74,12 +128,12 @@ export function AppRoutes() {
           keeps one shell mounted instead of rebuilding it (and refetching its data). */}
       <Route path={paths.home}>
         <SignedIn>
-          <Home />
+          <LoadedPage page={Home} />
         </SignedIn>
       </Route>
       <Route path={paths.transaction}>
         <SignedIn>
-          <Transaction />
+          <LoadedPage page={Transaction} />
         </SignedIn>
       </Route>
       <Route path={paths.transactionAlias}>
@@ -87,47 +141,47 @@ export function AppRoutes() {
       </Route>
       <Route path={paths.forms}>
         <SignedIn>
-          <Forms />
+          <LoadedPage page={Forms} />
         </SignedIn>
       </Route>
       <Route path={paths.tutorials}>
         <SignedIn>
-          <Tutorials />
+          <LoadedPage page={Tutorials} />
         </SignedIn>
       </Route>
       <Route path={paths.settings}>
         <SignedIn>
-          <Settings />
+          <LoadedPage page={Settings} />
         </SignedIn>
       </Route>
       <Route path={paths.banner}>
         <SignedIn>
-          <Banner />
+          <LoadedPage page={Banner} />
         </SignedIn>
       </Route>
       <Route path={paths.notifications}>
         <SignedIn>
-          <Notifications />
+          <LoadedPage page={Notifications} />
         </SignedIn>
       </Route>
       <Route path={paths.users}>
         <SignedIn adminOnly>
-          <Users />
+          <LoadedPage page={Users} />
         </SignedIn>
       </Route>
       <Route path={paths.adminTransactions}>
         <SignedIn adminOnly>
-          <AdminTransactions />
+          <LoadedPage page={AdminTransactions} />
         </SignedIn>
       </Route>
       <Route path={paths.adminTransaction}>
         <SignedIn adminOnly>
-          <AdminTransaction />
+          <LoadedPage page={AdminTransaction} />
         </SignedIn>
       </Route>
       <Route path={paths.templates}>
         <SignedIn adminOnly>
-          <Templates />
+          <LoadedPage page={Templates} />
         </SignedIn>
       </Route>
 
