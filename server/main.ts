@@ -9,6 +9,11 @@ import { seed } from './db/seed';
 import { type RunningDatabase, startDatabase } from './db/start';
 import { systemClock } from './deps';
 import { describeErrorForLog } from './errors';
+import {
+  EVENT_LOOP_REPORT_SIGNAL,
+  eventLoopReportEnabled,
+  reportEventLoopDelayOnSignal,
+} from './event-loop-report';
 import { loggerOptions } from './logger';
 import { createMailer } from './mail/mailer';
 import { createNotificationBus } from './realtime/bus';
@@ -79,7 +84,11 @@ async function main(): Promise<void> {
       { loggerInstance: log },
     );
     const runningDatabase = database;
-    closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: false }, async ({ signal, err }) => {
+    // The benchmarks' event-loop report takes SIGUSR2, which otherwise shuts down like SIGTERM.
+    const reportsEventLoop = eventLoopReportEnabled();
+    if (reportsEventLoop) reportEventLoopDelayOnSignal(announce);
+    const skip = reportsEventLoop ? [EVENT_LOOP_REPORT_SIGNAL] : [];
+    closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: false, skip }, async ({ signal, err }) => {
       if (err) log.error({ error: describeErrorForLog(err) }, 'shutting down after an unexpected error');
       else log.info(`${signal ?? 'exit'} received, shutting down`);
       await app.close(); // stops accepting, waits for in-flight requests, closes sockets

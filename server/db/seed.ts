@@ -83,6 +83,12 @@ export async function seed(
   config: Pick<AppConfig, 'adminEmail' | 'adminPassword' | 'env'>,
   log: Logger,
 ): Promise<SeedResult> {
+  // Every start but the first finds the owner: no argon2 then, which costs start-up time and
+  // 19 MiB of memory the C allocator may keep (issue 9, bench/cold-start.bench.ts). The check
+  // under the lock below still decides when several instances start together.
+  if (await db.user.findFirst({ where: { isOwner: true }, select: { id: true } }))
+    return { ownerCreated: false };
+
   const generatedPassword = config.adminPassword ? undefined : randomBytes(12).toString('base64url');
   // Hash before taking the lock: argon2 is deliberately slow.
   const passwordHash = await hashPassword(

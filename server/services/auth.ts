@@ -306,9 +306,10 @@ export async function login(deps: Deps, input: LoginInput, requester: Requester)
   }
 
   const now = deps.clock.now();
-  const session = await deps.db.$transaction((tx) =>
-    issueSession(tx, deps, user, { familyId: randomUUID(), sessionStartedAt: now }),
+  const refreshToken = await deps.db.$transaction((tx) =>
+    storeRefreshToken(tx, deps, user.id, { familyId: randomUUID(), sessionStartedAt: now }),
   );
+  const session = await sessionAnswer(deps, user, refreshToken);
   logSignIn(requester, 'signed-in', user.id);
   return session;
 }
@@ -334,12 +335,19 @@ function logSignIn(requester: Requester, outcome: SignInOutcome, userId?: string
 
 type SessionUser = { id: string; role: 'user' | 'admin'; tokenVersion: number };
 
-async function issueSession(
+/**
+ * Stores the refresh token of a new session (inside the caller's transaction) and returns it.
+ * The access token is signed after the commit, by sessionAnswer: WebCrypto signs on libuv's
+ * thread pool, behind any queued argon2 verifications, and a transaction waiting there holds a
+ * pooled connection. Under a burst of sign-ins that exhausted the pool and turned sign-ins into
+ * 500s (issue 9, bench/sign-in.bench.ts).
+ */
+async function storeRefreshToken(
   tx: Tx,
   deps: Deps,
-  user: SessionUser,
+  userId: string,
   family: { familyId: string; sessionStartedAt: Date },
-): Promise<SessionAnswer> {
+): Promise<string> {
   const now = deps.clock.now();
   const refreshToken = newSecretToken();
   const expiresAt = Math.min(
@@ -348,17 +356,22 @@ async function issueSession(
   );
   await tx.refreshToken.create({
     data: {
-      userId: user.id,
+      userId,
       familyId: family.familyId,
       sessionStartedAt: family.sessionStartedAt,
       tokenHash: hashSecretToken(refreshToken),
       expiresAt: new Date(expiresAt),
     },
   });
+  return refreshToken;
+}
+
+/** The session's answer: a fresh access token for the user, with the stored refresh token. */
+async function sessionAnswer(deps: Deps, user: SessionUser, refreshToken: string): Promise<SessionAnswer> {
   const token = await signAccessToken(
     { sub: user.id, role: user.role, ver: user.tokenVersion },
     deps.config.jwtSecret,
-    now,
+    deps.clock.now(),
   );
   return { token, refreshToken, _id: user.id };
 }
@@ -405,7 +418,7 @@ export async function refresh(
       data: { usedAt: now },
     });
     if (claimed.count !== 1) return null;
-    return issueSession(tx, deps, stored.user, stored);
+    return storeRefreshToken(tx, deps, stored.user.id, stored);
   });
   if (!rotated) {
     await revokeFamily(deps.db, stored.familyId, now);
@@ -415,7 +428,7 @@ export async function refresh(
     );
     throw sessionInvalid();
   }
-  return rotated;
+  return sessionAnswer(deps, stored.user, rotated);
 }
 
 /** Ends the session the token belongs to. Unknown or already revoked tokens are not an error. */
@@ -447,13 +460,18 @@ export async function changePassword(
   }
   const passwordHash = await deps.passwords.hash(input.password);
   const now = deps.clock.now();
-  return deps.db.$transaction(async (tx) => {
+  const { updated, refreshToken } = await deps.db.$transaction(async (tx) => {
     const updated = await tx.user.update({
       where: { id: userId },
       data: { passwordHash, tokenVersion: { increment: 1 } },
       select: { id: true, role: true, tokenVersion: true },
     });
     await tx.refreshToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
-    return issueSession(tx, deps, updated, { familyId: randomUUID(), sessionStartedAt: now });
+    const refreshToken = await storeRefreshToken(tx, deps, userId, {
+      familyId: randomUUID(),
+      sessionStartedAt: now,
+    });
+    return { updated, refreshToken };
   });
+  return sessionAnswer(deps, updated, refreshToken);
 }

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiMessages } from '../../shared/messages';
 import type { Transaction } from '../../shared/schemas/transactions';
+import { NOTIFICATIONS_CHANNEL } from '../realtime/bus';
 import { accessTokenFor, createAdmin, createOwner, createTemplate, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
-import { notifyUsers } from './notifications';
+import { notifyUsers, toNotification } from './notifications';
 import { hashSecretToken } from './secret-tokens';
 
 /**
@@ -199,6 +201,37 @@ describe('who hears about what', () => {
       }),
     ).rejects.toThrow('the change failed');
     expect(await database.db.notification.count()).toBe(before);
+  });
+
+  it('each live event is the stored notification as the list shows it, once per recipient', async () => {
+    const listener = new pg.Client({ connectionString: database.url });
+    await listener.connect();
+    const payloads: string[] = [];
+    listener.on('notification', (event) => {
+      if (event.channel === NOTIFICATIONS_CHANNEL && event.payload) payloads.push(event.payload);
+    });
+    await listener.query(`LISTEN ${NOTIFICATIONS_CHANNEL}`);
+    try {
+      const link = `/home/live-${Date.now()}`;
+      await database.db.$transaction((tx) =>
+        notifyUsers(tx, [agent.id, admin.id, agent.id], { message: 'Checked live', link }),
+      );
+      const ours = () =>
+        payloads.map((payload) => JSON.parse(payload)).filter((e) => e.notification.link === link);
+      for (let waited = 0; ours().length < 2 && waited < 3_000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      const stored = await database.db.notification.findMany({
+        where: { link },
+        select: { id: true, userId: true, message: true, link: true, readAt: true, createdAt: true },
+      });
+      const byUser = (a: { userId: string }, b: { userId: string }) => a.userId.localeCompare(b.userId);
+      expect(stored).toHaveLength(2);
+      expect(ours().sort(byUser)).toEqual(
+        stored.map((row) => ({ userId: row.userId, notification: toNotification(row) })).sort(byUser),
+      );
+    } finally {
+      await listener.end();
+    }
   });
 });
 

@@ -44,14 +44,29 @@ export async function notifyUsers(
   if (recipients.length === 0) return;
   const message =
     event.message.length > MAX_MESSAGE ? `${event.message.slice(0, MAX_MESSAGE - 1)}…` : event.message;
-  const rows = await tx.notification.createManyAndReturn({
-    data: recipients.map((userId) => ({ userId, message, link: event.link })),
-    select: notificationSelect,
-  });
-  const payloads = rows.map((row) =>
-    JSON.stringify({ userId: row.userId, notification: toNotification(row) }),
-  );
-  await tx.$executeRaw`SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, payload) FROM unnest(${payloads}::text[]) AS payload`;
+  // One statement for the rows and their events, whatever the number of recipients: an agent's
+  // action notifies every admin, and through Prisma (createManyAndReturn, then one payload per
+  // row) 1,000 recipients cost hundreds of milliseconds and left the server about 100 MiB larger
+  // (issue 9, bench/websocket.bench.ts). The payload is toNotification's shape, built in SQL:
+  // createdAt as toISOString writes it, read false (the row was just made).
+  await tx.$executeRaw`
+    WITH inserted AS (
+      INSERT INTO notifications (user_id, message, link, created_at)
+      SELECT recipient, ${message}, ${event.link}, statement_timestamp()
+      FROM unnest(${recipients}::uuid[]) AS recipient
+      RETURNING id, user_id, message, link, created_at
+    )
+    SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, json_build_object(
+      'userId', user_id,
+      'notification', json_build_object(
+        '_id', id,
+        'message', message,
+        'link', link,
+        'read', false,
+        'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+      )
+    )::text)
+    FROM inserted`;
 }
 
 /** Every active admin but the one who acted (nobody needs to hear about their own action). */

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../deps';
 import { isValidKey } from './keys';
 import { signFilePath } from './signed-urls';
 import { SIGNED_URL_TTL_SECONDS, type Storage } from './storage';
+
+const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 /**
  * Files under DATA_DIR/uploads. Writes go to a temporary name and are renamed into place, so a
@@ -34,21 +35,18 @@ export function localStorage(options: {
       const target = pathOf(key);
       await mkdir(path.dirname(target), { recursive: true });
       const temporary = `${target}.${randomUUID()}.partial`;
-      let size = 0;
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          size += chunk.length;
-          done(null, chunk);
-        },
-      });
+      // A buffer of 1 MiB instead of 16 KiB lets the stream gather the socket's 64 KiB chunks
+      // into one writev per round trip to the thread pool instead of one write per chunk
+      // (issue 9, bench/upload.bench.ts); it also counts the bytes, so no extra stream is needed.
+      const file = createWriteStream(temporary, { mode: 0o600, highWaterMark: WRITE_BUFFER_BYTES });
       try {
-        await pipeline(body, counter, createWriteStream(temporary, { mode: 0o600 }));
+        await pipeline(body, file);
         await rename(temporary, target);
       } catch (error) {
         await rm(temporary, { force: true });
         throw error;
       }
-      return { size };
+      return { size: file.bytesWritten };
     },
 
     async open(key) {
