@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
-import type { AnyRouter } from '@trpc/server';
+import type { AnyRouter, TRPCError } from '@trpc/server';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   LogController,
 } from 'fastify';
 import { apiMessages } from '../shared/messages';
@@ -18,6 +19,7 @@ import { CLIENT_DIST_DIR } from './paths';
 import { clientIsBuilt, clientPlugin, isClientRoute, isServerPath, sendIndex } from './plugins/client';
 import { fileRoutes } from './plugins/files';
 import { healthRoutes } from './plugins/health';
+import { trpcQueries } from './plugins/trpc-queries';
 import { uploadRoutes } from './plugins/uploads';
 import { type RestRoute, restPlugin } from './rest/adapter';
 import { restRoutes } from './rest/routes';
@@ -43,6 +45,11 @@ export type BuildAppOptions = {
   loggerInstance?: FastifyBaseLogger;
   /** The built client to serve; null serves none. Default: dist/client when it exists. */
   clientDir?: string | null;
+  /**
+   * Answer plain tRPC GET queries without tRPC's Fetch adapter (server/plugins/trpc-queries.ts).
+   * Default true; false leaves every tRPC call to the adapter (the test comparing both sets it).
+   */
+  trpcQueriesFastPath?: boolean;
   /** The router and REST table to mount. Default: the application's. Plumbing tests pass their own. */
   api?: {
     router: AnyRouter;
@@ -149,6 +156,27 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
   app.register(websocket, { options: { maxPayload: JSON_BODY_LIMIT } });
   app.register(healthRoutes, { deps });
 
+  const onProcedureError = ({
+    error,
+    path,
+    req,
+  }: {
+    error: TRPCError;
+    path?: string;
+    req: FastifyRequest;
+  }) => {
+    if (classifyError(error).internal)
+      req.log.error({ error: describeErrorForLog(error), path }, 'procedure failed');
+  };
+  // Before the adapter, so that plain GET queries are answered without its Fetch conversion.
+  if (options.trpcQueriesFastPath !== false) {
+    app.register(trpcQueries, {
+      router: api.router,
+      routeUrl: '/trpc/:path',
+      createContext: (req) => createContext(deps, req),
+      onError: onProcedureError,
+    });
+  }
   app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     useWSS: true,
@@ -156,10 +184,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
       router: api.router,
       createContext: ({ req, res, info }) =>
         createContext(deps, req, info.connectionParams, isWebSocket(res) ? res : undefined),
-      onError: ({ error, path, req }) => {
-        if (classifyError(error).internal)
-          req.log.error({ error: describeErrorForLog(error), path }, 'procedure failed');
-      },
+      onError: onProcedureError,
       keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
     } satisfies FastifyTRPCPluginOptions<AnyRouter>['trpcOptions'],
   });

@@ -79,6 +79,7 @@ const environmentSchema = z
       })
       .default('info'),
     RATE_LIMIT_PER_MIN: integerFromEnv(0, 1_000_000).default(1200),
+    SEARCH_TIMEOUT_MS: integerFromEnv(100, 600_000).default(1000),
   })
   .superRefine((env, issue) => {
     if (env.DATABASE_URL && !env.JWT_SECRET) {
@@ -126,6 +127,8 @@ export type AppConfig = {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Requests per minute per IP for ordinary calls; 0 disables the limit. */
   rateLimitPerMin: number;
+  /** A transaction search's statement_timeout: a term no index serves is cut off (503), not scanned on. */
+  searchTimeoutMs: number;
 };
 
 export class ConfigError extends Error {
@@ -188,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,
     logLevel: e.LOG_LEVEL,
     rateLimitPerMin: e.RATE_LIMIT_PER_MIN,
+    searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
   };
 }
 

@@ -29,7 +29,18 @@ describe('loadConfig', () => {
       maxUploadBytes: 25 * 1024 * 1024,
       logLevel: 'info',
       rateLimitPerMin: 1200,
+      searchTimeoutMs: 1000,
     });
+  });
+
+  test('SEARCH_TIMEOUT_MS: milliseconds from 100 to 600,000', () => {
+    expect(loadConfig({ SEARCH_TIMEOUT_MS: '250' }).searchTimeoutMs).toBe(250);
+    expect(problemsOf({ SEARCH_TIMEOUT_MS: '50' })).toEqual([
+      'SEARCH_TIMEOUT_MS must be at least 100 (got "50")',
+    ]);
+    expect(problemsOf({ SEARCH_TIMEOUT_MS: '1.5' })).toEqual([
+      'SEARCH_TIMEOUT_MS must be a whole number from 100 to 600000 (got "1.5")',
+    ]);
   });
 
   test('values are parsed and derived: APP_URL from PORT, demo data off with DATABASE_URL, MiB uploads', () => {

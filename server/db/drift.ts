@@ -17,6 +17,9 @@ import pg from 'pg';
  */
 export const RAW_ONLY_INDEXES: Record<string, string> = {
   users_single_owner_idx: 'UNIQUE btree(is_owner) WHERE is_owner',
+  // The separator is U+001F, as pg_get_indexdef prints it (migration 20261121180000).
+  transactions_search_idx:
+    "gin(user_id, ((((((street_address || '\u001f'::text) || city) || '\u001f'::text) || state) || '\u001f'::text) || zip) gin_trgm_ops)",
 };
 
 type DmmfField = {

@@ -7,14 +7,14 @@ import { z } from 'zod';
 import { apiError } from '../../shared/schemas/common';
 import type { AppDeps } from '../deps';
 import { createContext } from '../trpc/context';
-import { type Access, createCallerFactory, type Meta } from '../trpc/init';
+import type { Access, Meta } from '../trpc/init';
 
 /**
  * The /api adapter (DESIGN.md section 5): a table of documented paths, each calling exactly one
- * tRPC procedure through a server-side caller. The procedure does all the work (authentication,
- * then input validation with its zod schema, then the service), so REST and tRPC cannot drift
- * apart. The table's schemas are the same shared/schemas objects the procedures use; here they
- * only describe the route in the OpenAPI document.
+ * tRPC procedure, the way a server-side caller calls it. The procedure does all the work
+ * (authentication, then input validation with its zod schema, then the service), so REST and
+ * tRPC cannot drift apart. The table's schemas are the same shared/schemas objects the
+ * procedures use; here they only describe the route in the OpenAPI document.
  */
 
 export type RestInput = {
@@ -52,6 +52,16 @@ export function restRoute<TProcedure extends AnyProcedure>(
   return route;
 }
 
+/** How tRPC's own server-side caller invokes a procedure (createCallerFactory in @trpc/server). */
+type CallProcedure = (opts: {
+  path: string;
+  getRawInput: () => Promise<unknown>;
+  ctx: unknown;
+  type: AnyProcedure['_def']['type'];
+  signal: AbortSignal | undefined;
+  batchIndex: number;
+}) => Promise<unknown>;
+
 export function accessOf(procedure: AnyProcedure): Access {
   return (procedure._def.meta as Meta | undefined)?.access ?? 'public';
 }
@@ -69,7 +79,6 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
   app,
   { deps, router, routes, version, extensions = [] },
 ) => {
-  const callerFor = createCallerFactory(router);
   const pathOf = new Map(
     Object.entries(router._def.procedures).map(([path, procedure]) => [procedure, path]),
   );
@@ -132,18 +141,21 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
         },
       },
       handler: async (req, reply) => {
-        const caller = callerFor(await createContext(deps, req)) as Record<string, unknown>;
-        const call = path
-          .split('.')
-          .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (
-          input?: unknown,
-        ) => Promise<unknown>;
+        const ctx = await createContext(deps, req);
         const input = route.input?.({
           params: (req.params ?? {}) as Record<string, string>,
           query: (req.query ?? {}) as Record<string, unknown>,
           body: req.body,
         });
-        const result = await call(input);
+        // What a server-side caller does for one call, without building its proxy per request.
+        const result = await (route.procedure as unknown as CallProcedure)({
+          path,
+          getRawInput: async () => input,
+          ctx,
+          type: route.procedure._def.type,
+          signal: undefined,
+          batchIndex: 0,
+        });
         reply.code(status);
         return status === 204 ? reply.send() : reply.send(result);
       },

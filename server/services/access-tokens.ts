@@ -17,7 +17,26 @@ const claimsSchema = z.object({
 });
 export type AccessClaims = z.infer<typeof claimsSchema>;
 
-const encoder = new TextEncoder();
+/**
+ * The secret as a WebCrypto HMAC key, imported once per secret: importing it again for every
+ * token (what passing the raw bytes to jose does) costs about 5 times the verification itself,
+ * on every authenticated request (issue 9).
+ */
+const keys = new Map<string, Promise<CryptoKey>>();
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
+    keys.set(secret, key);
+  }
+  return key;
+}
 
 export async function signAccessToken(claims: AccessClaims, secret: string, now: Date): Promise<string> {
   const issuedAt = Math.floor(now.getTime() / 1000);
@@ -27,7 +46,45 @@ export async function signAccessToken(claims: AccessClaims, secret: string, now:
     .setIssuedAt(issuedAt)
     .setNotBefore(issuedAt)
     .setExpirationTime(issuedAt + ACCESS_TOKEN_TTL_SECONDS)
-    .sign(encoder.encode(secret));
+    .sign(await hmacKey(secret));
+}
+
+/**
+ * Tokens whose signature and claims were verified, kept until they expire. A signed-in client
+ * sends the same token with every request for 15 minutes; checking its HMAC again each time
+ * would give the same answer at a cost that shows on every request (issue 9). Only the exact
+ * string verified before is found here (anything altered is verified afresh), its time claims are
+ * checked against `now` on every use, and the user behind it is still loaded on every call.
+ */
+type Remembered = { claims: AccessClaims; notBefore: number; expires: number };
+const verified = new Map<string, Map<string, Remembered>>();
+/** Bounded: when full, the oldest entry goes (a Map iterates in insertion order). */
+const MAX_REMEMBERED = 10_000;
+
+function remembered(secret: string, token: string, now: Date): AccessClaims | null | undefined {
+  const entry = verified.get(secret)?.get(token);
+  if (!entry) return undefined;
+  const seconds = Math.floor(now.getTime() / 1000);
+  // jose's rules: not yet valid while nbf > now; expired once exp <= now.
+  if (entry.notBefore > seconds) return null;
+  if (entry.expires <= seconds) {
+    verified.get(secret)?.delete(token);
+    return null;
+  }
+  return entry.claims;
+}
+
+function remember(secret: string, token: string, entry: Remembered): void {
+  let tokens = verified.get(secret);
+  if (!tokens) {
+    tokens = new Map();
+    verified.set(secret, tokens);
+  }
+  if (tokens.size >= MAX_REMEMBERED) {
+    const oldest = tokens.keys().next();
+    if (!oldest.done) tokens.delete(oldest.value);
+  }
+  tokens.set(token, entry);
 }
 
 /** The claims of a valid token, or null for anything else (expired, tampered, malformed). */
@@ -36,14 +93,24 @@ export async function verifyAccessToken(
   secret: string,
   now: Date,
 ): Promise<AccessClaims | null> {
+  const known = remembered(secret, token, now);
+  if (known !== undefined) return known;
   try {
-    const { payload } = await jwtVerify(token, encoder.encode(secret), {
+    const { payload } = await jwtVerify(token, await hmacKey(secret), {
       algorithms: ['HS256'],
       currentDate: now,
       requiredClaims: ['sub', 'exp', 'iat'],
     });
     const parsed = claimsSchema.safeParse(payload);
-    return parsed.success ? parsed.data : null;
+    if (!parsed.success) return null;
+    // Shared by every request that brings this token: nobody may change it.
+    const claims = Object.freeze(parsed.data);
+    remember(secret, token, {
+      claims,
+      notBefore: typeof payload.nbf === 'number' ? payload.nbf : Number.NEGATIVE_INFINITY,
+      expires: payload.exp ?? 0, // present: requiredClaims
+    });
+    return claims;
   } catch (error) {
     if (error instanceof joseErrors.JOSEError) return null;
     throw error;

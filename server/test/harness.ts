@@ -83,6 +83,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppDeps['config'
     maxUploadBytes: 25 * 1024 * 1024,
     logLevel: 'silent',
     rateLimitPerMin: 0,
+    searchTimeoutMs: 1000,
     ...overrides,
     jwtSecret: overrides.jwtSecret ?? TEST_JWT_SECRET,
   };

@@ -2,6 +2,7 @@ import { initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
 import { apiMessages } from '../../shared/messages';
 import type { ApiErrorCode } from '../../shared/schemas/common';
 import { classifyError } from '../errors';
+import { sessionUser } from '../services/sessions';
 import type { Context } from './context';
 
 /**
@@ -110,10 +111,7 @@ const signedIn = base.use(async ({ ctx, next }) => {
       message: ctx.tokenRejected ? apiMessages.sessionInvalid : apiMessages.notSignedIn,
     });
   }
-  const user = await ctx.db.user.findUnique({
-    where: { id: ctx.auth.sub },
-    select: { id: true, role: true, isOwner: true, isAdminApproved: true, tokenVersion: true },
-  });
+  const user = await sessionUser(ctx.db, ctx.auth.sub);
   if (!user?.isAdminApproved || user.tokenVersion !== ctx.auth.ver) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: apiMessages.sessionInvalid });
   }

@@ -1,0 +1,391 @@
+import { createHash } from 'node:crypto';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { createDb } from '../../server/db/client';
+import { startEmbeddedPostgres } from '../../server/db/embedded';
+import { migrate, readMigrations } from '../../server/db/migrate';
+import { seed } from '../../server/db/seed';
+import { PROJECT_ROOT } from '../../server/paths';
+import { hashPassword } from '../../server/services/passwords';
+import { databaseUrl } from '../../server/test/databases';
+import { CITIES, COMPANIES, FIRST_NAMES, LAST_NAMES, STREET_NAMES, STREET_SUFFIXES } from './us-addresses';
+
+/**
+ * The dataset of issue 9: 1,000 agents, one owner admin, 1,000,000 transactions with realistic
+ * US addresses and 4 checklist forms each, in a database of its own (`portal_bench`) that the
+ * benchmarks read. By default an embedded PostgreSQL keeps it under .bench-data/; with
+ * BENCH_DATABASE_URL (an admin URL) it is created on that server instead.
+ *
+ * Generated with set-based SQL only (INSERT ... SELECT over generate_series), secondary indexes
+ * built after the rows are in, then VACUUM ANALYZE. A marker table records the generator's
+ * version and the migrations it was built on; the next run reuses a complete dataset whose
+ * marker matches and regenerates it otherwise.
+ */
+
+/** Bump whenever the generated rows change shape or distribution. */
+export const DATASET_VERSION = 1;
+export const DATASET_DATABASE = 'portal_bench';
+export const BENCH_DATA_DIR = path.join(PROJECT_ROOT, '.bench-data');
+
+export const DATASET_SIZE = { agents: 1_000, transactions: 1_000_000, formsPerTransaction: 4 } as const;
+
+/** Every agent shares this password (one real production-cost argon2id hash). */
+export const AGENT_PASSWORD = 'Bench-agent-password-1';
+export const OWNER = { email: 'owner@bench.test', password: 'Bench-owner-password-1' } as const;
+export const agentEmail = (n: number) => `agent${n}@bench.test`;
+
+/**
+ * Agent n (0-based) gets a share of the transactions that falls with n: the agent drawn for a
+ * transaction is floor(1000 * random()^SKEW), so agent 0 has about 13,000 transactions and the
+ * last about 600, like a brokerage with a few very busy agents and many occasional ones.
+ */
+const SKEW = 1.6;
+/** Transactions are spread over this many years before the generation. */
+const YEARS = 6;
+
+export type DatasetCounts = {
+  users: number;
+  agents: number;
+  transactions: number;
+  deletedTransactions: number;
+  forms: number;
+};
+
+export type DatasetInfo = {
+  version: number;
+  generatedAt: Date;
+  /** Seconds the generation took (rows, indexes, VACUUM ANALYZE). */
+  seconds: number;
+  /** Seconds each step took, in order. */
+  steps: Array<{ step: string; seconds: number }>;
+  counts: DatasetCounts;
+  /** True when this run found a complete dataset and reused it. */
+  reused: boolean;
+  /** Where it lives: "embedded PostgreSQL 18.4 under .bench-data/" or the server's host. */
+  server: string;
+};
+
+export type Dataset = {
+  /** The portal_bench database (superuser credentials). */
+  url: string;
+  info: DatasetInfo;
+  /** Stops the embedded PostgreSQL (nothing for BENCH_DATABASE_URL) and releases the lock. */
+  close(): Promise<void>;
+};
+
+type Log = (message: string) => void;
+
+/** The migrations' names and checksums: a new or changed migration means a new dataset. */
+async function migrationsFingerprint(): Promise<string> {
+  const migrations = await readMigrations();
+  return createHash('sha256')
+    .update(migrations.map((m) => `${m.name}:${m.checksum}`).join('\n'))
+    .digest('hex');
+}
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, application_name: 'bench-dataset' });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** The row that marks a complete dataset (written last by generate). */
+type Marker = { version: number; migrations: string; info: DatasetInfo };
+
+async function readMarker(url: string): Promise<Marker | undefined> {
+  return withClient(url, async (client) => {
+    const { rows: exists } = await client.query<{ present: boolean }>(
+      "SELECT to_regclass('bench.dataset') IS NOT NULL AS present",
+    );
+    if (!exists[0]?.present) return undefined;
+    const { rows } = await client.query<Marker>('SELECT version, migrations, info FROM bench.dataset');
+    return rows[0];
+  }).catch((error: { code?: string }) => {
+    if (error.code === '3D000') return undefined; // the database does not exist yet
+    throw error;
+  });
+}
+
+/**
+ * One process at a time may start the embedded cluster under .bench-data/ (a second start would
+ * find the first one's postmaster.pid and stop it as an orphan). A lock file names its holder;
+ * one whose process is gone is stale.
+ */
+async function lockDataDir(log: Log): Promise<() => Promise<void>> {
+  await mkdir(BENCH_DATA_DIR, { recursive: true });
+  const file = path.join(BENCH_DATA_DIR, 'bench.lock');
+  for (let waited = 0; ; waited += 2) {
+    try {
+      const handle = await open(file, 'wx');
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return () => rm(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = Number.parseInt(await readFile(file, 'utf8').catch(() => ''), 10);
+    let alive = false;
+    try {
+      if (holder > 0) process.kill(holder, 0);
+      alive = holder > 0;
+    } catch {
+      alive = false;
+    }
+    if (!alive) {
+      await rm(file, { force: true });
+      continue;
+    }
+    if (waited % 30 === 0) log(`waiting for process ${holder}, which is using ${BENCH_DATA_DIR}`);
+    if (waited > 1_800) throw new Error(`${BENCH_DATA_DIR} has been locked by process ${holder} for 30 min`);
+    await sleep(2_000);
+  }
+}
+
+type Server = { adminUrl: string; description: string; stop(): Promise<void> };
+
+async function startServer(log: Log): Promise<Server> {
+  const external = process.env.BENCH_DATABASE_URL;
+  if (external) {
+    return {
+      adminUrl: external,
+      description: `the server of BENCH_DATABASE_URL (${new URL(external).host})`,
+      stop: async () => {},
+    };
+  }
+  const release = await lockDataDir(log);
+  try {
+    // Throw-away durability (no fsync): the data can always be generated again.
+    const embedded = await startEmbeddedPostgres({
+      dataDir: BENCH_DATA_DIR,
+      databaseName: DATASET_DATABASE,
+      ephemeral: true,
+    });
+    return {
+      adminUrl: embedded.adminUrl,
+      description: 'an embedded PostgreSQL under .bench-data/ (fsync off)',
+      stop: async () => {
+        await embedded.stop();
+        await release();
+      },
+    };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
+
+/** Starts (or reaches) the server, and generates the dataset unless a complete one is there. */
+export async function openDataset(log: Log): Promise<Dataset> {
+  const server = await startServer(log);
+  try {
+    const url = databaseUrl(server.adminUrl, DATASET_DATABASE);
+    const fingerprint = await migrationsFingerprint();
+    const marker = await readMarker(url);
+    let info: DatasetInfo;
+    if (marker && marker.version === DATASET_VERSION && marker.migrations === fingerprint) {
+      info = { ...marker.info, generatedAt: new Date(marker.info.generatedAt), reused: true };
+      log(`reusing the dataset generated ${info.generatedAt.toISOString()} in ${info.seconds} s`);
+    } else {
+      log(
+        marker
+          ? 'the dataset was made by another generator version or other migrations: generating it again'
+          : 'no complete dataset yet: generating it (several minutes)',
+      );
+      info = await generate(server.adminUrl, url, fingerprint, log);
+    }
+    info.server = server.description;
+    return { url, info, close: () => server.stop() };
+  } catch (error) {
+    await server.stop().catch(() => {});
+    throw error;
+  }
+}
+
+async function generate(adminUrl: string, url: string, fingerprint: string, log: Log): Promise<DatasetInfo> {
+  const began = Date.now();
+  const steps: DatasetInfo['steps'] = [];
+  const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    const start = Date.now();
+    log(`dataset: ${name}...`);
+    const result = await work();
+    const seconds = Math.round((Date.now() - start) / 100) / 10;
+    steps.push({ step: name, seconds });
+    log(`dataset: ${name} took ${seconds} s`);
+    return result;
+  };
+
+  await step('create the database and migrate it', async () => {
+    await withClient(adminUrl, async (client) => {
+      const name = client.escapeIdentifier(DATASET_DATABASE);
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.query(`CREATE DATABASE ${name}`);
+    });
+    await migrate(url);
+  });
+
+  await step('seed the owner and the templates', async () => {
+    const db = createDb(url, { poolSize: 1 });
+    try {
+      const quiet = { info: () => {}, warn: () => {} };
+      await seed(db, { adminEmail: OWNER.email, adminPassword: OWNER.password, env: 'production' }, quiet);
+    } finally {
+      await db.$disconnect();
+    }
+  });
+
+  const agentHash = await hashPassword(AGENT_PASSWORD, 'production');
+
+  await withClient(url, async (client) => {
+    await client.query("SET maintenance_work_mem = '1GB'");
+    await client.query('SET max_parallel_maintenance_workers = 2');
+    // Rows are consistent by construction: no foreign-key trigger per form row while loading.
+    await client.query('SET session_replication_role = replica');
+    await client.query('SELECT setseed(0.42)');
+
+    // Secondary indexes are built once the rows are in: far faster than maintaining them per row.
+    const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes
+        WHERE schemaname = 'public' AND tablename IN ('transactions', 'transaction_forms')
+          AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE contype = 'p')`,
+    );
+    await step('drop secondary indexes', async () => {
+      for (const index of indexes)
+        await client.query(`DROP INDEX ${client.escapeIdentifier(index.indexname)}`);
+    });
+
+    await step(`insert ${DATASET_SIZE.agents} agents`, () =>
+      client.query(
+        `INSERT INTO users (email, first_name, last_name, company, phone_number, password_hash, role,
+                            is_admin_approved, email_verified_at, created_at, updated_at)
+         SELECT format('agent%s@bench.test', i),
+                ($1::text[])[1 + (i * 37) % cardinality($1::text[])],
+                ($2::text[])[1 + (i * 7919) % cardinality($2::text[])],
+                ($3::text[])[1 + i % cardinality($3::text[])],
+                format('555-%s-%s', lpad((i % 1000)::text, 3, '0'), lpad(((i * 7) % 10000)::text, 4, '0')),
+                $4, 'user', true, joined + interval '1 day', joined, joined
+           FROM generate_series(0, $5::int - 1) AS i,
+                LATERAL (SELECT now() - interval '${YEARS + 1} years' + i * interval '1 day' AS joined) AS j`,
+        [FIRST_NAMES, LAST_NAMES, COMPANIES, agentHash, DATASET_SIZE.agents],
+      ),
+    );
+
+    await step(`insert ${DATASET_SIZE.transactions.toLocaleString('en-US')} transactions`, async () => {
+      await client.query(
+        `CREATE TEMP TABLE bench_agents AS
+           SELECT id, substring(email::text FROM 'agent([0-9]+)@')::int AS n FROM users WHERE role = 'user'`,
+      );
+      await client.query(
+        `CREATE TEMP TABLE bench_cities AS
+           SELECT n::int - 1 AS n, city, state, zip
+             FROM unnest($1::text[], $2::text[], $3::int[]) WITH ORDINALITY AS c(city, state, zip, n)`,
+        [CITIES.map((c) => c[0]), CITIES.map((c) => c[1]), CITIES.map((c) => c[2])],
+      );
+      await client.query(
+        `INSERT INTO transactions (user_id, street_address, city, state, zip, type, role,
+                                   is_transaction_coordinator, is_title_report, is_natural_hazard_disclosure,
+                                   created_at, updated_at, deleted_at)
+         SELECT a.id,
+                format('%s %s %s', s.number, ($1::text[])[1 + s.street], ($2::text[])[1 + s.suffix]),
+                c.city, c.state, lpad((c.zip + s.zip_offset)::text, 5, '0'),
+                CASE WHEN s.kind < 0.35 THEN 'Purchase' WHEN s.kind < 0.65 THEN 'Listing'
+                     WHEN s.kind < 0.90 THEN 'Lease' ELSE 'Referral' END,
+                CASE WHEN s.kind < 0.35 THEN 'Buyer' WHEN s.kind < 0.65 THEN 'Seller'
+                     WHEN s.kind < 0.80 THEN 'Tenant' WHEN s.kind < 0.90 THEN 'Landlord' ELSE '-' END,
+                s.flags & 1 = 1, s.flags & 2 = 2, s.flags & 4 = 4,
+                s.created, least(s.created + s.edited * interval '30 days', now()),
+                CASE WHEN s.deleted THEN least(s.created + interval '60 days', now()) END
+           FROM (SELECT floor($3::int * power(random(), ${SKEW}))::int AS agent,
+                        1 + floor(random() * 9899)::int AS number,
+                        floor(random() * cardinality($1::text[]))::int AS street,
+                        floor(random() * cardinality($2::text[]))::int AS suffix,
+                        floor(random() * $4::int)::int AS city,
+                        floor(random() * 40)::int AS zip_offset,
+                        random() AS kind,
+                        floor(random() * 8)::int AS flags,
+                        now() - random() * interval '${YEARS} years' AS created,
+                        random() AS edited,
+                        random() < 0.01 AS deleted
+                   FROM generate_series(1, $5::int)) AS s
+           JOIN bench_agents a ON a.n = s.agent
+           JOIN bench_cities c ON c.n = s.city`,
+        [STREET_NAMES, STREET_SUFFIXES, DATASET_SIZE.agents, CITIES.length, DATASET_SIZE.transactions],
+      );
+    });
+
+    await step(`insert ${DATASET_SIZE.formsPerTransaction} forms per transaction`, () =>
+      client.query(
+        `INSERT INTO transaction_forms (transaction_id, label, file_key, status, position, created_at, updated_at)
+         SELECT f.transaction_id, f.label,
+                CASE WHEN f.r < 0.75 THEN format('transactions/%s/%s-%s.pdf', f.transaction_id,
+                     gen_random_uuid(), regexp_replace(f.label, '[^A-Za-z0-9]+', '-', 'g')) END,
+                (CASE WHEN f.r < 0.45 THEN 'accepted' WHEN f.r < 0.55 THEN 'rejected' ELSE 'pending' END)::form_status,
+                f.position, f.created_at, f.created_at
+           FROM (SELECT t.id AS transaction_id, p AS position, t.created_at, random() AS r,
+                        coalesce(tpl.documents[p + 1], 'Closing Statement') AS label
+                   FROM transactions t
+                   JOIN transaction_templates tpl ON tpl.type = t.type AND tpl.role = t.role
+                  CROSS JOIN generate_series(0, $1::int - 1) AS p) AS f`,
+        [DATASET_SIZE.formsPerTransaction],
+      ),
+    );
+
+    await step(`build ${indexes.length} secondary indexes`, async () => {
+      for (const index of indexes) await client.query(index.indexdef);
+    });
+  });
+
+  // On a fresh connection, without the loading session's settings. Besides the statistics, it
+  // sets the visibility map, so counts can be answered from an index alone.
+  await step('VACUUM ANALYZE', () => withClient(url, (client) => client.query('VACUUM (ANALYZE)')));
+
+  const counts = await withClient(url, async (client) => {
+    const { rows } = await client.query<DatasetCounts>(
+      `SELECT (SELECT count(*) FROM users)::int AS users,
+              (SELECT count(*) FROM users WHERE role = 'user')::int AS agents,
+              (SELECT count(*) FROM transactions)::int AS transactions,
+              (SELECT count(*) FROM transactions WHERE deleted_at IS NOT NULL)::int AS "deletedTransactions",
+              (SELECT count(*) FROM transaction_forms)::int AS forms`,
+    );
+    const counted = rows[0];
+    if (!counted) throw new Error('counting the dataset returned nothing');
+    return counted;
+  });
+  if (counts.transactions !== DATASET_SIZE.transactions || counts.agents !== DATASET_SIZE.agents) {
+    throw new Error(`the generated dataset is incomplete: ${JSON.stringify(counts)}`);
+  }
+
+  const seconds = Math.round((Date.now() - began) / 100) / 10;
+  const info: DatasetInfo = {
+    version: DATASET_VERSION,
+    generatedAt: new Date(),
+    seconds,
+    steps,
+    counts,
+    reused: false,
+    server: '',
+  };
+  // Written last: a marker exists only for a dataset that is complete.
+  await withClient(url, async (client) => {
+    await client.query('CREATE SCHEMA bench');
+    await client.query(
+      `CREATE TABLE bench.dataset (version int NOT NULL, migrations text NOT NULL,
+         generated_at timestamptz NOT NULL, seconds numeric NOT NULL, info jsonb NOT NULL)`,
+    );
+    await client.query('INSERT INTO bench.dataset VALUES ($1, $2, $3, $4, $5)', [
+      DATASET_VERSION,
+      fingerprint,
+      info.generatedAt,
+      seconds,
+      JSON.stringify(info),
+    ]);
+  });
+  log(`dataset generated in ${seconds} s: ${JSON.stringify(counts)}`);
+  return info;
+}

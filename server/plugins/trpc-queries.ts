@@ -1,0 +1,151 @@
+import type { AnyRouter } from '@trpc/server';
+import {
+  getErrorShape,
+  getHTTPStatusCode,
+  getProcedureAtPath,
+  getTRPCErrorFromUnknown,
+  type TRPCError,
+  transformTRPCResponse,
+} from '@trpc/server/unstable-core-do-not-import';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Context } from '../trpc/context';
+
+/**
+ * tRPC queries over HTTP GET, answered without tRPC's Fetch adapter (issue 9, goal b).
+ *
+ * tRPC 11 turns every Node request into a Fetch Request (Headers, URL, AbortController) and its
+ * answer into a Fetch Response that Fastify then streams out: on Node 20 that costs about as much
+ * CPU as the rest of a typical query, which made the transaction list through tRPC markedly
+ * slower than the same procedure through the REST routes (docs/PERFORMANCE.md). For the plain
+ * case, queries sent as GET and answered as one JSON document (what the client's httpBatchLink
+ * sends), this hook calls the procedures directly and writes the answer with tRPC's own
+ * functions: the same error shapes (our errorFormatter), the same statuses (207 for a batch of
+ * mixed outcomes), the same onError. Everything else (mutations, subscriptions, streaming
+ * requests, unknown paths, unreadable input) is left to tRPC's adapter, untouched.
+ */
+
+export type TrpcQueriesOptions = {
+  router: AnyRouter;
+  /** The context tRPC's adapter would make for this request. */
+  createContext(req: FastifyRequest): Promise<Context>;
+  onError(opts: {
+    error: TRPCError;
+    path: string;
+    input: unknown;
+    ctx: Context;
+    type: 'query';
+    req: FastifyRequest;
+  }): void;
+  /** The route tRPC's adapter serves, e.g. /trpc/:path. */
+  routeUrl: string;
+};
+
+type Call = { path: string; input: unknown; procedure: (opts: unknown) => Promise<unknown> };
+
+/** The query string as tRPC reads it (everything after the first "?"). */
+function searchOf(req: FastifyRequest): URLSearchParams {
+  const at = req.url.indexOf('?');
+  return new URLSearchParams(at === -1 ? '' : req.url.slice(at + 1));
+}
+const isBatch = (req: FastifyRequest) => searchOf(req).get('batch') === '1';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The calls of a plain GET query request, or undefined for anything tRPC's adapter should see. */
+async function queryCalls(router: AnyRouter, req: FastifyRequest): Promise<Call[] | undefined> {
+  // A streaming answer (httpBatchStreamLink, SSE) is the adapter's business.
+  if (req.headers['trpc-accept'] !== undefined) return undefined;
+  // A fragment never belongs in a request; the adapter's URL parser decides what it means.
+  if (req.url.includes('#')) return undefined;
+  if (String(req.headers.accept ?? '').includes('application/jsonl')) return undefined;
+  const rawPath = (req.params as { path?: unknown }).path;
+  if (typeof rawPath !== 'string') return undefined;
+  let path: string;
+  try {
+    path = decodeURIComponent(rawPath); // as tRPC does with the route's (already decoded) parameter
+  } catch {
+    return undefined;
+  }
+  const search = searchOf(req);
+  const batch = search.get('batch') === '1';
+  const paths = batch ? path.split(',') : [path];
+  const inputText = search.get('input');
+  let inputs: unknown;
+  try {
+    inputs = inputText ? JSON.parse(inputText) : undefined;
+  } catch {
+    return undefined;
+  }
+  if (batch && inputs !== undefined && !isObject(inputs)) return undefined;
+  const deserialize = (value: unknown) => router._def._config.transformer.input.deserialize(value);
+  const calls: Call[] = [];
+  for (const [index, callPath] of paths.entries()) {
+    const procedure = await getProcedureAtPath(router, callPath);
+    if (procedure?._def.type !== 'query') return undefined;
+    const raw = batch ? (inputs as Record<string, unknown> | undefined)?.[index] : inputs;
+    calls.push({
+      path: callPath,
+      input: raw === undefined ? undefined : deserialize(raw),
+      procedure: procedure as unknown as Call['procedure'],
+    });
+  }
+  return calls;
+}
+
+async function answer(
+  options: TrpcQueriesOptions,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  calls: Call[],
+  ctx: Context,
+) {
+  const config = options.router._def._config;
+  const results = await Promise.all(
+    calls.map(async (call, batchIndex) => {
+      try {
+        const data = await call.procedure({
+          path: call.path,
+          getRawInput: async () => call.input,
+          ctx,
+          type: 'query',
+          signal: undefined,
+          batchIndex,
+        });
+        return { result: { data } };
+      } catch (cause) {
+        const error = getTRPCErrorFromUnknown(cause);
+        options.onError({ error, path: call.path, input: call.input, ctx, type: 'query', req });
+        return {
+          error: getErrorShape({ config, error, type: 'query', path: call.path, input: call.input, ctx }),
+        };
+      }
+    }),
+  );
+  const json = isBatch(req) ? results : results[0];
+  return (
+    reply
+      .code(getHTTPStatusCode(results as never))
+      .header('vary', 'trpc-accept, accept')
+      .header('content-type', 'application/json')
+      // A Buffer, so that Fastify leaves the content type exactly as tRPC writes it.
+      .send(Buffer.from(JSON.stringify(transformTRPCResponse(config, json as never))))
+  );
+}
+
+export const trpcQueries = fp<TrpcQueriesOptions>(async (app, options) => {
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.method !== 'GET' || req.routeOptions.url !== options.routeUrl) return;
+    const calls = await queryCalls(options.router, req);
+    if (!calls) return;
+    let ctx: Context;
+    try {
+      ctx = await options.createContext(req);
+    } catch {
+      return; // the adapter makes it again and answers the failure in its own way
+    }
+    await answer(options, req, reply, calls, ctx);
+    return reply;
+  });
+});

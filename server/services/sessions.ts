@@ -1,0 +1,44 @@
+import type { Db } from '../db/client';
+import { Prisma } from '../db/generated/client';
+import { sqlRows } from '../db/sql';
+
+/**
+ * What every authenticated call reads about its user (DESIGN.md section 4: loaded fresh on every
+ * call, never cached, so a deactivation, a demotion or a password change applies at once).
+ *
+ * It runs on every request but one, so it is one primary-key lookup in hand-written SQL: through
+ * Prisma it cost more CPU than the rest of a typical call (issue 9, docs/PERFORMANCE.md).
+ */
+export type SessionUser = {
+  id: string;
+  role: 'user' | 'admin';
+  isOwner: boolean;
+  isAdminApproved: boolean;
+  tokenVersion: number;
+};
+
+type SessionRow = {
+  id: string;
+  role: 'user' | 'admin';
+  is_owner: boolean;
+  is_admin_approved: boolean;
+  token_version: number;
+};
+
+/** The user behind an access token's `sub` (a uuid, checked when the token was), or null. */
+export async function sessionUser(db: Db, id: string): Promise<SessionUser | null> {
+  const [row] = await sqlRows<SessionRow>(
+    db,
+    Prisma.sql`SELECT id, role::text AS role, is_owner, is_admin_approved, token_version
+                 FROM users WHERE id = ${id}::uuid`,
+    { prepared: true },
+  );
+  if (!row) return null;
+  return {
+    id: row.id,
+    role: row.role,
+    isOwner: row.is_owner,
+    isAdminApproved: row.is_admin_approved,
+    tokenVersion: row.token_version,
+  };
+}
