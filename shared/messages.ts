@@ -123,6 +123,8 @@ export const apiMessages = {
   noTemplate: 'There is no checklist for this type and role',
   fileNotOfTransaction: 'This file was not uploaded to this transaction',
   fileRequired: 'Choose a file to upload',
+  /** A search cut off by SEARCH_TIMEOUT_MS (a pathological term over a million rows). */
+  searchTooSlow: 'This search took too long. Try a longer or more specific term.',
   uploadMalformed: 'The upload was cut short or is not well-formed multipart data',
   fileTooLarge: 'The file is too large',
   fileTypeRefused: 'Only PDF, PNG, JPEG, GIF, WebP, DOCX and XLSX files are accepted',

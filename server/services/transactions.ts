@@ -244,7 +244,7 @@ async function listPage(db: Db, filter: Prisma.Sql, paging: Paging): Promise<Tra
 }
 
 /** Shown when a search is cut off by SEARCH_TIMEOUT_MS. */
-export const SEARCH_TOO_SLOW = 'This search took too long. Try a longer or more specific term.';
+export const SEARCH_TOO_SLOW = apiMessages.searchTooSlow;
 
 /** Joins the four address fields in transactions_search_idx. */
 const SEPARATOR = '\u001f';
