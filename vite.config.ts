@@ -1,11 +1,18 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type UserConfig } from 'vite';
 
 // The API runs beside Vite in development (scripts/dev.mjs); proxying keeps the browser on one
 // origin, as in production where the server also serves the built client.
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 3000}`;
 
-export default defineConfig({
+export default defineConfig(({ command }) => {
+  // A build is always the production build, whatever NODE_ENV the shell has (vitest sets `test`,
+  // which would bundle React's development build and fail the size budget of `npm run build`).
+  if (command === 'build') process.env.NODE_ENV = 'production';
+  return config;
+});
+
+const config = {
   root: 'client',
   plugins: [react()],
   build: {
@@ -22,4 +29,4 @@ export default defineConfig({
       '/trpc': { target: apiTarget, ws: true },
     },
   },
-});
+} satisfies UserConfig;

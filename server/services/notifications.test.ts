@@ -45,15 +45,20 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-/** Notifications created since the last call, per recipient. */
-let since = new Date(0);
-beforeEach(() => {
-  since = new Date();
-});
+/**
+ * Notifications created since the last markSeen(), per recipient. By id, not by time: the rows'
+ * createdAt comes from the database clock, rounded to the millisecond, so a row made just before
+ * a JavaScript timestamp can compare as made after it.
+ */
+let seen = new Set<string>();
+async function markSeen(): Promise<void> {
+  seen = new Set((await database.db.notification.findMany({ select: { id: true } })).map((row) => row.id));
+}
+beforeEach(markSeen);
 async function received(): Promise<Record<string, string[]>> {
   const rows = await database.db.notification.findMany({
-    where: { createdAt: { gte: since } },
-    orderBy: { createdAt: 'asc' },
+    where: { id: { notIn: [...seen] } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
   const byUser: Record<string, string[]> = {};
   for (const row of rows) byUser[row.userId] = [...(byUser[row.userId] ?? []), row.message];
@@ -94,7 +99,7 @@ describe('who hears about what', () => {
   it("an agent's upload and comment: the admins; an admin's comment: the agent only", async () => {
     const deal = await open(agent);
     const form = deal.forms[0];
-    since = new Date();
+    await markSeen();
     await call('POST', `/api/transactions/${deal._id}/forms/${form?._id}/comments`, agent, {
       text: 'Signed today',
     });
@@ -104,7 +109,7 @@ describe('who hears about what', () => {
       'Rosa Tester commented on "Listing Agreement" (48 Lighthouse Point, Portland): Signed today',
     ]);
 
-    since = new Date();
+    await markSeen();
     await call('POST', `/api/transactions/${deal._id}/forms/${form?._id}/comments`, admin, {
       text: 'Thanks!',
     });
@@ -118,7 +123,7 @@ describe('who hears about what', () => {
 
   it('a review with a comment is one notification, to the agent alone', async () => {
     const deal = await open(agent);
-    since = new Date();
+    await markSeen();
     const res = await call(
       'POST',
       `/api/admin/transactions/${deal._id}/forms/${deal.forms[1]?._id}/comments`,
@@ -153,7 +158,7 @@ describe('who hears about what', () => {
 
   it('approval: the user, once; a verified registration: every active admin', async () => {
     const newcomer = await createUser(database.db, { isAdminApproved: false });
-    since = new Date();
+    await markSeen();
     await call('GET', `/api/users/activate/${newcomer.id}`, admin);
     await call('GET', `/api/users/activate/${newcomer.id}`, admin);
     expect(await received()).toEqual({ [newcomer.id]: [apiMessages.accountApproved] });
@@ -174,7 +179,7 @@ describe('who hears about what', () => {
         expiresAt: new Date(clock.now().getTime() + 3_600_000),
       },
     });
-    since = new Date();
+    await markSeen();
     expect((await call('POST', '/api/auth/verify-email', undefined, { token })).statusCode).toBe(200);
     const message = 'New registration awaiting approval: Nadia Reyes (nadia.notify@example.com)';
     expect(await received()).toEqual({ [admin.id]: [message], [owner.id]: [message] });
