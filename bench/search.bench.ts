@@ -3,9 +3,10 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Prisma } from '../server/db/generated/client';
-import { SEARCH_TOO_SLOW, searchStatement } from '../server/services/transactions';
+import { searchStatement } from '../server/services/transactions';
 import { type SignedIn, signIn, timedCall } from '../server/test/rest-client';
 import { PAGE_SIZE } from '../shared/constants';
+import { apiMessages } from '../shared/messages';
 import type { TransactionsPage } from '../shared/schemas/transactions';
 import type { Benchmark, Goal } from './lib/benchmark';
 import { AGENT_PASSWORD, agentEmail, OWNER, openDataset } from './lib/dataset';
@@ -175,7 +176,7 @@ async function tryPathological(
     message:
       answer.status === 200
         ? `${thousands(body.totalTransactions ?? 0)} matches`
-        : `${body.message ?? ''}${body.message === SEARCH_TOO_SLOW ? '' : ' (unexpected message)'}`,
+        : `${body.message ?? ''}${body.message === apiMessages.searchTooSlow ? '' : ' (unexpected message)'}`,
     directMs: performance.now() - began,
     directOutcome,
   };

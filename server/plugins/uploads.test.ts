@@ -8,6 +8,7 @@ import type { AppDeps } from '../deps';
 import { runSql } from '../test/databases';
 import { accessTokenFor, createOwner, createTransaction, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TEST_DATA_DIR, TestClock, testDeps } from '../test/harness';
+import { until } from '../test/until';
 
 /**
  * Files and their rows (issue 8): every stored file has its stored_files row, a refused or
@@ -58,14 +59,6 @@ function upload(url: string, token: string, file: Buffer) {
 const folderOf = (transactionId: string) =>
   path.join(TEST_DATA_DIR, 'uploads', 'transactions', transactionId);
 const filesIn = (folder: string) => readdir(folder).catch(() => [] as string[]);
-
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('stored files', () => {
   it('an upload records its file: key, size, type, uploader and transaction', async () => {

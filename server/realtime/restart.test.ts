@@ -13,6 +13,7 @@ import { migrate } from '../db/migrate';
 import { notifyUsers } from '../services/notifications';
 import { accessTokenFor, createUser } from '../test/factories';
 import { buildTestApp, TestClock, testDeps } from '../test/harness';
+import { until } from '../test/until';
 import type { AppRouter } from '../trpc/router';
 import { createNotificationBus } from './bus';
 
@@ -31,14 +32,6 @@ afterAll(async () => {
   await database?.stop().catch(() => {});
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 test('after PostgreSQL restarts, the listener reconnects and delivery works again', {
   timeout: 90_000,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { median } from '../../bench/lib/stats';
 import { type PortalStack, startPortalStack } from '../test/built-server';
 import { writePerformanceSection } from '../test/performance-doc';
 import { createAgents, signIn, timedCall } from '../test/rest-client';
@@ -26,12 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
 
 test('an unknown e-mail and a wrong password take the same time to refuse', async () => {
   if (!stack) throw new Error('the stack did not start');

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiMessages } from '../../shared/messages';
 import { accessTokenFor, createAdmin, createTransaction, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from '../test/harness';
-import { SEARCH_TOO_SLOW } from './transactions';
 
 /**
  * Transaction search on the hand-written statement of issue 9 (server/services/transactions.ts).
@@ -62,11 +62,11 @@ describe('a search that cannot finish within SEARCH_TIMEOUT_MS', () => {
     );
     for (const answer of [adminRest, agentRest]) {
       expect(answer.statusCode).toBe(503);
-      expect(answer.json()).toEqual({ message: SEARCH_TOO_SLOW, code: 'SERVICE_UNAVAILABLE' });
+      expect(answer.json()).toEqual({ message: apiMessages.searchTooSlow, code: 'SERVICE_UNAVAILABLE' });
     }
     expect(adminTrpc.statusCode).toBe(503);
     expect(adminTrpc.json().error).toMatchObject({
-      message: SEARCH_TOO_SLOW,
+      message: apiMessages.searchTooSlow,
       data: { httpStatus: 503, appCode: 'SERVICE_UNAVAILABLE' },
     });
   });

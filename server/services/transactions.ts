@@ -244,7 +244,6 @@ async function listPage(db: Db, filter: Prisma.Sql, paging: Paging): Promise<Tra
 }
 
 /** Shown when a search is cut off by SEARCH_TIMEOUT_MS. */
-export const SEARCH_TOO_SLOW = apiMessages.searchTooSlow;
 
 /** Joins the four address fields in transactions_search_idx. */
 const SEPARATOR = '\u001f';
@@ -301,7 +300,7 @@ async function searchPage(deps: Deps, statement: Prisma.Sql, limit: number): Pro
       limit,
     );
   } catch (error) {
-    if (isStatementTimeout(error)) throw new AppError('SERVICE_UNAVAILABLE', SEARCH_TOO_SLOW);
+    if (isStatementTimeout(error)) throw new AppError('SERVICE_UNAVAILABLE', apiMessages.searchTooSlow);
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { TINY_PDF } from './api-calls';
 
 /**
  * The REST API over real HTTP (fetch), for runs against a separate server process: every call
@@ -119,9 +120,6 @@ export async function createAgents(
   }
   return agents;
 }
-
-/** The smallest file the upload route accepts as a PDF (it sniffs the first bytes). */
-export const TINY_PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
 export function pdfForm(fileName: string): FormData {
   const form = new FormData();

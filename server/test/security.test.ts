@@ -6,6 +6,7 @@ import type { AppDeps } from '../deps';
 import { loggerOptions } from '../logger';
 import { smtpMailer } from '../mail/mailer';
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from '../services/access-tokens';
+import { bearer as bearerOf, multipartBody, TINY_PDF } from './api-calls';
 import {
   accessTokenFor,
   createOwner,
@@ -193,17 +194,12 @@ describe('protective headers on every kind of answer', () => {
     const template = await createTemplate(database.db);
     const transaction = await createTransaction(database.db, { userId: agent.id });
     const other = await createTransaction(database.db, { userId: owner.id });
-    const bearer = { authorization: `Bearer ${agentToken}` };
-    const pdf = Buffer.from('%PDF-1.4\n%%EOF\n');
-    const boundary = '----headers';
-    const multipart = (file: Buffer) => ({
-      payload: Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n`),
-        file,
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]),
-      headers: { ...bearer, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    });
+    const bearer = bearerOf(agentToken);
+    const pdf = TINY_PDF;
+    const multipart = (file: Buffer) => {
+      const body = multipartBody(file);
+      return { payload: body.payload, headers: { ...bearer, ...body.headers } };
+    };
     const uploaded = await app.inject({
       method: 'POST',
       url: `/api/uploads/transactions/${transaction.id}`,
@@ -370,19 +366,12 @@ describe('logs', () => {
 
     // A download link's signature is a bearer capability for an hour.
     const transaction = await createTransaction(database.db, { userId: agent.id });
-    const boundary = '----logs';
+    const body = multipartBody(TINY_PDF);
     const uploaded = await app.inject({
       method: 'POST',
       url: `/api/uploads/transactions/${transaction.id}`,
-      payload: Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n`),
-        Buffer.from('%PDF-1.4\n%%EOF\n'),
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]),
-      headers: {
-        authorization: `Bearer ${agentToken}`,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-      },
+      payload: body.payload,
+      headers: { ...bearerOf(agentToken), ...body.headers },
     });
     const link = new URL(uploaded.json().url);
     secrets.push(agentToken, link.searchParams.get('sig') ?? '');
