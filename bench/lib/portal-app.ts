@@ -11,7 +11,7 @@ import { loggerOptions } from '../../server/logger';
 import { createMailer } from '../../server/mail/mailer';
 import { createNotificationBus } from '../../server/realtime/bus';
 import { createPasswordHasher } from '../../server/services/passwords';
-import { RateLimiter } from '../../server/services/rate-limits';
+import { createRateLimiter } from '../../server/services/rate-limits';
 import { createStorage } from '../../server/storage';
 
 /**
@@ -62,7 +62,7 @@ export async function startPortalApp(
       clock: systemClock,
       mailer: createMailer(config, log),
       passwords: createPasswordHasher('production'),
-      limits: new RateLimiter(systemClock),
+      limits: createRateLimiter(db, systemClock),
       storage: createStorage(config, systemClock),
       bus,
     },

@@ -7,7 +7,7 @@ import { smtpMailer } from '../mail/mailer';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../services/access-tokens';
 import { RESET_PASSWORD_TTL_MS, SESSION_MAX_LIFETIME_MS, VERIFY_EMAIL_TTL_MS } from '../services/auth';
 import { createPasswordHasher, type PasswordHasher } from '../services/passwords';
-import { AUTH_LIMITS, RateLimiter } from '../services/rate-limits';
+import { AUTH_LIMITS } from '../services/rate-limits';
 import { hashSecretToken } from '../services/secret-tokens';
 import { createAdmin, createOwner, createUser, DEFAULT_PASSWORD } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from '../test/harness';
@@ -52,16 +52,20 @@ afterAll(async () => {
   await inbox.close();
 });
 
-/** A fresh app, clock and rate-limit counters for every test; the database is shared. */
+/**
+ * A fresh app, clock and rate-limit counters for every test; the database is shared. The counters
+ * live in the database (rate_limit_windows), and every test starts its clock at the same instant,
+ * so they are emptied here: each test counts from zero, as each did with a counter of its own.
+ */
 beforeEach(async () => {
   await app?.close();
+  await database.db.$executeRaw`DELETE FROM rate_limit_windows`;
   clock = new TestClock();
   deps = testDeps(database.db, {
     clock,
     config: testConfig({ appUrl: APP_URL }),
     mailer: smtpMailer(inbox.url, 'Portal <no-reply@portal.test>'),
     passwords: countingHasher(createPasswordHasher('test')),
-    limits: new RateLimiter(clock),
   });
   app = buildTestApp(deps);
   argon2Calls.hash = 0;

@@ -111,7 +111,7 @@ async function trySend(deps: Deps, requester: Requester, message: MailMessage): 
 }
 
 export async function register(deps: Deps, input: RegisterInput, requester: Requester) {
-  if (!deps.limits.take('registerPerIp', requester.ip)) throw tooManyRequests();
+  if (!(await deps.limits.take(['registerPerIp', requester.ip]))) throw tooManyRequests();
   const taken = await deps.db.user.findUnique({ where: { email: input.email }, select: { id: true } });
   if (taken) throw new AppError('CONFLICT', apiMessages.emailTaken);
 
@@ -173,7 +173,7 @@ export async function verifyEmail(deps: Deps, token: string) {
 
 /** Same answer whether or not the address exists or still needs verifying. */
 export async function resendVerification(deps: Deps, email: string, requester: Requester) {
-  if (!takeResetLimits(deps, email, requester)) throw tooManyRequests();
+  if (!(await takeResetLimits(deps, email, requester))) throw tooManyRequests();
   const user = await deps.db.user.findUnique({
     where: { email },
     select: { id: true, email: true, firstName: true, emailVerifiedAt: true },
@@ -193,19 +193,13 @@ export async function resendVerification(deps: Deps, email: string, requester: R
   return { message: apiMessages.verificationResent };
 }
 
-function takeResetLimits(deps: Deps, email: string, requester: Requester): boolean {
-  if (
-    deps.limits.isLimited('resetPerEmail', emailKey(email)) ||
-    deps.limits.isLimited('resetPerIp', requester.ip)
-  )
-    return false;
-  deps.limits.hit('resetPerEmail', emailKey(email));
-  deps.limits.hit('resetPerIp', requester.ip);
-  return true;
+/** Both counted in one step, or neither when either is used up. */
+function takeResetLimits(deps: Deps, email: string, requester: Requester): Promise<boolean> {
+  return deps.limits.take(['resetPerEmail', emailKey(email)], ['resetPerIp', requester.ip]);
 }
 
 export async function requestPasswordReset(deps: Deps, input: ResetRequestInput, requester: Requester) {
-  if (!takeResetLimits(deps, input.email, requester)) throw tooManyRequests();
+  if (!(await takeResetLimits(deps, input.email, requester))) throw tooManyRequests();
   const user = await deps.db.user.findUnique({
     where: { email: input.email },
     select: { id: true, email: true, firstName: true },
@@ -265,11 +259,12 @@ export async function confirmPasswordReset(deps: Deps, input: ResetConfirmInput)
 
 export async function login(deps: Deps, input: LoginInput, requester: Requester): Promise<SessionAnswer> {
   const accountKey = `${emailKey(input.email)}\u0000${requester.ip}`;
-  // Both limits are checked before the password is looked at, let alone hashed.
-  if (
-    deps.limits.isLimited('loginFailuresPerAccount', accountKey) ||
-    !deps.limits.take('loginPerIp', requester.ip)
-  ) {
+  // Both limits are checked before the password is looked at, let alone hashed, in one statement.
+  // The attempt counts as a failure of the account until the password is proven (then reset
+  // clears it): counting only after argon2 answered would let parallel guesses all pass a check
+  // made before any of them had failed. One after another it refuses exactly what counting
+  // failures afterwards refused: the 11th attempt after 10 failures.
+  if (!(await deps.limits.take(['loginFailuresPerAccount', accountKey], ['loginPerIp', requester.ip]))) {
     logSignIn(requester, 'rate-limited');
     throw tooManyRequests();
   }
@@ -289,11 +284,10 @@ export async function login(deps: Deps, input: LoginInput, requester: Requester)
     ? await deps.passwords.verify(user.passwordHash, input.password)
     : await deps.passwords.verifyAgainstNothing(input.password);
   if (!user || !passwordMatches) {
-    deps.limits.hit('loginFailuresPerAccount', accountKey);
     logSignIn(requester, user ? 'wrong-password' : 'unknown-account', user?.id);
     throw invalidCredentials();
   }
-  deps.limits.reset('loginFailuresPerAccount', accountKey);
+  await deps.limits.reset('loginFailuresPerAccount', accountKey);
 
   // Only now, with the password proven, may the answer say anything about the account.
   if (!user.emailVerifiedAt) {
@@ -385,7 +379,7 @@ export async function refresh(
   refreshToken: string,
   requester: Requester,
 ): Promise<SessionAnswer> {
-  if (!deps.limits.take('refreshPerIp', requester.ip)) throw tooManyRequests();
+  if (!(await deps.limits.take(['refreshPerIp', requester.ip]))) throw tooManyRequests();
   const now = deps.clock.now();
   const stored = await deps.db.refreshToken.findUnique({
     where: { tokenHash: hashSecretToken(refreshToken) },

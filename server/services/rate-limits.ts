@@ -1,12 +1,21 @@
+import { createHash } from 'node:crypto';
+import { apiMessages } from '../../shared/messages';
+import type { Db } from '../db/client';
+import { Prisma } from '../db/generated/client';
+import { sqlRows } from '../db/sql';
 import type { Clock } from '../deps';
+import { AppError } from '../errors';
 
 /**
  * The sign-in, registration, reset and refresh limits of DESIGN.md section 4. They are checked
- * before any password is hashed, so a flood of guesses costs us a map lookup, not argon2.
+ * before any password is hashed, so a flood of guesses costs one short statement, not argon2.
  *
- * Fixed windows per key, kept in this process: simple and enough for one instance. With several
- * instances each keeps its own counts, so the effective limit is multiplied by their number
- * (noted in docs/ARCHITECTURE.md).
+ * Fixed windows per key, counted in PostgreSQL (table rate_limit_windows) so that every instance
+ * behind the load balancer shares one count: with per-process counts, N instances gave an
+ * attacker N times each budget. Each check is a single atomic upsert that counts and answers in
+ * one round trip, so instances counting the same key at the same moment never lose a count.
+ * Time comes from the injected Clock, never from the database's now(), so tests move through
+ * windows with a TestClock (and instances should keep their clocks in sync, as NTP does).
  */
 
 export type LimitRule = { max: number; windowMs: number };
@@ -27,64 +36,129 @@ export const AUTH_LIMITS = {
 
 export type LimitName = keyof typeof AUTH_LIMITS;
 
-type Window = { count: number; resetsAt: number };
+/** One event to count: which limit, and the key (an address, an e-mail...) it counts against. */
+export type LimitEvent = readonly [name: LimitName, key: string];
 
-/** Beyond this many live keys, expired windows are swept on the next write. */
-const SWEEP_THRESHOLD = 10_000;
+export type RateLimiter = {
+  /**
+   * Counts one event against every key given, unless one of them has already used up its window
+   * (then nothing is counted). False means: answer 429 and do nothing else.
+   */
+  take(...events: LimitEvent[]): Promise<boolean>;
+  /** Forgets one key's window at once (a successful sign-in clears its failures). */
+  reset(name: LimitName, key: string): Promise<void>;
+};
 
-export class RateLimiter {
-  private readonly windows = new Map<string, Window>();
+/**
+ * How often one instance deletes expired windows. A row is only ever needed until its window
+ * ends, so this bounds the table to the windows of the last few minutes and costs one indexed
+ * DELETE per minute per instance, on a request that would write anyway.
+ */
+export const SWEEP_INTERVAL_MS = MINUTE;
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly rules: Record<LimitName, LimitRule> = AUTH_LIMITS,
-  ) {}
+/**
+ * Keys are stored as SHA-256 hashes: an e-mail key holds whatever was typed into the e-mail
+ * field (people type passwords there), which has no business lying in a table. It also bounds
+ * a key's size whatever was sent.
+ */
+function keyHash(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
 
-  /** True when the key has used up its window: the caller answers 429 and does nothing else. */
-  isLimited(name: LimitName, key: string): boolean {
-    const window = this.current(name, key);
-    return window !== undefined && window.count >= this.rules[name].max;
+/**
+ * A database failure here answers 503 with the outage message, like any other outage: failing
+ * open would let a guesser through uncounted exactly when nobody is looking, and the request
+ * would need the database next anyway. The cause stays attached for the server log (its first
+ * line only, see describeErrorForLog), never for the answer.
+ */
+function unavailable(cause: unknown): AppError {
+  const error = new AppError('SERVICE_UNAVAILABLE', apiMessages.serviceUnavailable);
+  error.cause = cause;
+  return error;
+}
+
+export function createRateLimiter(
+  db: Db,
+  clock: Clock,
+  rules: Record<LimitName, LimitRule> = AUTH_LIMITS,
+): RateLimiter {
+  /** When this instance last swept; the first count after start sweeps whatever expired meanwhile. */
+  let lastSweepAt = Number.NEGATIVE_INFINITY;
+
+  async function sweep(now: Date): Promise<void> {
+    // SKIP LOCKED: rows that a concurrent count is renewing are left alone, so the sweep never
+    // waits on a sign-in (nor deadlocks with one that locks two rows); they are not expired anyway.
+    await sqlRows(
+      db,
+      Prisma.sql`DELETE FROM rate_limit_windows
+                  WHERE resets_at <= ${now}::timestamptz
+                    AND (name, key) IN (SELECT name, key FROM rate_limit_windows
+                                         WHERE resets_at <= ${now}::timestamptz
+                                           FOR UPDATE SKIP LOCKED)`,
+      { prepared: true },
+    );
   }
 
-  /** Counts one event against the key. */
-  hit(name: LimitName, key: string): void {
-    const now = this.clock.now().getTime();
-    const window = this.current(name, key);
-    if (window) {
-      window.count += 1;
-      return;
-    }
-    if (this.windows.size >= SWEEP_THRESHOLD) this.sweep(now);
-    this.windows.set(`${name}\u0000${key}`, { count: 1, resetsAt: now + this.rules[name].windowMs });
+  async function count(
+    events: readonly LimitEvent[],
+    now: Date,
+  ): Promise<Array<{ name: LimitName; count: number }>> {
+    const windowEnds = events.map(([name]) => new Date(now.getTime() + rules[name].windowMs));
+    // One statement, one round trip: nothing is counted if any key has used up its window (as a
+    // refused request counts nothing); otherwise each key is counted atomically (an expired
+    // window starts again at 1) and its new count returned. Two instances counting the same key
+    // at once both land, one after the other on the row lock, so the caller decides on the
+    // count *after* its own event: with max - 1 already counted, exactly one of them gets max.
+    // Rows are locked in (name, key) order, so two counts of the same keys cannot deadlock.
+    return sqlRows<{ name: LimitName; count: number }>(
+      db,
+      Prisma.sql`
+        WITH wanted AS (
+          SELECT w.name, w.key, w.max, w.resets_at
+            FROM unnest(${events.map(([name]) => name)}::text[], ${events.map(([, key]) => keyHash(key))}::bytea[],
+                        ${events.map(([name]) => rules[name].max)}::int[], ${windowEnds}::timestamptz[])
+                   AS w(name, key, max, resets_at)
+        )
+        INSERT INTO rate_limit_windows AS r (name, key, count, resets_at)
+        SELECT name, key, 1, resets_at FROM wanted
+         WHERE NOT EXISTS (SELECT 1 FROM rate_limit_windows u JOIN wanted w USING (name, key)
+                            WHERE u.resets_at > ${now}::timestamptz AND u.count >= w.max)
+         ORDER BY name, key
+        ON CONFLICT (name, key) DO UPDATE
+          SET count = CASE WHEN r.resets_at <= ${now}::timestamptz THEN 1 ELSE r.count + 1 END,
+              resets_at = CASE WHEN r.resets_at <= ${now}::timestamptz THEN EXCLUDED.resets_at ELSE r.resets_at END
+        RETURNING r.name, r.count`,
+      { prepared: true },
+    );
   }
 
-  /** Checks and counts in one step: false when the limit was already reached. */
-  take(name: LimitName, key: string): boolean {
-    if (this.isLimited(name, key)) return false;
-    this.hit(name, key);
-    return true;
-  }
+  return {
+    async take(...events) {
+      if (events.length === 0) return true;
+      const now = clock.now();
+      const sweepDue = now.getTime() - lastSweepAt >= SWEEP_INTERVAL_MS;
+      if (sweepDue) lastSweepAt = now.getTime();
+      let counted: Array<{ name: LimitName; count: number }>;
+      try {
+        // The sweep runs beside the count, on another pooled connection: no extra wait.
+        [counted] = await Promise.all([count(events, now), sweepDue ? sweep(now) : undefined]);
+      } catch (error) {
+        throw unavailable(error);
+      }
+      // No rows: a key had already used up its window. Rows: each count includes this event.
+      return counted.length === events.length && counted.every((row) => row.count <= rules[row.name].max);
+    },
 
-  /** How many windows are held in memory (bounded by the sweep). */
-  get trackedKeys(): number {
-    return this.windows.size;
-  }
-
-  reset(name: LimitName, key: string): void {
-    this.windows.delete(`${name}\u0000${key}`);
-  }
-
-  private current(name: LimitName, key: string): Window | undefined {
-    const id = `${name}\u0000${key}`;
-    const window = this.windows.get(id);
-    if (window && window.resetsAt <= this.clock.now().getTime()) {
-      this.windows.delete(id);
-      return undefined;
-    }
-    return window;
-  }
-
-  private sweep(now: number): void {
-    for (const [id, window] of this.windows) if (window.resetsAt <= now) this.windows.delete(id);
-  }
+    async reset(name, key) {
+      try {
+        await sqlRows(
+          db,
+          Prisma.sql`DELETE FROM rate_limit_windows WHERE name = ${name} AND key = ${keyHash(key)}`,
+          { prepared: true },
+        );
+      } catch (error) {
+        throw unavailable(error);
+      }
+    },
+  };
 }
