@@ -153,6 +153,19 @@ function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
+ * A failure of an AWS SDK call: S3 or a compatible service that is down, refuses the credentials
+ * or answers 5xx. The SDK marks every error it throws, service answers and network failures
+ * alike, with `$metadata`. The S3 driver already turns these into AppErrors; this catches one
+ * that escapes it, so file storage trouble is a 503 and never a 500.
+ */
+function isStorageServiceError(error: unknown): boolean {
+  for (const e of causeChain(error)) {
+    if (isObject((e as { $metadata?: unknown }).$metadata)) return true;
+  }
+  return false;
+}
+
+/**
  * SQLSTATEs of text PostgreSQL cannot store, above all U+0000 (valid JSON, refused by `text`):
  * the request's fault, so a 400, not a 500. Seen on the driver's error (`code`) or on the
  * driver adapter's copy of it (`originalCode`).
@@ -228,6 +241,8 @@ export function classifyError(error: unknown): ClassifiedError {
     return answer('BAD_REQUEST', issues[0]?.message, toApiIssues(issues));
   }
 
+  // Before the database check: S3's network failures carry the same socket codes.
+  if (isStorageServiceError(error)) return answer('SERVICE_UNAVAILABLE', apiMessages.storageUnavailable);
   if (isDatabaseUnavailable(error)) return answer('SERVICE_UNAVAILABLE');
   if (isUnstorableText(error)) return answer('BAD_REQUEST', apiMessages.unstorableText);
 

@@ -1,6 +1,10 @@
+import { once } from 'node:events';
+import net, { type AddressInfo } from 'node:net';
+import { HeadBucketCommand, NoSuchBucket, S3Client } from '@aws-sdk/client-s3';
 import { TRPCError } from '@trpc/server';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { apiMessages } from '../shared/messages';
 import { AppError, classifyError, describeErrorForLog } from './errors';
 
 const prismaError = (code: string) =>
@@ -67,6 +71,33 @@ describe('classifyError', () => {
         Object.assign(new Error('x'), { name: 'PrismaClientInitializationError', errorCode: 'P1001' }),
       ).status,
     ).toBe(503);
+  });
+
+  test('an S3 failure that escapes the driver is 503 "file storage is unavailable", not the database message', async () => {
+    // A real SDK error: S3 at a port where nothing listens (ECONNREFUSED, like a database outage).
+    const closed = net.createServer().listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const client = new S3Client({
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      maxAttempts: 1,
+      credentials: { accessKeyId: 'key-id', secretAccessKey: 'secret-key' },
+    });
+    const refused = await client.send(new HeadBucketCommand({ Bucket: 'portal-files' })).catch((e) => e);
+    client.destroy();
+    const unavailable = {
+      status: 503,
+      body: { message: apiMessages.storageUnavailable, code: 'SERVICE_UNAVAILABLE' },
+      internal: true,
+    };
+    expect(classifyError(refused)).toEqual(unavailable);
+    expect(classifyError(new NoSuchBucket({ message: 'gone', $metadata: {} }))).toEqual(unavailable);
+    expect(classifyError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: refused }))).toEqual(
+      unavailable,
+    );
   });
 
   test("Fastify's client errors keep their meaning", () => {

@@ -2,8 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { apiMessages } from '../../shared/messages';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { contentTypeOfKey, opensInline } from '../storage/file-types';
-import { downloadName, isValidKey, keyFromLink } from '../storage/keys';
+import { downloadHeadersOfKey } from '../storage/file-types';
+import { isValidKey, keyFromLink } from '../storage/keys';
 import { fileSigningKey, verifyFileSignature } from '../storage/signed-urls';
 
 /**
@@ -30,16 +30,12 @@ export const fileRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
 
     const file = await deps.storage.open(key);
     if (!file) throw new AppError('NOT_FOUND', apiMessages.notFound);
-    const contentType = contentTypeOfKey(key);
-    const name = downloadName(key);
+    const { contentType, contentDisposition } = downloadHeadersOfKey(key);
     return reply
       .header('content-type', contentType)
       .header('content-length', file.size)
       .header('x-content-type-options', 'nosniff')
-      .header(
-        'content-disposition',
-        `${opensInline(contentType) ? 'inline' : 'attachment'}; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`,
-      )
+      .header('content-disposition', contentDisposition)
       .send(file.body);
   });
 };

@@ -1,4 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type';
+import { downloadName } from './keys';
 
 /**
  * The file types a brokerage's documents come in (DESIGN.md section 6), recognised by their
@@ -38,4 +39,19 @@ export function contentTypeOfKey(key: string): string {
 /** PDFs and images open in the browser's tab; office files download. */
 export function opensInline(contentType: string): boolean {
   return contentType === 'application/pdf' || contentType.startsWith('image/');
+}
+
+/**
+ * How a stored file is served: its type (from the key's sniffed extension) and a disposition that
+ * opens PDFs and images in the tab and downloads the rest under their people-readable name. One
+ * rule for both drivers: the /files route sends these headers, S3's presigned links ask for them.
+ */
+export function downloadHeadersOfKey(key: string): { contentType: string; contentDisposition: string } {
+  const contentType = contentTypeOfKey(key);
+  const name = downloadName(key);
+  const disposition = opensInline(contentType) ? 'inline' : 'attachment';
+  return {
+    contentType,
+    contentDisposition: `${disposition}; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+  };
 }

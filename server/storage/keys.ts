@@ -42,17 +42,26 @@ export function downloadName(key: string): string {
 }
 
 /**
- * The key a client-supplied link names: the bare key, a `/files/<key>?exp=&sig=` path or the
- * absolute signed URL an upload answered. '' when it names nothing readable; callers still
- * check isValidKey and where the key lies.
+ * The key a client-supplied link names: the bare key, a `/files/<key>?exp=&sig=` path, the
+ * absolute signed URL an upload answered, or the presigned S3 URL an upload answered with the S3
+ * driver (virtual-hosted `/<key>?X-Amz-...` or path-style `/<bucket>/<key>?X-Amz-...`). '' when
+ * it names nothing readable; callers still check isValidKey and where the key lies. The host is
+ * ignored: only the key is kept, and every link the server hands out is made fresh from it.
  */
 export function keyFromLink(link: string): string {
   let path = link.trim();
   if (/^https?:\/\//i.test(path)) path = URL.canParse(path) ? new URL(path).pathname : '';
   path = (path.split('?', 1)[0] ?? '').replace(/^\/files\//, '');
+  let decoded: string;
   try {
-    return path.split('/').map(decodeURIComponent).join('/');
+    decoded = path.split('/').map(decodeURIComponent).join('/');
   } catch {
     return ''; // a malformed %-escape
   }
+  const rooted = decoded.replace(/^\//, '');
+  if (isValidKey(rooted)) return rooted;
+  // Path-style S3: the first segment is the bucket, whatever its name (even `forms`).
+  const afterBucket = rooted.slice(rooted.indexOf('/') + 1);
+  if (rooted.includes('/') && isValidKey(afterBucket)) return afterBucket;
+  return decoded;
 }

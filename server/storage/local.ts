@@ -68,6 +68,8 @@ export function localStorage(options: {
     },
 
     async signedUrl(key) {
+      // Links are made only for keys this driver could have stored.
+      if (!isValidKey(key)) throw new Error('Invalid storage key');
       const expires = Math.floor(options.clock.now().getTime() / 1000) + SIGNED_URL_TTL_SECONDS;
       return `${options.publicBaseUrl}${signFilePath(options.signingKey, key, expires)}`;
     },

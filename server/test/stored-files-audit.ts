@@ -1,11 +1,13 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { runSql } from './databases';
+import type { S3TestServer } from './s3-server';
 
 /**
- * Files against rows for the local storage driver: every file under DATA_DIR/uploads must have
+ * Files against rows: every stored file (under DATA_DIR/uploads, or in the S3 bucket) must have
  * its stored_files row, every stored_files row and every form's file_key its file, and no
- * half-written `.partial` file may be left behind. Empty lists mean storage and database agree.
+ * half-written file (a `.partial` file, a multipart upload neither completed nor aborted) may be
+ * left behind. Empty lists mean storage and database agree.
  */
 
 export type StoredFilesAudit = {
@@ -15,6 +17,7 @@ export type StoredFilesAudit = {
   rowsWithoutFile: string[];
   formKeysWithoutFile: string[];
   formKeysWithoutRow: string[];
+  /** Local: `.partial` files. S3: keys of pending multipart uploads. */
   partialFiles: string[];
 };
 
@@ -33,8 +36,29 @@ async function keysUnder(root: string): Promise<string[]> {
 
 export async function auditStoredFiles(databaseUrl: string, dataDir: string): Promise<StoredFilesAudit> {
   const onDisk = await keysUnder(path.join(dataDir, 'uploads'));
-  const partialFiles = onDisk.filter((key) => key.endsWith('.partial'));
-  const files = new Set(onDisk.filter((key) => !key.endsWith('.partial')));
+  return compareWithRows(
+    databaseUrl,
+    onDisk.filter((key) => !key.endsWith('.partial')),
+    onDisk.filter((key) => key.endsWith('.partial')),
+  );
+}
+
+/** The same audit for the S3 driver: the bucket's objects and its pending multipart uploads. */
+export async function auditStoredFilesInBucket(
+  databaseUrl: string,
+  s3: Pick<S3TestServer, 'objectKeys' | 'pendingUploads' | 'bucket'>,
+  bucket = s3.bucket,
+): Promise<StoredFilesAudit> {
+  const [objects, pending] = await Promise.all([s3.objectKeys({ bucket }), s3.pendingUploads(bucket)]);
+  return compareWithRows(databaseUrl, objects, pending);
+}
+
+async function compareWithRows(
+  databaseUrl: string,
+  stored: string[],
+  partialFiles: string[],
+): Promise<StoredFilesAudit> {
+  const files = new Set(stored);
   const rows = new Set(
     (await runSql<{ key: string }>(databaseUrl, 'SELECT key FROM stored_files')).map((row) => row.key),
   );
