@@ -20,11 +20,19 @@ export function isServerPath(url: string): boolean {
 const STATIC_FILE =
   /\.(?:m?js|css|map|html?|json|webmanifest|txt|xml|png|jpe?g|gif|svg|ico|webp|avif|woff2?|ttf|otf)$/i;
 
-/** A client route is a GET outside the server's prefixes and /assets that names no static file. */
+/**
+ * Server paths outside those prefixes that exist only when configured: absent, they are a JSON 404,
+ * not the client's page (/metrics without METRICS_TOKEN must not look like it answers). They are
+ * not API calls, so the per-IP limit and no-store of isServerPath stay off them.
+ */
+const OPTIONAL_SERVER_PATHS = new Set(['/metrics']);
+
+/** A client route is a GET outside the server's paths and /assets that names no static file. */
 export function isClientRoute(req: FastifyRequest): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   if (isServerPath(req.url)) return false;
   const pathname = req.url.split('?', 1)[0] ?? '';
+  if (OPTIONAL_SERVER_PATHS.has(pathname)) return false;
   if (pathname.startsWith('/assets/')) return false;
   return !STATIC_FILE.test(pathname);
 }

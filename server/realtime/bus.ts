@@ -21,10 +21,20 @@ export type BusEvent =
   /** The user was deactivated: end their live connections. */
   | { kind: 'revoked' };
 
+/** What /metrics reports about the bus (server/plugins/metrics.ts). */
+export type BusStats = {
+  /** The LISTEN connection is up: events raised anywhere reach this instance. */
+  listening: boolean;
+  /** Live subscriptions on this instance (one per open notification stream). */
+  subscriptions: number;
+};
+
 export type NotificationBus = {
   /** Calls `listener` for every event of that user on this instance; returns the unsubscribe. */
   subscribe(userId: string, listener: (event: BusEvent) => void): () => void;
   close(): Promise<void>;
+  /** Absent on the tests' stand-in buses, which have nothing to report. */
+  stats?(): BusStats;
 };
 
 type Logger = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -39,6 +49,7 @@ export function createNotificationBus(
   const minDelay = options.minDelayMs ?? 200;
   const maxDelay = options.maxDelayMs ?? 10_000;
   const listeners = new Map<string, Set<(event: BusEvent) => void>>();
+  let subscriptions = 0;
   let client: pg.Client | undefined;
   let closed = false;
   let attempt = 0;
@@ -138,11 +149,18 @@ export function createNotificationBus(
         listeners.set(userId, set);
       }
       set.add(listener);
+      subscriptions += 1;
+      let subscribed = true;
       return () => {
+        // Counted once even if a caller unsubscribes twice (the gauge must not drift below zero).
+        if (!subscribed) return;
+        subscribed = false;
+        subscriptions -= 1;
         set.delete(listener);
         if (set.size === 0) listeners.delete(userId);
       };
     },
+    stats: () => ({ listening: client !== undefined, subscriptions }),
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);

@@ -20,7 +20,7 @@ import {
   createUser,
   DEFAULT_PASSWORD,
 } from './factories';
-import { buildTestApp, setupTestDatabase, TestClock, testDeps } from './harness';
+import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from './harness';
 
 /**
  * The authorization matrix (issue 8, item 1): every tRPC procedure and every HTTP route the app
@@ -583,6 +583,9 @@ const ROUTES: Record<string, RouteRow> = {
   // Probes and the API's own documentation are public.
   'GET /healthz': { expect: PUBLIC, request: get('/healthz') },
   'GET /readyz': { expect: PUBLIC, request: get('/readyz') },
+  // Only the scraper's METRICS_TOKEN opens it: no user session does, not even the owner's
+  // (server/plugins/metrics.test.ts shows the token itself let through).
+  'GET /metrics': { expect: [401, 401, 401, 401, 401], request: get('/metrics') },
   'GET /api/openapi.json': { expect: PUBLIC, request: get('/api/openapi.json') },
   'GET /api/docs': { expect: PUBLIC, request: get('/api/docs') },
   'GET /api/docs/json': { expect: PUBLIC, request: get('/api/docs/json') },
@@ -681,7 +684,9 @@ const named = (expected: Expected) => Object.fromEntries(ACTORS.map((actor, i) =
 const registeredRoutes: string[] = [];
 
 beforeAll(async () => {
-  app = buildTestApp(testDeps(database.db, { clock }));
+  // With a metrics token, so that /metrics exists and has its row.
+  const config = testConfig({ metricsToken: `matrix-metrics-token-${randomUUID()}` });
+  app = buildTestApp(testDeps(database.db, { clock, config }));
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD' && !route.url.startsWith('/trpc'))
