@@ -12,6 +12,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { apiMessages } from '../shared/messages';
+import { poolOf } from './db/client';
 import type { AppDeps } from './deps';
 import { classifyError, describeErrorForLog } from './errors';
 import { loggerOptions, requestIdFrom } from './logger';
@@ -19,6 +20,7 @@ import { CLIENT_DIST_DIR } from './paths';
 import { clientIsBuilt, clientPlugin, isClientRoute, isServerPath, sendIndex } from './plugins/client';
 import { fileRoutes } from './plugins/files';
 import { healthRoutes } from './plugins/health';
+import { createAppMetrics, metricsPlugin, UNMATCHED_ROUTE } from './plugins/metrics';
 import { trpcQueries } from './plugins/trpc-queries';
 import { uploadRoutes } from './plugins/uploads';
 import { type RestRoute, restPlugin } from './rest/adapter';
@@ -67,6 +69,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
   const clientDir = options.clientDir === undefined ? CLIENT_DIST_DIR : options.clientDir;
   const serveClient = clientDir !== null && clientIsBuilt(clientDir);
   const https = config.appUrl.startsWith('https://');
+  // Without METRICS_TOKEN nothing is measured and /metrics does not exist.
+  const metrics = config.metricsToken ? createAppMetrics() : undefined;
 
   const app = Fastify({
     ...(options.loggerInstance
@@ -75,12 +79,17 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     genReqId: (req) => requestIdFrom(req.headers['x-request-id'], randomUUID),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: JSON_BODY_LIMIT,
+    // req.ip keys the rate limits and the logs: behind a load balancer it must come from
+    // X-Forwarded-For, but only when the peer is a proxy we trust (TRUST_PROXY), or anyone could forge it.
+    trustProxy: config.trustProxy,
     // tRPC batch calls put every procedure name in one path segment.
     routerOptions: { maxParamLength: 5000 },
     // The router refuses a malformed %-escape or an over-long parameter before any hook or error
     // handler runs; without this its answer would not have the documented error body.
-    frameworkErrors: (error, _req, reply) => {
+    frameworkErrors: (error, req, reply) => {
       const { status, body } = classifyError(error);
+      // No hook sees these answers (nor a route, nor a start time): counted here, without a duration.
+      metrics?.request(req.method, UNMATCHED_ROUTE, status);
       // The generic reply type of this hook knows no status codes; ours is a plain reply.
       return (reply as unknown as FastifyReply).code(status).send(body);
     },
@@ -106,7 +115,10 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
 
   app.setErrorHandler((error, req, reply) => {
     const { status, body, internal } = classifyError(error);
-    if (internal) req.log.error({ error: describeErrorForLog(error) }, 'request failed');
+    if (internal) {
+      metrics?.serverError('http');
+      req.log.error({ error: describeErrorForLog(error) }, 'request failed');
+    }
     return reply.code(status).send(body);
   });
 
@@ -154,6 +166,17 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
 
   // @fastify/websocket must be registered before the tRPC plugin that uses it.
   app.register(websocket, { options: { maxPayload: JSON_BODY_LIMIT } });
+  // Before every plugin with routes: its onResponse hook must reach all of them.
+  if (metrics && config.metricsToken) {
+    app.register(metricsPlugin, {
+      metrics,
+      token: config.metricsToken,
+      router: api.router,
+      trpcRoute: '/trpc/:path',
+      pool: poolOf(deps.db),
+      bus: deps.bus,
+    });
+  }
   app.register(healthRoutes, { deps });
 
   const onProcedureError = ({
@@ -165,8 +188,10 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     path?: string;
     req: FastifyRequest;
   }) => {
-    if (classifyError(error).internal)
+    if (classifyError(error).internal) {
+      metrics?.serverError('trpc');
       req.log.error({ error: describeErrorForLog(error), path }, 'procedure failed');
+    }
   };
   // Before the adapter, so that plain GET queries are answered without its Fetch conversion.
   if (options.trpcQueriesFastPath !== false) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -47,6 +48,51 @@ const httpUrl = z
 
 const emailAddress = z.email({ error: 'must be an email address' });
 
+/**
+ * What Fastify's `trustProxy` option takes: see TRUST_PROXY in .env.example. Not a hop count:
+ * Fastify 5 ignores one (it cannot tell a proxy from a client that sends enough headers).
+ */
+export type TrustProxy = boolean | string[];
+
+/** proxy-addr's names for the loopback, link-local and private ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrRange(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * Whose X-Forwarded-For to believe. Off by default: a client could otherwise name any address
+ * and escape the per-address rate limits. Behind a proxy, every request would come from the
+ * proxy's address without it, so all users would share one limit.
+ */
+const trustProxyFromEnv = z
+  .string()
+  .trim()
+  .transform((value, ctx): TrustProxy => {
+    const word = value.toLowerCase();
+    if (['true', 'yes', 'on'].includes(word)) return true;
+    if (['false', 'no', 'off'].includes(word)) return false;
+    const entries = value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry.length > 0);
+    if (entries.length === 0 || !entries.every(isAddressOrRange)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must be true, false, or a comma-separated list of IP addresses and CIDR ranges ' +
+          '(or loopback, linklocal, uniquelocal)',
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 const environmentSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -67,6 +113,7 @@ const environmentSchema = z
     MAIL_FROM: z.string().trim().min(3).default('Brokerage Portal <no-reply@localhost>'),
     STORAGE_DRIVER: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
     S3_ENDPOINT: httpUrl.optional(),
+    S3_PUBLIC_ENDPOINT: httpUrl.optional(),
     S3_BUCKET: z.string().trim().min(3).optional(),
     S3_REGION: z.string().trim().min(1).default('us-east-1'),
     S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
@@ -80,6 +127,16 @@ const environmentSchema = z
       .default('info'),
     RATE_LIMIT_PER_MIN: integerFromEnv(0, 1_000_000).default(1200),
     SEARCH_TIMEOUT_MS: integerFromEnv(100, 600_000).default(1000),
+    TRUST_PROXY: trustProxyFromEnv.default(false),
+    SHUTDOWN_DRAIN_MS: integerFromEnv(0, 120_000).default(0),
+    DATABASE_POOL_SIZE: integerFromEnv(1, 500).default(10),
+    METRICS_TOKEN: z
+      .string()
+      .min(32, { error: 'must be at least 32 characters (for example `openssl rand -hex 32`)' })
+      .regex(/^[\x21-\x7e]*$/, {
+        error: 'must be printable ASCII without spaces (it is sent in an HTTP header)',
+      })
+      .optional(),
   })
   .superRefine((env, issue) => {
     if (env.DATABASE_URL && !env.JWT_SECRET) {
@@ -117,6 +174,8 @@ export type AppConfig = {
     | {
         driver: 's3';
         endpoint: string | undefined;
+        /** The endpoint in presigned links, which browsers open; S3_ENDPOINT unless told otherwise. */
+        publicEndpoint: string | undefined;
         bucket: string;
         region: string;
         accessKeyId: string;
@@ -129,6 +188,18 @@ export type AppConfig = {
   rateLimitPerMin: number;
   /** A transaction search's statement_timeout: a term no index serves is cut off (503), not scanned on. */
   searchTimeoutMs: number;
+  /** Bearer token Prometheus scrapes /metrics with; absent: /metrics does not exist (404). */
+  metricsToken: string | undefined;
+  /** Which peers' X-Forwarded-For names the client (Fastify's trustProxy); false: none. */
+  trustProxy: TrustProxy;
+  /**
+   * On SIGTERM, how long /readyz answers 503 while everything else is still served, so a load
+   * balancer takes the instance out of rotation before it stops listening (a rolling deploy then
+   * loses no request). 0: stop at once, as a developer's Ctrl-C expects.
+   */
+  shutdownDrainMs: number;
+  /** Connections in this instance's pool (Prisma and the hot-path SQL share it). */
+  databasePoolSize: number;
 };
 
 export class ConfigError extends Error {
@@ -156,7 +227,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         // Never echo a secret's value back into logs.
         const value = env[name];
         const shown =
-          value === undefined || /SECRET|PASSWORD|URL/.test(name) ? '' : ` (got ${JSON.stringify(value)})`;
+          value === undefined || /SECRET|PASSWORD|URL|TOKEN/.test(name)
+            ? ''
+            : ` (got ${JSON.stringify(value)})`;
         return `${name} ${issue.message}${shown}`;
       }),
     );
@@ -181,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         ? {
             driver: 's3',
             endpoint: e.S3_ENDPOINT,
+            publicEndpoint: e.S3_PUBLIC_ENDPOINT ?? e.S3_ENDPOINT,
             bucket: e.S3_BUCKET ?? '',
             region: e.S3_REGION,
             accessKeyId: e.S3_ACCESS_KEY_ID ?? '',
@@ -192,6 +266,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     rateLimitPerMin: e.RATE_LIMIT_PER_MIN,
     searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
+    metricsToken: e.METRICS_TOKEN,
+    trustProxy: e.TRUST_PROXY,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
   };
 }
 

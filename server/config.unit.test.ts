@@ -43,6 +43,43 @@ describe('loadConfig', () => {
     ]);
   });
 
+  test('SHUTDOWN_DRAIN_MS and DATABASE_POOL_SIZE: defaults for one instance, bounded whole numbers', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownDrainMs: 0, databasePoolSize: 10 });
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '6000', DATABASE_POOL_SIZE: '25' })).toMatchObject({
+      shutdownDrainMs: 6000,
+      databasePoolSize: 25,
+    });
+    expect(problemsOf({ SHUTDOWN_DRAIN_MS: '-1', DATABASE_POOL_SIZE: '0' })).toEqual([
+      'SHUTDOWN_DRAIN_MS must be a whole number from 0 to 120000 (got "-1")',
+      'DATABASE_POOL_SIZE must be at least 1 (got "0")',
+    ]);
+  });
+
+  test('TRUST_PROXY: off unless set; true/false, or addresses and CIDR ranges (not a hop count)', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'TRUE' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(
+      loadConfig({ TRUST_PROXY: ' 10.0.0.1, 172.28.0.0/16 ,fd00::/8,loopback,::1 ' }).trustProxy,
+    ).toEqual(['10.0.0.1', '172.28.0.0/16', 'fd00::/8', 'loopback', '::1']);
+    const message =
+      'TRUST_PROXY must be true, false, or a comma-separated list of IP addresses and CIDR ' +
+      'ranges (or loopback, linklocal, uniquelocal)';
+    for (const bad of [
+      'caddy',
+      '10.0.0.0/33',
+      '10.0.0.1/8/1',
+      '300.1.1.1',
+      '::1/129',
+      '10.0.0.0/x',
+      ',',
+      // Fastify 5 ignores a hop count, so one is refused rather than silently trusting nobody.
+      '1',
+    ]) {
+      expect(problemsOf({ TRUST_PROXY: bad })).toEqual([`${message} (got ${JSON.stringify(bad)})`]);
+    }
+  });
+
   test('values are parsed and derived: APP_URL from PORT, demo data off with DATABASE_URL, MiB uploads', () => {
     const config = loadConfig({
       PORT: '8080',
@@ -85,6 +122,51 @@ describe('loadConfig', () => {
       'S3_ACCESS_KEY_ID is required when STORAGE_DRIVER=s3',
       'S3_SECRET_ACCESS_KEY is required when STORAGE_DRIVER=s3',
     ]);
+  });
+
+  test('S3: presigned links use S3_PUBLIC_ENDPOINT when browsers reach S3 elsewhere than the server', () => {
+    const s3 = {
+      STORAGE_DRIVER: 's3',
+      S3_ENDPOINT: 'http://minio:9000/',
+      S3_BUCKET: 'portal-files',
+      S3_ACCESS_KEY_ID: 'portal',
+      S3_SECRET_ACCESS_KEY: 'portal-secret',
+      S3_FORCE_PATH_STYLE: 'true',
+    };
+    expect(loadConfig(s3).storage).toEqual({
+      driver: 's3',
+      endpoint: 'http://minio:9000',
+      publicEndpoint: 'http://minio:9000',
+      bucket: 'portal-files',
+      region: 'us-east-1',
+      accessKeyId: 'portal',
+      secretAccessKey: 'portal-secret',
+      forcePathStyle: true,
+    });
+    expect(loadConfig({ ...s3, S3_PUBLIC_ENDPOINT: 'http://localhost:9000' }).storage).toMatchObject({
+      endpoint: 'http://minio:9000',
+      publicEndpoint: 'http://localhost:9000',
+    });
+    expect(problemsOf({ ...s3, S3_PUBLIC_ENDPOINT: 'minio:9000' })).toEqual([
+      'S3_PUBLIC_ENDPOINT must be an http(s) URL (got "minio:9000")',
+    ]);
+  });
+
+  test('METRICS_TOKEN: unset turns /metrics off; set, it is 32+ printable characters, never echoed', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    const token = 'a1B2-c3D4_e5F6.g7H8~i9J0+k1L2/m3N4=';
+    expect(loadConfig({ METRICS_TOKEN: token }).metricsToken).toBe(token);
+    expect(problemsOf({ METRICS_TOKEN: 'short-metrics-token' })).toEqual([
+      'METRICS_TOKEN must be at least 32 characters (for example `openssl rand -hex 32`)',
+    ]);
+    expect(problemsOf({ METRICS_TOKEN: `${'x'.repeat(32)} with spaces` })).toEqual([
+      'METRICS_TOKEN must be printable ASCII without spaces (it is sent in an HTTP header)',
+    ]);
+    expect(problemsOf({ METRICS_TOKEN: 'é'.repeat(40) })).toEqual([
+      'METRICS_TOKEN must be printable ASCII without spaces (it is sent in an HTTP header)',
+    ]);
+    // Production refuses it the same way (there is no weaker rule anywhere).
+    expect(problemsOf({ NODE_ENV: 'production', METRICS_TOKEN: 'x'.repeat(31) })).toHaveLength(1);
   });
 
   test('secret values are never repeated in the message', () => {

@@ -20,10 +20,12 @@ export type AppDeps = {
   clock: Clock;
   mailer: Mailer;
   passwords: PasswordHasher;
-  /** Per-instance counters of the sign-in, registration, reset and refresh limits. */
+  /** The sign-in, registration, reset and refresh limits, counted in PostgreSQL: shared by every instance. */
   limits: RateLimiter;
   /** Uploaded files (local folder or S3-compatible). */
   storage: Storage;
   /** Live events from PostgreSQL LISTEN/NOTIFY to this instance's sockets. */
   bus: NotificationBus;
+  /** Aborted when the process begins to shut down: /readyz then answers 503 (SHUTDOWN_DRAIN_MS). */
+  shutdown?: AbortSignal;
 };

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from './paths';
 import { runSql } from './test/databases';
+import { until } from './test/until';
 
 /**
  * The process as an operator runs it: server/main.ts on the embedded database in a DATA_DIR of
@@ -152,6 +153,25 @@ describe('the server process', () => {
     expect(await processesUsing(dataDir)).toEqual([]);
   });
 
+  test('SHUTDOWN_DRAIN_MS: on SIGTERM /readyz turns 503 while the API still answers, then the process exits 0', async () => {
+    const drainMs = 2_000;
+    const server = await start({ SHUTDOWN_DRAIN_MS: String(drainMs) });
+    expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+    const stopping = stop(server, 'SIGTERM');
+    await until(async () => (await fetch(`${server.baseUrl}/readyz`)).status === 503, 1_000, 20);
+    const during = await fetch(`${server.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@example.com', password: 'not-the-password' }),
+    });
+    expect(during.status).toBe(401); // answered in full, not refused
+    const { code, ms } = await stopping;
+    expect(code).toBe(0);
+    expect(ms).toBeGreaterThanOrEqual(drainMs);
+    expect(ms).toBeLessThan(drainMs + 10_000);
+    expect(server.output()).toContain(`draining for ${drainMs} ms before closing`);
+  });
+
   test('`npm start` builds, serves the client, and passes SIGINT and SIGTERM on to the server', async () => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       const server = await start({}, 'npm start');
@@ -176,5 +196,10 @@ describe('the server process', () => {
     expect(await noSecret.exited).toBe(1);
     expect(noSecret.output()).toContain('JWT_SECRET is required when DATABASE_URL is set');
     expect(noSecret.output()).not.toContain('somewhere'); // URLs may hold passwords: never echoed
+
+    const shortToken = launch({ NODE_ENV: 'production', METRICS_TOKEN: 'metrics-token-too-short' });
+    expect(await shortToken.exited).toBe(1);
+    expect(shortToken.output()).toContain('METRICS_TOKEN must be at least 32 characters');
+    expect(shortToken.output()).not.toContain('metrics-token-too-short');
   });
 });

@@ -18,15 +18,19 @@ import { loggerOptions } from './logger';
 import { createMailer } from './mail/mailer';
 import { createNotificationBus } from './realtime/bus';
 import { createPasswordHasher, passwordCostFor } from './services/passwords';
-import { RateLimiter } from './services/rate-limits';
-import { createStorage } from './storage';
+import { createRateLimiter } from './services/rate-limits';
+import { checkStorage, createStorage } from './storage';
 
 /**
  * The process: configuration -> database -> migrations -> seed -> app -> listen, and the reverse
  * on SIGINT/SIGTERM: stop accepting, finish in-flight requests, close the pool, stop PostgreSQL.
  */
 
-/** Under close-with-grace's own limit and well under the 10 s a supervisor usually allows. */
+/**
+ * Closing after the drain (SHUTDOWN_DRAIN_MS): in-flight requests finish, then the pool and
+ * PostgreSQL stop. A supervisor must allow drain + this before it kills (compose:
+ * stop_grace_period).
+ */
 const SHUTDOWN_GRACE_MS = 8_000;
 
 /** Printed whatever LOG_LEVEL is: humans, scripts and tests wait for these lines. */
@@ -50,12 +54,14 @@ async function main(): Promise<void> {
 
   let database: RunningDatabase | undefined;
   try {
+    // First: a bucket that does not answer stops the start before anything else is started.
+    await checkStorage(config);
     database = await startDatabase(config, log);
     const resolved = await ensureJwtSecret(config);
     const migration = await migrate(database.url, { log });
     if (migration.applied.length === 0) log.info('Database schema is up to date');
 
-    const db = createDb(database.url, { log });
+    const db = createDb(database.url, { log, poolSize: resolved.databasePoolSize });
     const seeded = await seed(db, resolved, log);
     if (seeded.generatedPassword) {
       announce(
@@ -70,6 +76,7 @@ async function main(): Promise<void> {
       await seedDemo(db, storage, { cost: passwordCostFor(resolved.env), now: systemClock.now() }, log);
     }
 
+    const draining = new AbortController();
     const app = buildApp(
       {
         config: resolved,
@@ -77,9 +84,10 @@ async function main(): Promise<void> {
         clock: systemClock,
         mailer: createMailer(resolved, log),
         passwords: createPasswordHasher(passwordCostFor(resolved.env)),
-        limits: new RateLimiter(systemClock),
+        limits: createRateLimiter(db, systemClock),
         storage,
         bus,
+        shutdown: draining.signal,
       },
       { loggerInstance: log },
     );
@@ -88,9 +96,17 @@ async function main(): Promise<void> {
     const reportsEventLoop = eventLoopReportEnabled();
     if (reportsEventLoop) reportEventLoopDelayOnSignal(announce);
     const skip = reportsEventLoop ? [EVENT_LOOP_REPORT_SIGNAL] : [];
-    closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: false, skip }, async ({ signal, err }) => {
+    const drainMs = resolved.shutdownDrainMs;
+    closeWithGrace({ delay: drainMs + SHUTDOWN_GRACE_MS, logger: false, skip }, async ({ signal, err }) => {
       if (err) log.error({ error: describeErrorForLog(err) }, 'shutting down after an unexpected error');
       else log.info(`${signal ?? 'exit'} received, shutting down`);
+      draining.abort();
+      if (!err && drainMs > 0) {
+        // Still serving: requests already on their way here are answered, while /readyz's 503
+        // tells the load balancer to send new ones elsewhere. Closing at once would refuse them.
+        log.info(`draining for ${drainMs} ms before closing`);
+        await new Promise((resolve) => setTimeout(resolve, drainMs));
+      }
       await app.close(); // stops accepting, waits for in-flight requests, closes sockets
       await bus.close();
       await db.$disconnect();
@@ -104,7 +120,9 @@ async function main(): Promise<void> {
     announce(`Brokerage Portal listening on http://${config.host}:${port}`);
   } catch (error) {
     log.fatal({ error: describeErrorForLog(error) }, 'start-up failed');
-    if (error instanceof Error && error.name === 'MigrationError') console.error(error.message);
+    // Messages written for the operator (they name the file or the bucket at fault).
+    if (error instanceof Error && ['MigrationError', 'StorageUnreachableError'].includes(error.name))
+      console.error(error.message);
     await database?.stop().catch(() => {});
     process.exit(1);
   }

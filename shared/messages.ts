@@ -110,7 +110,11 @@ export const apiMessages = {
   unsupportedMediaType: 'Unsupported media type',
   tooManyRequests: 'Too many requests. Please try again later.',
   serviceUnavailable: 'Service temporarily unavailable. Please try again shortly.',
+  /** S3 (or a compatible service) did not answer or refused the portal's credentials. */
+  storageUnavailable: 'File storage is unavailable. Please try again shortly.',
   internal: 'Internal server error',
+  /** /metrics without the METRICS_TOKEN bearer token. */
+  metricsTokenRequired: 'A valid metrics token is required',
   // Accounts (DESIGN.md section 4)
   registered: 'Registration successful. Please check your email to verify your account.',
   emailTaken: 'An account with this email already exists',

@@ -6,12 +6,15 @@ const READINESS_TIMEOUT_MS = 2_000;
 
 /**
  * /healthz: the process is up (a load balancer's liveness probe).
- * /readyz: the database answers within 2 s, else 503 (take this instance out of rotation).
+ * /readyz: the database answers within 2 s, else 503 (take this instance out of rotation). Also
+ * 503 from the moment the process starts shutting down, while it still serves everything else:
+ * the load balancer's next health check moves new requests to the other instances.
  */
 export const healthRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (req) => {
+    if (deps.shutdown?.aborted) throw new AppError('SERVICE_UNAVAILABLE', 'Shutting down');
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([

@@ -9,7 +9,7 @@ import type { AppDeps, Clock } from '../deps';
 import { outboxMailer } from '../mail/mailer';
 import type { NotificationBus } from '../realtime/bus';
 import { createPasswordHasher } from '../services/passwords';
-import { RateLimiter } from '../services/rate-limits';
+import { createRateLimiter } from '../services/rate-limits';
 import { createStorage } from '../storage';
 import { createDatabase, dropDatabase, uniqueDatabaseName } from './databases';
 
@@ -84,15 +84,20 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppDeps['config'
     logLevel: 'silent',
     rateLimitPerMin: 0,
     searchTimeoutMs: 1000,
+    metricsToken: undefined,
+    trustProxy: false,
+    shutdownDrainMs: 0,
+    databasePoolSize: 10,
     ...overrides,
     jwtSecret: overrides.jwtSecret ?? TEST_JWT_SECRET,
   };
 }
 
 /**
- * Real dependencies for a test: cheap argon2 parameters, fresh rate-limit counters on the test's
- * clock, and mail written as .eml files to a temporary outbox (tests that read mail pass an SMTP
- * mailer pointed at server/test/smtp-inbox.ts instead).
+ * Real dependencies for a test: cheap argon2 parameters, the rate limits on the test's clock
+ * (counted in the test's database, so every app built on it shares them, as instances do), and
+ * mail written as .eml files to a temporary outbox (tests that read mail pass an SMTP mailer
+ * pointed at server/test/smtp-inbox.ts instead).
  */
 export function testDeps(db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): AppDeps {
   const clock = overrides.clock ?? new TestClock();
@@ -102,7 +107,7 @@ export function testDeps(db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): 
     clock,
     mailer: outboxMailer(path.join(os.tmpdir(), 'portal-test-outbox'), config.mailFrom, SILENT_LOG),
     passwords: createPasswordHasher('test'),
-    limits: new RateLimiter(clock),
+    limits: createRateLimiter(db, clock),
     storage: createStorage({ ...config, dataDir: TEST_DATA_DIR }, clock),
     bus: SILENT_BUS,
     ...overrides,
