@@ -188,9 +188,18 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     path?: string;
     req: FastifyRequest;
   }) => {
+    // Over WebSocket the adapter passes Node's own request, which has no logger.
+    const log = (req as Partial<FastifyRequest>).log ?? app.log;
+    // A malformed frame (unmasked, reserved opcode, bad UTF-8) is the client's doing: ws closes
+    // that socket, and it is neither a server failure nor worth an error line.
+    const socketErrorCode = (error.cause as { code?: unknown } | undefined)?.code;
+    if (typeof socketErrorCode === 'string' && socketErrorCode.startsWith('WS_ERR_')) {
+      log.warn({ error: describeErrorForLog(error.cause) }, 'invalid WebSocket frame; socket closed');
+      return;
+    }
     if (classifyError(error).internal) {
       metrics?.serverError('trpc');
-      req.log.error({ error: describeErrorForLog(error), path }, 'procedure failed');
+      log.error({ error: describeErrorForLog(error), path }, 'procedure failed');
     }
   };
   // Before the adapter, so that plain GET queries are answered without its Fetch conversion.
