@@ -159,6 +159,10 @@ describe('the server process', () => {
     expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
     const stopping = stop(server, 'SIGTERM');
     await until(async () => (await fetch(`${server.baseUrl}/readyz`)).status === 503, 1_000, 20);
+    expect(await (await fetch(`${server.baseUrl}/readyz`)).json()).toEqual({
+      message: 'Shutting down',
+      code: 'SERVICE_UNAVAILABLE',
+    });
     const during = await fetch(`${server.baseUrl}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -170,6 +174,8 @@ describe('the server process', () => {
     expect(ms).toBeGreaterThanOrEqual(drainMs);
     expect(ms).toBeLessThan(drainMs + 10_000);
     expect(server.output()).toContain(`draining for ${drainMs} ms before closing`);
+    // A planned drain is not an error: nothing logged at error level (50) or above.
+    expect(server.output()).not.toMatch(/"level":(50|60)/);
   });
 
   test('`npm start` builds, serves the client, and passes SIGINT and SIGTERM on to the server', async () => {

@@ -13,8 +13,12 @@ const READINESS_TIMEOUT_MS = 2_000;
 export const healthRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
-  app.get('/readyz', async (req) => {
-    if (deps.shutdown?.aborted) throw new AppError('SERVICE_UNAVAILABLE', 'Shutting down');
+  app.get('/readyz', async (req, reply) => {
+    // Answered here, not thrown: a planned drain is neither an error to log nor a server failure
+    // to count in /metrics (every rolling deploy would raise the 5xx alert).
+    if (deps.shutdown?.aborted) {
+      return reply.code(503).send({ message: 'Shutting down', code: 'SERVICE_UNAVAILABLE' });
+    }
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
