@@ -3,8 +3,10 @@
  * The Docker image's node_modules come from deploy/install-production.sh; this script runs that
  * very script on a copy of what the image's runtime stage holds (package files, dist/, the
  * migrations), starts dist/server/main.js from that copy on a fresh PostgreSQL, and checks that
- * it gets ready, serves the client, signs the owner in (argon2's native binary) and stops on
- * SIGTERM with exit code 0. Any devDependency the server needed would make it fail here.
+ * it gets ready, serves the client, signs the owner in (argon2's native binary), keeps an upload
+ * in S3 and serves it back (the AWS SDK, loaded only with STORAGE_DRIVER=s3, against s3rver run
+ * by this script) and stops on SIGTERM with exit code 0. Any devDependency the server needed would
+ * make it fail here.
  *
  *   npx tsx scripts/check-production-install.ts    (builds first; about 30 s)
  */
@@ -17,6 +19,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../server/db/embedded';
 import { PROJECT_ROOT } from '../server/paths';
+import { TINY_PDF } from '../server/test/api-calls';
+import { type S3TestServer, startS3TestServer } from '../server/test/s3-server';
 
 /** Exactly what the Dockerfile's runtime stage copies besides node_modules (keep the two in step). */
 const RUNTIME_FILES = ['package.json', 'package-lock.json', '.npmrc', 'dist', 'prisma/migrations'];
@@ -45,6 +49,8 @@ async function waitForListening(child: ChildProcess, output: () => string): Prom
 }
 
 async function main(): Promise<void> {
+  // This script's own S3 client (the test server's) need not announce the SDK's Node 22 plans.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const workDir = await mkdtemp(path.join(tmpdir(), 'portal-production-install-'));
   // Open like any folder, so that as root the server's DATA_DIR below passes the same checks it would elsewhere.
   await chmod(workDir, 0o755);
@@ -61,6 +67,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
   };
   let database: EmbeddedDatabase | undefined;
+  let s3: S3TestServer | undefined;
   let server: ChildProcess | undefined;
   let output = '';
   try {
@@ -86,7 +93,8 @@ async function main(): Promise<void> {
       check(!existsSync(path.join(appDir, 'node_modules', name)), `the production install contains ${name}`);
     }
 
-    step('starting PostgreSQL for the server');
+    step('starting PostgreSQL and an S3 server (s3rver) for the server');
+    s3 = await startS3TestServer();
     database = await startEmbeddedPostgres({ dataDir: databaseDir, ephemeral: true, databaseName: 'portal' });
     const admin = { email: 'owner@production-install.test', password: randomBytes(12).toString('base64url') };
     step('starting dist/server/main.js from the production install');
@@ -98,6 +106,9 @@ async function main(): Promise<void> {
         JWT_SECRET: randomBytes(48).toString('base64url'),
         ADMIN_EMAIL: admin.email,
         ADMIN_PASSWORD: admin.password,
+        ...s3.environment,
+        // The SDK's notice that it will want Node 22 (this machine runs 20; the image runs 22).
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -125,6 +136,23 @@ async function main(): Promise<void> {
     const session = (await login.json()) as { token?: unknown };
     check(login.status === 200 && typeof session.token === 'string', `sign-in answered ${login.status}`);
     step(`${baseUrl}: /readyz 200, / 200 (text/html), sign-in 200`);
+
+    const form = new FormData();
+    form.append('file', new Blob([TINY_PDF], { type: 'application/pdf' }), 'check.pdf');
+    const upload = await fetch(`${baseUrl}/api/uploads/forms`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.token}` },
+      body: form,
+    });
+    const uploaded = (await upload.json()) as { key?: string; url?: string };
+    check(upload.status === 201 && uploaded.url && uploaded.key, `the upload answered ${upload.status}`);
+    check((await s3.objectKeys()).includes(uploaded.key), 'the uploaded file is not in the bucket');
+    const download = await fetch(uploaded.url);
+    check(
+      download.status === 200 && Buffer.from(await download.arrayBuffer()).equals(TINY_PDF),
+      `the presigned download answered ${download.status} or other bytes`,
+    );
+    step('an upload went to S3 and its presigned link downloads it');
 
     server.kill('SIGTERM');
     // Unreferenced: once the server exits, this timer must not hold the script open.
@@ -161,6 +189,7 @@ async function main(): Promise<void> {
     }
   } finally {
     server?.kill('SIGKILL');
+    await s3?.close();
     await database?.stop();
     await rm(workDir, { recursive: true, force: true });
     await rm(databaseDir, { recursive: true, force: true });
