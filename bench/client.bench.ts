@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
 import { PROJECT_ROOT } from '../server/paths';
 import { buildServerBundle, type PortalStack, startPortalStack } from '../server/test/built-server';
-import { expectStatus, signIn, timedCall } from '../server/test/rest-client';
+import { expectStatus, openTransaction, signIn, timedCall } from '../server/test/rest-client';
 import { PAGE_SIZE } from '../shared/constants';
 import { alternate } from './lib/ab';
 import type { Benchmark, Goal } from './lib/benchmark';
@@ -107,20 +107,11 @@ async function agentWithTransactions(
   );
   const agent = await signIn(stack.server.baseUrl, email, AGENT_PASSWORD);
   for (let i = 1; i <= count; i++) {
-    await expectStatus(
-      timedCall(stack.server.baseUrl, 'POST', '/api/transactions', {
-        token: agent.token,
-        json: {
-          streetAddress: `${i} ${name} Street`,
-          city: 'Portland',
-          state: 'OR',
-          zip: '97201',
-          type: 'Listing',
-          role: 'Seller',
-        },
-      }),
-      201,
-    );
+    await openTransaction(stack.server.baseUrl, agent.token, {
+      streetAddress: `${i} ${name} Street`,
+      type: 'Listing',
+      role: 'Seller',
+    });
   }
   return { email, password: AGENT_PASSWORD };
 }

@@ -7,10 +7,18 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { buildServerBundle, startPortalStack } from '../server/test/built-server';
-import { createAgents, expectStatus, pdfForm, signIn, timedCall } from '../server/test/rest-client';
+import {
+  createAgents,
+  expectStatus,
+  openTransaction,
+  pdfForm,
+  signIn,
+  timedCall,
+} from '../server/test/rest-client';
 import { alternate } from './lib/ab';
 import type { Benchmark, Goal } from './lib/benchmark';
 import { cpuMs, mib, rssBytes, sampleRss } from './lib/process-usage';
+import { gapLines, loadNoteOf, machineLine } from './lib/report';
 import { median, round } from './lib/stats';
 
 /**
@@ -134,20 +142,7 @@ const uploadBench: Benchmark = {
       const owner = await signIn(baseUrl, stack.owner.email, stack.owner.password);
       const [agent] = await createAgents(baseUrl, owner, 1, 'uploader');
       if (!agent) throw new Error('no agent');
-      const deal = (await expectStatus(
-        timedCall(baseUrl, 'POST', '/api/transactions', {
-          token: agent.token,
-          json: {
-            streetAddress: '1 Upload Way',
-            city: 'Portland',
-            state: 'OR',
-            zip: '97201',
-            type: 'Purchase',
-            role: 'Buyer',
-          },
-        }),
-        201,
-      )) as { _id: string };
+      const deal = await openTransaction(baseUrl, agent.token, { streetAddress: '1 Upload Way' });
       // Warm-up: the multipart parser, the sniffer and the storage path are loaded and compiled.
       await expectStatus(
         timedCall(baseUrl, 'POST', `/api/uploads/transactions/${deal._id}`, {
@@ -188,7 +183,7 @@ const uploadBench: Benchmark = {
       );
 
       const loadAfter = os.loadavg()[0] ?? Number.NaN;
-      const loadNote = `machine load average ${round(loadBefore, 1)} to ${round(loadAfter, 1)} on ${os.cpus().length} cores`;
+      const loadNote = loadNoteOf(loadBefore, loadAfter);
       const uploadCpu = median(uploads.map((u) => u.serverCpuMs));
       const growth = uploads.map((done) => mib(done.rssPeak - done.rssBefore));
       const worstGrowth = Math.max(...growth);
@@ -252,8 +247,8 @@ const uploadBench: Benchmark = {
         'never reach user space, which no upload over a socket can do. The goal is judged against the stream copy, which moves every',
         "byte through Node's streams as the upload must.",
         '',
-        `Machine: ${loadNote} (1-minute load average when the benchmark began and ended; other benchmarks may share it).`,
-        ...goals.filter((goal) => goal.gap).map((goal) => `\n**${goal.name}**: ${goal.gap}`),
+        machineLine(loadNote),
+        ...gapLines(goals),
       ].join('\n');
       return { markdown, goals };
     } finally {

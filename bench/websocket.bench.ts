@@ -9,10 +9,11 @@ import { signAccessToken } from '../server/services/access-tokens';
 import { hashPassword } from '../server/services/passwords';
 import { buildServerBundle, type PortalStack, startPortalStack } from '../server/test/built-server';
 import { withAdminClient } from '../server/test/databases';
-import { expectStatus, timedCall } from '../server/test/rest-client';
+import { openTransaction, timedCall } from '../server/test/rest-client';
 import type { AppRouter } from '../server/trpc/router';
 import type { Benchmark, Goal } from './lib/benchmark';
 import { cpuMs, type MemoryMap, memoryMap, mib, rssBytes } from './lib/process-usage';
+import { gapLines, loadNoteOf, machineLine } from './lib/report';
 import { median, percentile, round } from './lib/stats';
 
 /**
@@ -169,20 +170,9 @@ async function peakRss(pid: number): Promise<number> {
 type Deal = { agent: Person; id: string; formId: string };
 
 async function openDeal(baseUrl: string, agent: Person, index: number): Promise<Deal> {
-  const created = (await expectStatus(
-    timedCall(baseUrl, 'POST', '/api/transactions', {
-      token: agent.token,
-      json: {
-        streetAddress: `${index + 1} Socket Street`,
-        city: 'Portland',
-        state: 'OR',
-        zip: '97201',
-        type: 'Purchase',
-        role: 'Buyer',
-      },
-    }),
-    201,
-  )) as { _id: string; forms: Array<{ _id: string }> };
+  const created = await openTransaction(baseUrl, agent.token, {
+    streetAddress: `${index + 1} Socket Street`,
+  });
   const formId = created.forms[0]?._id;
   if (!formId) throw new Error('the transaction has no forms');
   return { agent, id: created._id, formId };
@@ -373,7 +363,7 @@ const websocketBench: Benchmark = {
     const fanMet = fanP95 <= FAN_OUT_P95_GOAL_MS;
     const clientsLabel = m.clients.toLocaleString('en-US');
     const fanRoundTripP50 = median(m.fans.map((f) => f.roundTripMs));
-    const loadNote = `machine load average ${round(loadBefore, 1)} to ${round(loadAfter, 1)} on ${os.cpus().length} cores`;
+    const loadNote = loadNoteOf(loadBefore, loadAfter);
 
     const goals: Goal[] = [
       {
@@ -460,7 +450,7 @@ const websocketBench: Benchmark = {
       `  active admin: ${FAN_OUT_ADMINS.toLocaleString('en-US')} sockets (and the owner, who has none). Time from sending the comment to the event in the last admin`,
       `  client; ${m.fans.length} fan-outs, one at a time. CPU: what the server process and the client process each used during one fan-out.`,
       '',
-      `Machine: ${loadNote} (1-minute load average when the benchmark began and ended; other benchmarks may share it).`,
+      machineLine(loadNote),
       '',
       '| Server RSS | MiB |',
       '| --- | ---: |',
@@ -512,7 +502,7 @@ const websocketBench: Benchmark = {
       '',
       `Goals: RSS <= ${RSS_GOAL_MIB} MB with 5,000 subscribed ${rssMet ? 'met' : '**not met**'}; one notification p95 <= ${SINGLE_P95_GOAL_MS} ms ${singleMet ? 'met' : '**not met**'};`,
       `fan-out to the last of ${FAN_OUT_ADMINS.toLocaleString('en-US')} p95 <= ${FAN_OUT_P95_GOAL_MS} ms ${fanMet ? 'met' : '**not met**'}.`,
-      ...goals.filter((goal) => goal.gap).map((goal) => `\n**${goal.name}**: ${goal.gap}`),
+      ...gapLines(goals),
     ].join('\n');
     return { markdown, goals };
   },

@@ -23,7 +23,7 @@ import {
   stopBuiltServer,
 } from '../server/test/built-server';
 import { createDatabase, dropDatabase, runSql } from '../server/test/databases';
-import { createAgents, expectStatus, signIn, timedCall } from '../server/test/rest-client';
+import { createAgents, expectStatus, openTransaction, signIn, timedCall } from '../server/test/rest-client';
 import { startS3TestServer } from '../server/test/s3-server';
 import { auditStoredFilesInBucket } from '../server/test/stored-files-audit';
 
@@ -77,20 +77,11 @@ try {
   const admin = await signIn(first.baseUrl, owner.email, owner.password);
   const [agent] = await createAgents(first.baseUrl, admin, 1, 'drill');
   if (!agent) throw new Error('no agent');
-  const created = (await expectStatus(
-    timedCall(first.baseUrl, 'POST', '/api/transactions', {
-      token: agent.token,
-      json: {
-        streetAddress: '1 Restore Road',
-        city: 'Backup',
-        state: 'NE',
-        zip: '68001',
-        type: 'Listing',
-        role: 'Seller',
-      },
-    }),
-    201,
-  )) as { _id: string; forms: Array<{ _id: string }> };
+  const created = await openTransaction(first.baseUrl, agent.token, {
+    streetAddress: '1 Restore Road',
+    type: 'Listing',
+    role: 'Seller',
+  });
   const formId = created.forms[0]?._id ?? '';
   const document = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(256 * 1024)]);
   const form = new FormData();

@@ -1,16 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMessages } from '../../shared/messages';
 import type { AppDeps } from '../deps';
-import { runSql } from '../test/databases';
+import { injectUpload, startUnfinishedUpload, TINY_PDF } from '../test/api-calls';
 import { accessTokenFor, createOwner, createTransaction, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from '../test/harness';
 import { captureLogs } from '../test/log-capture';
 import { type S3TestServer, startS3TestServer } from '../test/s3-server';
-import { auditStoredFilesInBucket } from '../test/stored-files-audit';
+import {
+  auditStoredFilesInBucket,
+  STORAGE_AND_ROWS_AGREE,
+  whileStoredFileRowsRefused,
+} from '../test/stored-files-audit';
 import { until } from '../test/until';
 
 /**
@@ -49,27 +52,11 @@ afterAll(async () => {
   await s3?.close();
 });
 
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
-const BOUNDARY = '----portal-s3-upload-test';
-const multipartHead = (filename: string) =>
-  Buffer.from(
-    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
-      'Content-Type: application/pdf\r\n\r\n',
-  );
-const multipartTail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
+const PDF = TINY_PDF;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-function upload(url: string, token: string, file: Buffer, filename = 'contract.pdf', on = app) {
-  return on.inject({
-    method: 'POST',
-    url,
-    payload: Buffer.concat([multipartHead(filename), file, multipartTail]),
-    headers: {
-      'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
-      authorization: `Bearer ${token}`,
-    },
-  });
-}
+const upload = (url: string, token: string, file: Buffer, filename = 'contract.pdf', on = app) =>
+  injectUpload(on, url, token, file, filename);
 
 function call(method: 'GET' | 'POST' | 'PUT', url: string, token: string, payload?: object) {
   return app.inject({ method, url, payload, headers: { authorization: `Bearer ${token}` } });
@@ -197,19 +184,14 @@ describe('uploads to S3 through the API', () => {
 
   it('a client that hangs up mid-upload leaves nothing: no object, no pending upload, no row; the server carries on', async () => {
     const transaction = await createTransaction(database.db, { userId: agent.id });
-    const { port } = app.server.address() as AddressInfo;
-    const head = multipartHead('half.pdf');
-    const declaredLength = head.length + 7.5 * MiB + multipartTail.length;
-    const socket = net.connect(port, '127.0.0.1');
-    await new Promise<void>((resolve) => socket.once('connect', resolve));
-    socket.write(
-      `POST /api/uploads/transactions/${transaction.id} HTTP/1.1\r\nHost: localhost\r\n` +
-        `Authorization: Bearer ${agent.token}\r\n` +
-        `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${declaredLength}\r\n\r\n`,
-    );
-    socket.write(head);
-    // Past the first 5 MiB part, so the multipart upload is under way when the client goes away.
-    socket.write(Buffer.concat([PDF, Buffer.alloc(6 * MiB, 7)]));
+    const socket = await startUnfinishedUpload({
+      port: (app.server.address() as AddressInfo).port,
+      path: `/api/uploads/transactions/${transaction.id}`,
+      token: agent.token,
+      declaredBytes: 7.5 * MiB,
+      // Past the first 5 MiB part, so the multipart upload is under way when the client goes away.
+      fillerBytes: 6 * MiB,
+    });
     await until(async () => (await s3.pendingUploads()).some((key) => key.includes(transaction.id)), 10_000);
     socket.destroy();
 
@@ -223,23 +205,11 @@ describe('uploads to S3 through the API', () => {
 
   it('when the database refuses the row, the object is removed from the bucket again and the answer is 503', async () => {
     const transaction = await createTransaction(database.db, { userId: agent.id });
-    await runSql(
-      database.url,
-      `CREATE FUNCTION refuse_s3_file() RETURNS trigger LANGUAGE plpgsql AS $$
-         BEGIN RAISE EXCEPTION 'shutting down' USING ERRCODE = '57P01'; END $$;
-       CREATE TRIGGER refuse_s3_file BEFORE INSERT ON stored_files
-         FOR EACH ROW EXECUTE FUNCTION refuse_s3_file();`,
+    const res = await whileStoredFileRowsRefused(database.url, () =>
+      upload(`/api/uploads/transactions/${transaction.id}`, agent.token, PDF),
     );
-    try {
-      const res = await upload(`/api/uploads/transactions/${transaction.id}`, agent.token, PDF);
-      expect(res.statusCode).toBe(503);
-      expect(res.json().code).toBe('SERVICE_UNAVAILABLE');
-    } finally {
-      await runSql(
-        database.url,
-        'DROP TRIGGER refuse_s3_file ON stored_files; DROP FUNCTION refuse_s3_file();',
-      );
-    }
+    expect(res.statusCode).toBe(503);
+    expect(res.json().code).toBe('SERVICE_UNAVAILABLE');
     expect(await inBucket(transaction.id)).toEqual([]);
     expect(await rowsOf(transaction.id)).toBe(0);
   });
@@ -273,13 +243,7 @@ describe('uploads to S3 through the API', () => {
 
   it('afterwards the bucket and stored_files agree: no object without its row, none half-written', async () => {
     const audit = await auditStoredFilesInBucket(database.url, s3);
-    expect(audit).toMatchObject({
-      filesWithoutRow: [],
-      rowsWithoutFile: [],
-      formKeysWithoutFile: [],
-      formKeysWithoutRow: [],
-      partialFiles: [],
-    });
+    expect(audit).toMatchObject(STORAGE_AND_ROWS_AGREE);
     expect(audit.files).toBeGreaterThanOrEqual(6);
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, onTestFailed, test } from 'vitest';
 import { type PortalStack, startPortalStack, summariseServerLog } from '../test/built-server';
 import { runSql, withAdminClient } from '../test/databases';
 import { writePerformanceSection } from '../test/performance-doc';
-import { createAgents, expectStatus, type SignedIn, signIn, timedCall } from '../test/rest-client';
+import { createAgents, openTransaction, type SignedIn, signIn } from '../test/rest-client';
 
 /**
  * Issue 8 item 10: 60 s at 100 connections of mixed reads and writes through the REST API,
@@ -164,20 +164,10 @@ test(`${DURATION_SECONDS} s at ${CONNECTIONS} connections of mixed reads and wri
   }));
   for (const agent of agents) {
     for (let i = 1; i <= TRANSACTIONS_PER_AGENT_BEFORE; i++) {
-      const created = (await expectStatus(
-        timedCall(baseUrl, 'POST', '/api/transactions', {
-          token: agent.token,
-          json: {
-            streetAddress: `${i} Warmup Way`,
-            city: pickOne(CITIES),
-            state: 'OR',
-            zip: '97201',
-            type: 'Purchase',
-            role: 'Buyer',
-          },
-        }),
-        201,
-      )) as { _id: string; forms: Array<{ _id: string }> };
+      const created = await openTransaction(baseUrl, agent.token, {
+        streetAddress: `${i} Warmup Way`,
+        city: pickOne(CITIES),
+      });
       agent.transactions.push({ id: created._id, formIds: created.forms.map((form) => form._id) });
     }
   }

@@ -13,9 +13,16 @@ import {
 } from '../test/built-server';
 import { type RunningCaddy, startCaddy } from '../test/caddy';
 import { createDatabase, runSql } from '../test/databases';
-import { createAgents, expectStatus, type SignedIn, signIn, timedCall } from '../test/rest-client';
+import {
+  createAgents,
+  expectStatus,
+  openTransaction,
+  type SignedIn,
+  signIn,
+  timedCall,
+} from '../test/rest-client';
 import { type S3TestServer, startS3TestServer } from '../test/s3-server';
-import { auditStoredFilesInBucket } from '../test/stored-files-audit';
+import { auditStoredFilesInBucket, STORAGE_AND_ROWS_AGREE } from '../test/stored-files-audit';
 import { until } from '../test/until';
 
 /**
@@ -26,6 +33,8 @@ import { until } from '../test/until';
  */
 
 const MIGRATIONS_DIR = path.join(import.meta.dirname, '..', '..', 'prisma', 'migrations');
+/** A (type, role) with a template, for the transactions these tests open. */
+const LISTING = { type: 'Listing', role: 'Seller' } as const;
 const SHARED_SECRET = 'multi-instance-secret-with-enough-length-0123456789';
 const OWNER = { email: 'owner@instances.test', password: 'Owner-password-1' };
 /** Longer than deploy/Caddyfile's health_interval (2 s) plus a prompt /readyz; compose allows 6 s. */
@@ -195,20 +204,10 @@ describe('two instances on one database and one S3 bucket', () => {
   });
 
   it('a file uploaded through A is attached through B and downloads, byte for byte, from B’s link', async () => {
-    const created = (await expectStatus(
-      timedCall(b.server.baseUrl, 'POST', '/api/transactions', {
-        token: agent.token,
-        json: {
-          streetAddress: '2 Replica Row',
-          city: 'Twinsburg',
-          state: 'OH',
-          zip: '44087',
-          type: 'Listing',
-          role: 'Seller',
-        },
-      }),
-      201,
-    )) as { _id: string; forms: Array<{ _id: string }> };
+    const created = await openTransaction(b.server.baseUrl, agent.token, {
+      ...LISTING,
+      streetAddress: '2 Replica Row',
+    });
     const formId = created.forms[0]?._id ?? '';
 
     // 7 MiB: above the S3 driver's part size, so the upload through A is a multipart upload.
@@ -261,12 +260,7 @@ describe('two instances on one database and one S3 bucket', () => {
     );
     expect(rows).toEqual([{ size: String(bytes.length) }]);
     const audit = await auditStoredFilesInBucket(databaseUrl, s3);
-    expect(audit).toMatchObject({
-      filesWithoutRow: [],
-      rowsWithoutFile: [],
-      formKeysWithoutFile: [],
-      partialFiles: [],
-    });
+    expect(audit).toMatchObject(STORAGE_AND_ROWS_AGREE);
   });
 
   it('a notification raised on A reaches a socket held open on B, and the other way round', async () => {
@@ -288,20 +282,10 @@ describe('two instances on one database and one S3 bucket', () => {
       const ownerSeen = ownerOnB.events.length;
       const agentSeen = agentOnA.events.length;
 
-      const created = (await expectStatus(
-        timedCall(a.server.baseUrl, 'POST', '/api/transactions', {
-          token: agent.token,
-          json: {
-            streetAddress: '9 Broadcast Lane',
-            city: 'Echo',
-            state: 'OR',
-            zip: '97826',
-            type: 'Listing',
-            role: 'Seller',
-          },
-        }),
-        201,
-      )) as { _id: string; forms: Array<{ _id: string }> };
+      const created = await openTransaction(a.server.baseUrl, agent.token, {
+        ...LISTING,
+        streetAddress: '9 Broadcast Lane',
+      });
       await until(
         () => ownerOnB.events.slice(ownerSeen).some((e) => e.message.includes('9 Broadcast Lane')),
         5_000,
@@ -466,20 +450,7 @@ describe('behind the load balancer (deploy/Caddyfile in Caddy)', () => {
     );
     try {
       await live.started;
-      await expectStatus(
-        timedCall(caddy.baseUrl, 'POST', '/api/transactions', {
-          token: agent.token,
-          json: {
-            streetAddress: '4 Proxy Place',
-            city: 'Gateway',
-            state: 'CO',
-            zip: '81522',
-            type: 'Listing',
-            role: 'Seller',
-          },
-        }),
-        201,
-      );
+      await openTransaction(caddy.baseUrl, agent.token, { ...LISTING, streetAddress: '4 Proxy Place' });
       await until(() => live.events.some((event) => event.message.includes('4 Proxy Place')), 5_000);
     } finally {
       live.close();

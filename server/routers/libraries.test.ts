@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMessages, authMessages, toasts, validation } from '../../shared/messages';
 import { smtpMailer } from '../mail/mailer';
+import { TINY_PDF } from '../test/api-calls';
 import { accessTokenFor, createAdmin, createOwner, createUser, DEFAULT_PASSWORD } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
 import { linkIn, type SmtpInbox, startSmtpInbox } from '../test/smtp-inbox';
@@ -49,7 +50,7 @@ function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who?: Acto
   });
 }
 
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+const PDF = TINY_PDF;
 async function uploadLibraryFile(who: Actor, name = 'Buyer Checklist.pdf') {
   const boundary = '----library-boundary';
   const payload = Buffer.concat([

@@ -6,6 +6,7 @@ import { apiMessages, toasts, validation } from '../../shared/messages';
 import type { Transaction } from '../../shared/schemas/transactions';
 import type { AppDeps } from '../deps';
 import { SIGNED_URL_TTL_SECONDS } from '../storage/storage';
+import { TINY_PDF } from '../test/api-calls';
 import {
   accessTokenFor,
   createAdmin,
@@ -88,7 +89,7 @@ async function open(who: Actor, overrides: Record<string, unknown> = {}): Promis
   return res.json();
 }
 
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+const PDF = TINY_PDF;
 const PNG = Buffer.from(
   '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4f20000000049454e44ae426082',
   'hex',

@@ -1,5 +1,6 @@
+import net from 'node:net';
 import { createTRPCUntypedClient, createWSClient, type TRPCClientError, wsLink } from '@trpc/client';
-import type { InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import WebSocket from 'ws';
 import type { AppRouter } from '../trpc/router';
 
@@ -12,17 +13,63 @@ import type { AppRouter } from '../trpc/router';
 /** The smallest file the upload routes accept: its first bytes say PDF. */
 export const TINY_PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
+const MULTIPART_BOUNDARY = '----portal-test-boundary';
+export const MULTIPART_CONTENT_TYPE = `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`;
+
+/** What precedes the file's bytes in the body below (tests that stream a body by hand send it first). */
+export function multipartHead(filename: string): Buffer {
+  return Buffer.from(
+    `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`,
+  );
+}
+export const MULTIPART_TAIL = Buffer.from(`\r\n--${MULTIPART_BOUNDARY}--\r\n`);
+
 /** A multipart/form-data body with one file in the field the upload routes read (`file`). */
 export function multipartBody(file: Buffer, filename = 'contract.pdf') {
-  const boundary = '----portal-test-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`,
-    ),
-    file,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  const payload = Buffer.concat([multipartHead(filename), file, MULTIPART_TAIL]);
+  return { payload, headers: { 'content-type': MULTIPART_CONTENT_TYPE } };
+}
+
+/** POST of one file to an upload route through app.inject, as the agent or owner `token` names. */
+export function injectUpload(
+  app: FastifyInstance,
+  url: string,
+  token: string,
+  file: Buffer,
+  filename = 'contract.pdf',
+) {
+  const body = multipartBody(file, filename);
+  return app.inject({
+    method: 'POST',
+    url,
+    payload: body.payload,
+    headers: { ...body.headers, ...bearer(token) },
+  });
+}
+
+/**
+ * Starts an upload over a raw socket: a file that claims `declaredBytes`, of which only the PDF's
+ * opening bytes and `fillerBytes` more are sent,
+ * without finishing it: the caller hangs up (socket.destroy()) once the server is writing.
+ */
+export async function startUnfinishedUpload(options: {
+  port: number;
+  path: string;
+  token: string;
+  declaredBytes: number;
+  /** Bytes sent after the PDF's opening bytes. */
+  fillerBytes: number;
+}): Promise<net.Socket> {
+  const head = multipartHead('half.pdf');
+  const socket = net.connect(options.port, '127.0.0.1');
+  await new Promise<void>((resolve) => socket.once('connect', resolve));
+  socket.write(
+    `POST ${options.path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${options.token}\r\n` +
+      `Content-Type: ${MULTIPART_CONTENT_TYPE}\r\nContent-Length: ${head.length + options.declaredBytes + MULTIPART_TAIL.length}\r\n\r\n`,
+  );
+  socket.write(head);
+  socket.write(Buffer.concat([TINY_PDF, Buffer.alloc(options.fillerBytes, 7)]));
+  return socket;
 }
 
 export const bearer = (token: string | undefined): Record<string, string> =>

@@ -14,6 +14,7 @@ import { restRoutes } from '../rest/routes';
 import { libraryFileKey, transactionFileKey } from '../storage/keys';
 import type { Access } from '../trpc/init';
 import { appRouter } from '../trpc/router';
+import { TINY_PDF } from './api-calls';
 import { runSql } from './databases';
 import {
   accessTokenFor,
@@ -38,7 +39,6 @@ import {
   mutatedInput,
   ODD_CONTENT_TYPES,
   oversizedJson,
-  PDF_BYTES,
   POLLUTION_PROBES,
   percentEncode,
   toJsonText,
@@ -927,9 +927,9 @@ beforeAll(async () => {
   const doomedTransaction = await createTransaction(db, { userId: rows.agent.id });
 
   const transactionKey = transactionFileKey(transaction.id, 'contract.pdf', 'pdf');
-  await deps.storage.put(transactionKey, Readable.from([PDF_BYTES]), { contentType: 'application/pdf' });
+  await deps.storage.put(transactionKey, Readable.from([TINY_PDF]), { contentType: 'application/pdf' });
   const libraryKey = libraryFileKey('disclosure.pdf', 'pdf');
-  await deps.storage.put(libraryKey, Readable.from([PDF_BYTES]), { contentType: 'application/pdf' });
+  await deps.storage.put(libraryKey, Readable.from([TINY_PDF]), { contentType: 'application/pdf' });
   const fileLink = new URL(await deps.storage.signedUrl(transactionKey));
 
   world = {
@@ -949,7 +949,7 @@ beforeAll(async () => {
     doomedBannerId: (await createBanner(db, { userId: rows.agent.id })).id,
     notificationId: (await createNotification(db, { userId: rows.agent.id })).id,
     fileLink: `${fileLink.pathname}${fileLink.search}`,
-    fileBytes: PDF_BYTES,
+    fileBytes: TINY_PDF,
   };
 
   counter = await installChangeCounter(database.url);
@@ -1084,6 +1084,17 @@ describe('regressions found by fuzzing', () => {
       closing,
       newline: '\r\n',
     });
+  /** The agent uploading `body` to their own transaction. */
+  const agentUpload = (body: { contentType: string | undefined; payload: Buffer }) =>
+    new FuzzRequest(
+      'regression',
+      'POST',
+      `/api/uploads/transactions/${world.transaction.id}`,
+      as('agent'),
+      '10.9.0.1',
+      body.contentType,
+      body.payload,
+    );
   const cases: Array<[string, () => FuzzRequest]> = [
     [
       'U+0000 in a text field (PostgreSQL refuses it)',
@@ -1160,7 +1171,7 @@ describe('regressions found by fuzzing', () => {
           as('owner'),
           '10.9.0.1',
           'multipart/form-data',
-          multipart('contract.pdf', PDF_BYTES, true).payload,
+          multipart('contract.pdf', TINY_PDF, true).payload,
         ),
     ],
     [
@@ -1168,7 +1179,7 @@ describe('regressions found by fuzzing', () => {
       () => {
         const body = multipartPayload({
           parts: [
-            { name: 'file', filename: 'contract.pdf', contentType: 'application/pdf', content: PDF_BYTES },
+            { name: 'file', filename: 'contract.pdf', contentType: 'application/pdf', content: TINY_PDF },
             { name: '__proto__', filename: null, contentType: null, content: Buffer.from('x') },
           ],
           boundary: '----fuzz-boundary',
@@ -1177,30 +1188,14 @@ describe('regressions found by fuzzing', () => {
           closing: false,
           newline: '\r\n',
         });
-        return new FuzzRequest(
-          'regression',
-          'POST',
-          `/api/uploads/transactions/${world.transaction.id}`,
-          as('agent'),
-          '10.9.0.1',
-          body.contentType,
-          body.payload,
-        );
+        return agentUpload(body);
       },
     ],
     [
       'an upload whose only part is skipped and holds more than 16 KiB (the request used to hang)',
       () => {
-        const body = multipart('a\nb.pdf', Buffer.concat([PDF_BYTES, Buffer.alloc(17 * 1024)]), true);
-        return new FuzzRequest(
-          'regression',
-          'POST',
-          `/api/uploads/transactions/${world.transaction.id}`,
-          as('agent'),
-          '10.9.0.1',
-          body.contentType,
-          body.payload,
-        );
+        const body = multipart('a\nb.pdf', Buffer.concat([TINY_PDF, Buffer.alloc(17 * 1024)]), true);
+        return agentUpload(body);
       },
     ],
   ];

@@ -121,6 +121,39 @@ export async function createAgents(
   return agents;
 }
 
+export type NewTransaction = {
+  streetAddress: string;
+  city?: string;
+  state?: string;
+  zip?: string;
+  /** A (type, role) pair with a template; Purchase/Buyer unless given. */
+  type?: string;
+  role?: string;
+};
+export type OpenedTransaction = { _id: string; forms: Array<{ _id: string }> };
+
+/** POST /api/transactions as `token`'s agent; an answer other than 201 throws, quoting it. */
+export async function openTransaction(
+  baseUrl: string,
+  token: string,
+  {
+    streetAddress,
+    city = 'Portland',
+    state = 'OR',
+    zip = '97201',
+    type = 'Purchase',
+    role = 'Buyer',
+  }: NewTransaction,
+): Promise<OpenedTransaction> {
+  return (await expectStatus(
+    timedCall(baseUrl, 'POST', '/api/transactions', {
+      token,
+      json: { streetAddress, city, state, zip, type, role },
+    }),
+    201,
+  )) as OpenedTransaction;
+}
+
 export function pdfForm(fileName: string): FormData {
   const form = new FormData();
   form.append('file', new Blob([TINY_PDF], { type: 'application/pdf' }), fileName);

@@ -21,6 +21,37 @@ export type StoredFilesAudit = {
   partialFiles: string[];
 };
 
+/** An audit where storage and database agree: every list empty (`expect(audit).toMatchObject(...)`). */
+export const STORAGE_AND_ROWS_AGREE = {
+  filesWithoutRow: [],
+  rowsWithoutFile: [],
+  formKeysWithoutFile: [],
+  formKeysWithoutRow: [],
+  partialFiles: [],
+} as const satisfies Partial<StoredFilesAudit>;
+
+/**
+ * Runs `work` while PostgreSQL refuses every new stored_files row the way a client sees it when
+ * the database goes away mid-request (SQLSTATE 57P01, admin shutdown); the refusal is lifted after.
+ */
+export async function whileStoredFileRowsRefused<T>(databaseUrl: string, work: () => Promise<T>): Promise<T> {
+  await runSql(
+    databaseUrl,
+    `CREATE FUNCTION refuse_stored_file() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN RAISE EXCEPTION 'shutting down' USING ERRCODE = '57P01'; END $$;
+     CREATE TRIGGER refuse_stored_file BEFORE INSERT ON stored_files
+       FOR EACH ROW EXECUTE FUNCTION refuse_stored_file();`,
+  );
+  try {
+    return await work();
+  } finally {
+    await runSql(
+      databaseUrl,
+      'DROP TRIGGER refuse_stored_file ON stored_files; DROP FUNCTION refuse_stored_file();',
+    );
+  }
+}
+
 /** Every file below `root`, as keys (paths relative to root with forward slashes). */
 async function keysUnder(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(
