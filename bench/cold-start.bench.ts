@@ -7,6 +7,7 @@ import { startEmbeddedPostgres } from '../server/db/embedded';
 import { BUILT_SERVER, buildServerBundle } from '../server/test/built-server';
 import { alternate } from './lib/ab';
 import type { Benchmark, Goal } from './lib/benchmark';
+import { loadNoteOf, machineLine } from './lib/report';
 import { median, round } from './lib/stats';
 
 /**
@@ -206,7 +207,7 @@ const coldStart: Benchmark = {
       const profile = await profiledStart(dataDir);
       const serverMedian = result.candidateMedian;
       const loadAfter = os.loadavg()[0] ?? Number.NaN;
-      const loadNote = `machine load average ${round(loadBefore, 1)} to ${round(loadAfter, 1)} on ${os.cpus().length} cores`;
+      const loadNote = loadNoteOf(loadBefore, loadAfter);
       const serverMax = Math.max(...result.candidate);
       const met = serverMedian <= GOAL_MS && serverMax <= GOAL_MS;
       const goals: Goal[] = [
@@ -257,7 +258,7 @@ const coldStart: Benchmark = {
         `Ratio server / PostgreSQL alone: ${round(result.ratio, 2)}. ` +
           `Goal <= 5 s for every round: ${met ? '**met**' : '**not met**'} (median ${round(serverMedian / 1000, 2)} s, max ${round(serverMax / 1000, 2)} s).`,
         '',
-        `Machine: ${loadNote} (1-minute load average when the benchmark began and ended; other benchmarks may share it).`,
+        machineLine(loadNote),
       ].join('\n');
       return { markdown, goals };
     } finally {

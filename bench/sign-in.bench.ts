@@ -18,6 +18,7 @@ import { createAgents, signIn } from '../server/test/rest-client';
 import { alternate } from './lib/ab';
 import type { Benchmark, Goal } from './lib/benchmark';
 import { cpuMs } from './lib/process-usage';
+import { gapLines, loadNoteOf, machineLine } from './lib/report';
 import { median, percentile, round } from './lib/stats';
 
 /**
@@ -211,7 +212,7 @@ const signInBench: Benchmark = {
       const cpuPerSignIn = median(signIns.map((phase) => phase.serverCpuMs / phase.samples.length));
       const coresNeeded = (cpuPerSignIn * RATE_PER_SECOND) / 1000;
       const unanswered = all(signIns).filter((sample) => sample.status === 0).length;
-      const loadNote = `machine load average ${round(loadBefore, 1)} to ${round(loadAfter, 1)} on ${os.cpus().length} cores`;
+      const loadNote = loadNoteOf(loadBefore, loadAfter);
       // What the server logged besides its own reports: the errors behind any failed sign-in.
       const serverLog = summariseServerLog(
         stack.server
@@ -306,8 +307,8 @@ const signInBench: Benchmark = {
         `(goal <= ${LAG_P99_GOAL_MS} ms: ${lagMet ? 'met' : '**not met**'}). argon2 verifies in libuv's thread pool, not on the`,
         'event loop: the loop only waits when the machine has no core free for it.',
         '',
-        `Machine: ${loadNote} (1-minute load average when the benchmark began and ended; other benchmarks may share it).`,
-        ...goals.filter((goal) => goal.gap).map((goal) => `\n**${goal.name}**: ${goal.gap}`),
+        machineLine(loadNote),
+        ...gapLines(goals),
       ].join('\n');
       return { markdown, goals };
     } finally {

@@ -4,6 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3Settings } from './storage/s3';
 
 /**
  * The environment, parsed once at start-up (DESIGN.md section 3). A bad value stops the process
@@ -169,19 +170,7 @@ export type AppConfig = {
   seedDemo: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
-  storage:
-    | { driver: 'local' }
-    | {
-        driver: 's3';
-        endpoint: string | undefined;
-        /** The endpoint in presigned links, which browsers open; S3_ENDPOINT unless told otherwise. */
-        publicEndpoint: string | undefined;
-        bucket: string;
-        region: string;
-        accessKeyId: string;
-        secretAccessKey: string;
-        forcePathStyle: boolean;
-      };
+  storage: { driver: 'local' } | ({ driver: 's3' } & S3Settings);
   maxUploadBytes: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Requests per minute per IP for ordinary calls; 0 disables the limit. */

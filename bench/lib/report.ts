@@ -1,5 +1,7 @@
 import os from 'node:os';
+import type { Goal } from './benchmark';
 import type { DatasetInfo } from './dataset';
+import { round } from './stats';
 
 /** Lines shared by the sections of the benchmarks that run on the 1M-row dataset. */
 
@@ -30,3 +32,15 @@ export function loadLine(atStart: number): string {
     `${(os.loadavg()[0] ?? 0).toFixed(1)} when they ended${atStart > cores ? ' (other work was running beside them)' : ''}.`
   );
 }
+
+/** "machine load average 1.2 to 1.4 on 2 cores", for the sections and gaps of one benchmark. */
+export function loadNoteOf(before: number, after: number): string {
+  return `machine load average ${round(before, 1)} to ${round(after, 1)} on ${os.cpus().length} cores`;
+}
+
+export const machineLine = (loadNote: string) =>
+  `Machine: ${loadNote} (1-minute load average when the benchmark began and ended; other benchmarks may share it).`;
+
+/** The explanation of each goal not met, as paragraphs at the end of a section. */
+export const gapLines = (goals: Goal[]) =>
+  goals.filter((goal) => goal.gap).map((goal) => `\n**${goal.name}**: ${goal.gap}`);
