@@ -182,6 +182,15 @@ describe('rate limit', () => {
     for (let i = 0; i < 5; i++) expect((await limited.inject('/healthz')).statusCode).toBe(200);
     await limited.close();
   });
+
+  test('tRPC queries count too, though the fast path answers them without the adapter', async () => {
+    const limited = buildTestApp(testDeps(database.db, { config: testConfig({ rateLimitPerMin: 3 }) }));
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await limited.inject('/trpc/templates.all')).statusCode);
+    expect(statuses.slice(0, 3)).not.toContain(429);
+    expect(statuses[3]).toBe(429);
+    await limited.close();
+  });
 });
 
 describe('shutdown', () => {

@@ -135,7 +135,9 @@ async function answer(
 }
 
 export const trpcQueries = fp<TrpcQueriesOptions>(async (app, options) => {
-  app.addHook('onRequest', async (req, reply) => {
+  // preHandler, not onRequest: route-level onRequest hooks (the per-IP rate limit among them) run
+  // after every app-level onRequest hook, so answering from one would skip them.
+  app.addHook('preHandler', async (req, reply) => {
     if (req.method !== 'GET' || req.routeOptions.url !== options.routeUrl) return;
     const calls = await queryCalls(options.router, req);
     if (!calls) return;
