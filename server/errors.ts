@@ -62,6 +62,19 @@ function answer(code: ApiErrorCode, message = DEFAULT_MESSAGE[code], issues?: Ap
   };
 }
 
+/**
+ * An AppError is a decision the code made on purpose. A 503 that says why (a search cut off by
+ * its timeout, an instance draining) is not a failure to log or count; one that carries the
+ * failure it stands for (S3 or the database refusing, set as its cause) is, like any INTERNAL.
+ */
+function answerAppError(error: AppError): ClassifiedError {
+  const answered = answer(error.code, error.message, error.issues);
+  return {
+    ...answered,
+    internal: error.code === 'INTERNAL' || (answered.internal && error.cause !== undefined),
+  };
+}
+
 const TRPC_TO_APP: Partial<Record<TRPCError['code'], ApiErrorCode>> = {
   PARSE_ERROR: 'BAD_REQUEST',
   BAD_REQUEST: 'BAD_REQUEST',
@@ -221,12 +234,12 @@ function fastifyClientError(error: ErrorLike): ClassifiedError | undefined {
 }
 
 export function classifyError(error: unknown): ClassifiedError {
-  if (error instanceof AppError) return answer(error.code, error.message, error.issues);
+  if (error instanceof AppError) return answerAppError(error);
 
   if (error instanceof TRPCError) {
     // tRPC wraps whatever a procedure threw; what it wrapped decides the answer.
     const cause = error.cause;
-    if (cause instanceof AppError) return answer(cause.code, cause.message, cause.issues);
+    if (cause instanceof AppError) return answerAppError(cause);
     const issues = validationIssues(cause);
     if (issues) return answer('BAD_REQUEST', issues[0]?.message, toApiIssues(issues));
     if (error.code === 'INTERNAL_SERVER_ERROR' && cause) return classifyError(cause);

@@ -1,10 +1,9 @@
-import { once } from 'node:events';
-import net, { type AddressInfo } from 'node:net';
 import { HeadBucketCommand, NoSuchBucket, S3Client } from '@aws-sdk/client-s3';
 import { TRPCError } from '@trpc/server';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { apiMessages } from '../shared/messages';
+import { freePort } from './db/embedded';
 import { AppError, classifyError, describeErrorForLog } from './errors';
 
 const prismaError = (code: string) =>
@@ -19,6 +18,23 @@ describe('classifyError', () => {
       internal: false,
     });
     expect(classifyError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error })).status).toBe(403);
+  });
+
+  test('an AppError 503 is a failure to log only when it carries the failure as its cause', () => {
+    const decided = new AppError('SERVICE_UNAVAILABLE', apiMessages.searchTooSlow);
+    const failed = Object.assign(new AppError('SERVICE_UNAVAILABLE', apiMessages.storageUnavailable), {
+      cause: new Error('ECONNREFUSED'),
+    });
+    expect(classifyError(decided)).toMatchObject({ status: 503, internal: false });
+    expect(classifyError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: decided }))).toMatchObject({
+      status: 503,
+      internal: false,
+    });
+    expect(classifyError(failed)).toMatchObject({ status: 503, internal: true });
+    expect(classifyError(new AppError('INTERNAL', apiMessages.internal))).toMatchObject({
+      status: 500,
+      internal: true,
+    });
   });
 
   test('zod issues become 400 with dotted paths', () => {
@@ -75,10 +91,7 @@ describe('classifyError', () => {
 
   test('an S3 failure that escapes the driver is 503 "file storage is unavailable", not the database message', async () => {
     // A real SDK error: S3 at a port where nothing listens (ECONNREFUSED, like a database outage).
-    const closed = net.createServer().listen(0, '127.0.0.1');
-    await once(closed, 'listening');
-    const { port } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await freePort();
     const client = new S3Client({
       endpoint: `http://127.0.0.1:${port}`,
       region: 'us-east-1',

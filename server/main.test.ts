@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { apiMessages } from '../shared/messages';
 import { PROJECT_ROOT } from './paths';
 import { runSql } from './test/databases';
 import { until } from './test/until';
@@ -160,7 +161,7 @@ describe('the server process', () => {
     const stopping = stop(server, 'SIGTERM');
     await until(async () => (await fetch(`${server.baseUrl}/readyz`)).status === 503, 1_000, 20);
     expect(await (await fetch(`${server.baseUrl}/readyz`)).json()).toEqual({
-      message: 'Shutting down',
+      message: apiMessages.shuttingDown,
       code: 'SERVICE_UNAVAILABLE',
     });
     const during = await fetch(`${server.baseUrl}/api/auth/login`, {

@@ -110,6 +110,8 @@ export const apiMessages = {
   unsupportedMediaType: 'Unsupported media type',
   tooManyRequests: 'Too many requests. Please try again later.',
   serviceUnavailable: 'Service temporarily unavailable. Please try again shortly.',
+  /** /readyz while the instance drains before stopping (SHUTDOWN_DRAIN_MS). */
+  shuttingDown: 'Shutting down',
   /** S3 (or a compatible service) did not answer or refused the portal's credentials. */
   storageUnavailable: 'File storage is unavailable. Please try again shortly.',
   internal: 'Internal server error',

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { apiMessages } from '../../shared/messages';
 import type { AppDeps } from '../deps';
 import { AppError, describeErrorForLog } from '../errors';
 
@@ -13,12 +14,10 @@ const READINESS_TIMEOUT_MS = 2_000;
 export const healthRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
-  app.get('/readyz', async (req, reply) => {
-    // Answered here, not thrown: a planned drain is neither an error to log nor a server failure
-    // to count in /metrics (every rolling deploy would raise the 5xx alert).
-    if (deps.shutdown?.aborted) {
-      return reply.code(503).send({ message: 'Shutting down', code: 'SERVICE_UNAVAILABLE' });
-    }
+  app.get('/readyz', async (req) => {
+    // A planned drain: an AppError without a cause, so neither logged as an error nor counted as
+    // a server failure in /metrics (classifyError).
+    if (deps.shutdown?.aborted) throw new AppError('SERVICE_UNAVAILABLE', apiMessages.shuttingDown);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
