@@ -14,7 +14,7 @@ import {
   startPortalStack,
   summariseServerLog,
 } from '../server/test/built-server';
-import { createAgents, signIn } from '../server/test/rest-client';
+import { AGENT_PASSWORD, createAgents, signIn } from '../server/test/rest-client';
 import { alternate } from './lib/ab';
 import type { Benchmark, Goal } from './lib/benchmark';
 import { cpuMs } from './lib/process-usage';
@@ -160,7 +160,7 @@ const signInBench: Benchmark = {
       const owner = await signIn(baseUrl, stack.owner.email, stack.owner.password);
       log(`creating ${AGENTS} agents`);
       const agents = await createAgents(baseUrl, owner, AGENTS, 'burst');
-      const password = 'Agent-password-1';
+      const password = AGENT_PASSWORD;
       // Warm-up from addresses of its own: the first argon2 calls allocate the thread pool's memory.
       for (let i = 0; i < 4; i++) {
         const agent = agents[i % AGENTS];

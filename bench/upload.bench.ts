@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
+import { MULTIPART_CONTENT_TYPE, MULTIPART_TAIL, multipartHead } from '../server/test/api-calls';
 import { buildServerBundle, startPortalStack } from '../server/test/built-server';
 import {
   createAgents,
@@ -59,12 +60,8 @@ async function upload(
   transactionId: string,
   file: string,
 ) {
-  const boundary = `----bench${randomBytes(8).toString('hex')}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big-scan.pdf"\r\n` +
-      'Content-Type: application/pdf\r\n\r\n',
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const head = multipartHead('big-scan.pdf');
+  const tail = MULTIPART_TAIL;
   const url = new URL(`/api/uploads/transactions/${transactionId}`, baseUrl);
   const rssBefore = await rssBytes(serverPid);
   const cpuBefore = await cpuMs(serverPid);
@@ -79,7 +76,7 @@ async function upload(
         method: 'POST',
         headers: {
           authorization: `Bearer ${token}`,
-          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-type': MULTIPART_CONTENT_TYPE,
           'content-length': head.length + FILE_BYTES + tail.length,
         },
       },

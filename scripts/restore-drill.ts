@@ -23,7 +23,14 @@ import {
   stopBuiltServer,
 } from '../server/test/built-server';
 import { createDatabase, dropDatabase, runSql } from '../server/test/databases';
-import { createAgents, expectStatus, openTransaction, signIn, timedCall } from '../server/test/rest-client';
+import {
+  AGENT_PASSWORD,
+  createAgents,
+  expectStatus,
+  openTransaction,
+  signIn,
+  timedCall,
+} from '../server/test/rest-client';
 import { startS3TestServer } from '../server/test/s3-server';
 import { auditStoredFilesInBucket } from '../server/test/stored-files-audit';
 
@@ -124,7 +131,7 @@ try {
   if (!second.output().includes('Database schema is up to date'))
     throw new Error('the restored schema was not recognised');
   await expectStatus(timedCall(second.baseUrl, 'GET', '/readyz'), 200);
-  const again = await signIn(second.baseUrl, agent.email, 'Agent-password-1');
+  const again = await signIn(second.baseUrl, agent.email, AGENT_PASSWORD);
   const detail = (await expectStatus(
     timedCall(second.baseUrl, 'GET', `/api/transactions/individual/${created._id}/${again.id}`, {
       token: again.token,

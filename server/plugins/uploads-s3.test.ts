@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMessages } from '../../shared/messages';
 import type { AppDeps } from '../deps';
-import { injectUpload, startUnfinishedUpload, TINY_PDF } from '../test/api-calls';
+import { injectUpload, TINY_PDF as PDF, startUnfinishedUpload } from '../test/api-calls';
 import { accessTokenFor, createOwner, createTransaction, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from '../test/harness';
 import { captureLogs } from '../test/log-capture';
@@ -52,7 +52,6 @@ afterAll(async () => {
   await s3?.close();
 });
 
-const PDF = TINY_PDF;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 const upload = (url: string, token: string, file: Buffer, filename = 'contract.pdf', on = app) =>

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDeps } from '../deps';
-import { injectUpload, startUnfinishedUpload, TINY_PDF } from '../test/api-calls';
+import { injectUpload, TINY_PDF as PDF, startUnfinishedUpload } from '../test/api-calls';
 import { accessTokenFor, createOwner, createTransaction, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TEST_DATA_DIR, TestClock, testDeps } from '../test/harness';
 import { whileStoredFileRowsRefused } from '../test/stored-files-audit';
@@ -33,7 +33,6 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const PDF = TINY_PDF;
 const upload = (url: string, token: string, file: Buffer) => injectUpload(app, url, token, file);
 
 const folderOf = (transactionId: string) =>

@@ -9,6 +9,7 @@ import type { Transaction } from '../../shared/schemas/transactions';
 import { runSql } from '../test/databases';
 import { accessTokenFor, createAdmin, createTemplate, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
+import { until } from '../test/until';
 import type { AppRouter } from '../trpc/router';
 import { createNotificationBus } from './bus';
 
@@ -113,15 +114,6 @@ function review(on: Instance, admin: Actor, deal: Transaction, text: string) {
   });
 }
 
-async function until(check: () => boolean, timeoutMs = 3_000): Promise<number> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return Date.now() - started;
-}
-
 describe('live notifications', () => {
   it("a review on instance A reaches the agent's socket on instance B within 1 s; another agent's socket gets nothing", async () => {
     const agent = await actor(await createUser(database.db));
@@ -135,7 +127,7 @@ describe('live notifications', () => {
 
     const sent = Date.now();
     expect((await review(a, admin, deal, 'Please initial page 3')).status).toBe(201);
-    await until(() => agentSocket.events.length === 1);
+    await until(() => agentSocket.events.length === 1, 3_000);
     expect(Date.now() - sent).toBeLessThan(1_000);
     expect(agentSocket.events[0]).toMatchObject({
       message: expect.stringContaining('Please initial page 3'),
@@ -156,7 +148,7 @@ describe('live notifications', () => {
     const socket = listen(b, agent, 1_000);
     await socket.ready;
     await review(a, admin, deal, 'first');
-    await until(() => socket.events.length === 1);
+    await until(() => socket.events.length === 1, 3_000);
 
     for (const client of b.app.websocketServer.clients) client.terminate();
     const cut = Date.now();
@@ -195,7 +187,7 @@ describe('live notifications', () => {
     expect(await reconnected()).toBe(true);
     // ... and live delivery works again.
     await review(a, admin, deal, 'after the outage');
-    await until(() => socket.events.length === 2);
+    await until(() => socket.events.length === 2, 3_000);
     expect(socket.events.map((e) => e.message.split(': ').pop())).toEqual([
       'during the outage',
       'after the outage',

@@ -14,6 +14,7 @@ import {
 import { type RunningCaddy, startCaddy } from '../test/caddy';
 import { createDatabase, runSql } from '../test/databases';
 import {
+  AGENT_PASSWORD,
   createAgents,
   expectStatus,
   openTransaction,
@@ -168,7 +169,7 @@ describe('two instances on one database and one S3 bucket', () => {
   it('a session begun on A is honoured and refreshed on B, and a replay on A ends it everywhere', async () => {
     const session = (await expectStatus(
       timedCall(a.server.baseUrl, 'POST', '/api/auth/login', {
-        json: { email: agent.email, password: 'Agent-password-1' },
+        json: { email: agent.email, password: AGENT_PASSWORD },
       }),
       200,
     )) as { token: string; refreshToken: string; _id: string };
@@ -327,7 +328,7 @@ describe('behind the load balancer (deploy/Caddyfile in Caddy)', () => {
   beforeAll(async () => {
     caddy = await startCaddy([hostOf(a), hostOf(b)]);
     owner = await signIn(caddy.baseUrl, OWNER.email, OWNER.password);
-    agent = await signIn(caddy.baseUrl, 'multi1@agents.test', 'Agent-password-1');
+    agent = await signIn(caddy.baseUrl, 'multi1@agents.test', AGENT_PASSWORD);
   });
   afterAll(async () => {
     await caddy?.close();

@@ -6,11 +6,17 @@ import type { AppDeps } from '../deps';
 import { smtpMailer } from '../mail/mailer';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../services/access-tokens';
 import { RESET_PASSWORD_TTL_MS, SESSION_MAX_LIFETIME_MS, VERIFY_EMAIL_TTL_MS } from '../services/auth';
-import { createPasswordHasher, type PasswordHasher } from '../services/passwords';
 import { AUTH_LIMITS } from '../services/rate-limits';
 import { hashSecretToken } from '../services/secret-tokens';
 import { createAdmin, createOwner, createUser, DEFAULT_PASSWORD } from '../test/factories';
-import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from '../test/harness';
+import {
+  buildTestApp,
+  countingHasher,
+  setupTestDatabase,
+  TestClock,
+  testConfig,
+  testDeps,
+} from '../test/harness';
 import { linkIn, type SmtpInbox, startSmtpInbox } from '../test/smtp-inbox';
 
 /**
@@ -25,24 +31,7 @@ let inbox: SmtpInbox;
 let app: FastifyInstance;
 let clock: TestClock;
 let deps: AppDeps;
-const argon2Calls = { hash: 0, verify: 0 };
-
-function countingHasher(real: PasswordHasher): PasswordHasher {
-  return {
-    hash: (password) => {
-      argon2Calls.hash++;
-      return real.hash(password);
-    },
-    verify: (hash, password) => {
-      argon2Calls.verify++;
-      return real.verify(hash, password);
-    },
-    verifyAgainstNothing: (password) => {
-      argon2Calls.verify++;
-      return real.verifyAgainstNothing(password);
-    },
-  };
-}
+let argon2Calls: { hash: number; verify: number };
 
 beforeAll(async () => {
   inbox = await startSmtpInbox();
@@ -61,15 +50,15 @@ beforeEach(async () => {
   await app?.close();
   await database.db.$executeRaw`DELETE FROM rate_limit_windows`;
   clock = new TestClock();
+  const hasher = countingHasher();
+  argon2Calls = hasher.calls;
   deps = testDeps(database.db, {
     clock,
     config: testConfig({ appUrl: APP_URL }),
     mailer: smtpMailer(inbox.url, 'Portal <no-reply@portal.test>'),
-    passwords: countingHasher(createPasswordHasher('test')),
+    passwords: hasher,
   });
   app = buildTestApp(deps);
-  argon2Calls.hash = 0;
-  argon2Calls.verify = 0;
 });
 
 function post(url: string, payload: unknown, token?: string) {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMessages, authMessages, toasts, validation } from '../../shared/messages';
 import { smtpMailer } from '../mail/mailer';
-import { TINY_PDF } from '../test/api-calls';
+import { injectUpload, TINY_PDF } from '../test/api-calls';
 import { accessTokenFor, createAdmin, createOwner, createUser, DEFAULT_PASSWORD } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
 import { linkIn, type SmtpInbox, startSmtpInbox } from '../test/smtp-inbox';
@@ -50,24 +50,8 @@ function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who?: Acto
   });
 }
 
-const PDF = TINY_PDF;
-async function uploadLibraryFile(who: Actor, name = 'Buyer Checklist.pdf') {
-  const boundary = '----library-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n\r\n`),
-    PDF,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return app.inject({
-    method: 'POST',
-    url: '/api/uploads/forms',
-    payload,
-    headers: {
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      authorization: `Bearer ${who.token}`,
-    },
-  });
-}
+const uploadLibraryFile = (who: Actor, name = 'Buyer Checklist.pdf') =>
+  injectUpload(app, '/api/uploads/forms', who.token, TINY_PDF, name);
 
 describe('forms library', () => {
   it('the owner adds, updates and deletes; admins and agents get 403; everyone reads, by name, with signed links', async () => {

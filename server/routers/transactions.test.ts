@@ -6,7 +6,7 @@ import { apiMessages, toasts, validation } from '../../shared/messages';
 import type { Transaction } from '../../shared/schemas/transactions';
 import type { AppDeps } from '../deps';
 import { SIGNED_URL_TTL_SECONDS } from '../storage/storage';
-import { TINY_PDF } from '../test/api-calls';
+import { injectUpload, TINY_PDF as PDF } from '../test/api-calls';
 import {
   accessTokenFor,
   createAdmin,
@@ -89,33 +89,13 @@ async function open(who: Actor, overrides: Record<string, unknown> = {}): Promis
   return res.json();
 }
 
-const PDF = TINY_PDF;
 const PNG = Buffer.from(
   '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4f20000000049454e44ae426082',
   'hex',
 );
 
-function multipart(file: Buffer, filename: string, field = 'file') {
-  const boundary = '----portal-test-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`,
-    ),
-    file,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
-function upload(url: string, who: Actor | undefined, file: Buffer, filename = 'contract.pdf') {
-  const body = multipart(file, filename);
-  return app.inject({
-    method: 'POST',
-    url,
-    payload: body.payload,
-    headers: { ...body.headers, ...(who ? { authorization: `Bearer ${who.token}` } : {}) },
-  });
-}
+const upload = (url: string, who: Actor | undefined, file: Buffer, filename = 'contract.pdf') =>
+  injectUpload(app, url, who?.token, file, filename);
 
 describe('creating a transaction', () => {
   it('201 with the checklist of its template, all pending, in template order; the agent is the caller', async () => {

@@ -6,6 +6,7 @@ import type { Transaction } from '../../shared/schemas/transactions';
 import { NOTIFICATIONS_CHANNEL } from '../realtime/bus';
 import { accessTokenFor, createAdmin, createOwner, createTemplate, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
+import { until } from '../test/until';
 import { notifyUsers, toNotification } from './notifications';
 import { hashSecretToken } from './secret-tokens';
 
@@ -223,8 +224,7 @@ describe('who hears about what', () => {
       );
       const ours = () =>
         payloads.map((payload) => JSON.parse(payload)).filter((e) => e.notification.link === link);
-      for (let waited = 0; ours().length < 2 && waited < 3_000; waited += 20)
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      await until(() => ours().length >= 2, 3_000);
       const stored = await database.db.notification.findMany({
         where: { link },
         select: { id: true, userId: true, message: true, link: true, readAt: true, createdAt: true },

@@ -2,12 +2,12 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMessages } from '../../shared/messages';
+import { freePort } from '../db/embedded';
 import { systemClock } from '../deps';
 import { AppError, classifyError } from '../errors';
 import { PROJECT_ROOT } from '../paths';
@@ -47,15 +47,6 @@ describeStorageContract('S3 driver (s3rver)', { verifiesSignatures: false }, asy
   };
 });
 
-/** A loopback port where nothing listens: S3 that is down. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 const SECRET = 'wrong-secret-that-must-never-be-printed';
 const key = (name: string) => `transactions/${randomUUID()}/${randomUUID()}-${name}`;
 
@@ -76,7 +67,7 @@ describe('start-up bucket check', () => {
       `S3 bucket ${bucket} at ${s3.endpoint}: not reachable (403 Forbidden: check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY)`,
     );
 
-    const port = await closedPort();
+    const port = await freePort();
     await expect(
       checkS3Bucket(s3.settings({ bucket, endpoint: `http://user:${SECRET}@127.0.0.1:${port}` })),
     ).rejects.toThrow(`S3 bucket ${bucket} at http://127.0.0.1:${port}: not reachable (ECONNREFUSED)`);
@@ -130,7 +121,7 @@ describe('start-up bucket check', () => {
 describe('when S3 fails', () => {
   it('down or refusing the credentials: every call is a 503 "file storage is unavailable", nothing leaks', async () => {
     const bucket = await s3.createBucket();
-    const port = await closedPort();
+    const port = await freePort();
     for (const storage of [
       s3.storage(systemClock, { bucket, accessKeyId: 'WRONG-KEY-ID', secretAccessKey: SECRET }),
       s3.storage(systemClock, { bucket, endpoint: `http://127.0.0.1:${port}` }),

@@ -30,11 +30,11 @@ export function multipartBody(file: Buffer, filename = 'contract.pdf') {
   return { payload, headers: { 'content-type': MULTIPART_CONTENT_TYPE } };
 }
 
-/** POST of one file to an upload route through app.inject, as the agent or owner `token` names. */
+/** POST of one file to an upload route through app.inject, as `token`'s user (anonymous without one). */
 export function injectUpload(
   app: FastifyInstance,
   url: string,
-  token: string,
+  token: string | undefined,
   file: Buffer,
   filename = 'contract.pdf',
 ) {

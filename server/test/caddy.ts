@@ -60,9 +60,11 @@ export async function startCaddy(upstreams: string[]): Promise<RunningCaddy> {
     const answer = await fetch(`${baseUrl}/healthz`).catch(() => undefined);
     return answer?.status === 200;
   }, 15_000);
+  const quit = exited.then(() => new Error('Caddy exited during start-up'));
   const outcome = await Promise.race([
     ready.then(() => undefined),
     spawnFailure,
+    quit,
     ready.catch((e: Error) => e),
   ]);
   if (outcome instanceof Error) {

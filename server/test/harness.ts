@@ -8,7 +8,7 @@ import { createDb, type Db } from '../db/client';
 import type { AppDeps, Clock } from '../deps';
 import { outboxMailer } from '../mail/mailer';
 import type { NotificationBus } from '../realtime/bus';
-import { createPasswordHasher } from '../services/passwords';
+import { createPasswordHasher, type PasswordHasher } from '../services/passwords';
 import { createRateLimiter } from '../services/rate-limits';
 import { createStorage } from '../storage';
 import { createDatabase, dropDatabase, uniqueDatabaseName } from './databases';
@@ -112,6 +112,31 @@ export function testDeps(db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): 
     bus: SILENT_BUS,
     ...overrides,
     db,
+  };
+}
+
+/**
+ * The real (cheap) argon2 hasher, counting its calls, so that "429 before any hashing" is measured:
+ * `calls.hash` counts hashes made, `calls.verify` checks (the decoy check for an unknown address
+ * included).
+ */
+export function countingHasher(): PasswordHasher & { calls: { hash: number; verify: number } } {
+  const real = createPasswordHasher('test');
+  const calls = { hash: 0, verify: 0 };
+  return {
+    calls,
+    hash(password) {
+      calls.hash++;
+      return real.hash(password);
+    },
+    verify(hash, password) {
+      calls.verify++;
+      return real.verify(hash, password);
+    },
+    verifyAgainstNothing(password) {
+      calls.verify++;
+      return real.verifyAgainstNothing(password);
+    },
   };
 }
 

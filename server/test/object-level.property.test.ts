@@ -20,6 +20,7 @@ import {
   createUser,
 } from './factories';
 import { buildTestApp, setupTestDatabase, TEST_DATA_DIR, TestClock, testDeps } from './harness';
+import { until } from './until';
 
 /**
  * Object-level authorization as properties (issue 8, item 2). fast-check generates worlds of 2 to 5
@@ -511,8 +512,9 @@ describe('object-level authorization over random worlds', () => {
           }
           await Promise.all(
             agents.map((agent, i) =>
-              waitFor(() =>
-                (sockets[i]?.events ?? []).some((event) => event._id === sentinels.get(agent.id)),
+              until(
+                () => (sockets[i]?.events ?? []).some((event) => event._id === sentinels.get(agent.id)),
+                10_000,
               ),
             ),
           );
@@ -534,12 +536,3 @@ describe('object-level authorization over random worlds', () => {
     );
   }, 120_000);
 });
-
-/** Waits for a condition the test cannot await directly; the bound only stops a hang. */
-async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

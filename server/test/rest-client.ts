@@ -90,6 +90,9 @@ export async function signIn(baseUrl: string, email: string, password: string): 
   return { id: claims.sub, token: session.token, email };
 }
 
+/** The password createAgents gives every agent it makes. */
+export const AGENT_PASSWORD = 'Agent-password-1';
+
 /** Agents (role user) added by an admin through POST /api/users, each then signed in. */
 export async function createAgents(
   baseUrl: string,
@@ -97,7 +100,6 @@ export async function createAgents(
   count: number,
   emailPrefix: string,
 ): Promise<SignedIn[]> {
-  const password = 'Agent-password-1';
   const agents: SignedIn[] = [];
   for (let i = 1; i <= count; i++) {
     const email = `${emailPrefix}${i}@agents.test`;
@@ -110,13 +112,13 @@ export async function createAgents(
           email,
           phoneNumber: `555-010-${String(i).padStart(4, '0')}`,
           company: 'Resilience Realty',
-          password,
+          password: AGENT_PASSWORD,
           role: 'user',
         },
       }),
       201,
     );
-    agents.push(await signIn(baseUrl, email, password));
+    agents.push(await signIn(baseUrl, email, AGENT_PASSWORD));
   }
   return agents;
 }

@@ -6,7 +6,7 @@ import type { AppDeps } from '../deps';
 import { loggerOptions } from '../logger';
 import { smtpMailer } from '../mail/mailer';
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from '../services/access-tokens';
-import { bearer as bearerOf, multipartBody, TINY_PDF } from './api-calls';
+import { bearer as bearerOf, injectUpload, multipartBody, TINY_PDF } from './api-calls';
 import {
   accessTokenFor,
   createOwner,
@@ -366,13 +366,12 @@ describe('logs', () => {
 
     // A download link's signature is a bearer capability for an hour.
     const transaction = await createTransaction(database.db, { userId: agent.id });
-    const body = multipartBody(TINY_PDF);
-    const uploaded = await app.inject({
-      method: 'POST',
-      url: `/api/uploads/transactions/${transaction.id}`,
-      payload: body.payload,
-      headers: { ...bearerOf(agentToken), ...body.headers },
-    });
+    const uploaded = await injectUpload(
+      app,
+      `/api/uploads/transactions/${transaction.id}`,
+      agentToken,
+      TINY_PDF,
+    );
     const link = new URL(uploaded.json().url);
     secrets.push(agentToken, link.searchParams.get('sig') ?? '');
     expect((await app.inject(`${link.pathname}${link.search}`)).statusCode).toBe(200);
