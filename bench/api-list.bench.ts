@@ -53,8 +53,11 @@ const rawListSql = (userId: string, page: number) =>
 type RawRow = Parameters<typeof toTransactionsPage>[0][number];
 
 /** The baseline: plain Fastify, a pg pool of the app's size, no plugins, no hooks, no checks. */
-async function startRawRoute(url: string): Promise<{ baseUrl: string; close(): Promise<void> }> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+async function startRawRoute(
+  url: string,
+  poolSize: number,
+): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', () => {}); // an idle client cut at shutdown is no concern of the figures
   const app: FastifyInstance = Fastify({ logger: false });
   app.get<{ Params: { userId: string }; Querystring: { page?: string } }>(
@@ -204,7 +207,7 @@ const bench: Benchmark = {
     const load = startLoadGenerator();
     try {
       portal = await startPortalApp(dataset.url);
-      raw = await startRawRoute(dataset.url);
+      raw = await startRawRoute(dataset.url, portal.config.databasePoolSize);
       const agent = await signIn(portal.baseUrl, agentEmail(AGENT), AGENT_PASSWORD);
       const auth = { authorization: `Bearer ${agent.token}` };
       const targets: Target[] = [

@@ -53,7 +53,7 @@ export async function startPortalApp(
     }),
   );
   const log = pino(loggerOptions(config.logLevel));
-  const db = createDb(databaseUrl, { log });
+  const db = createDb(databaseUrl, { log, poolSize: config.databasePoolSize });
   const bus = createNotificationBus(databaseUrl, log);
   const app = buildApp(
     {

@@ -38,8 +38,9 @@ export function loadNoteOf(before: number, after: number): string {
   return `machine load average ${round(before, 1)} to ${round(after, 1)} on ${os.cpus().length} cores`;
 }
 
+/** "Machine load average ... (...)": the load note as the section's closing line. */
 export const machineLine = (loadNote: string) =>
-  `Machine: ${loadNote} (1-minute load average when the benchmark began and ended; other benchmarks may share it).`;
+  `${loadNote.charAt(0).toUpperCase()}${loadNote.slice(1)} (1-minute load average when the benchmark began and ended; other benchmarks may share it).`;
 
 /** The explanation of each goal not met, as paragraphs at the end of a section. */
 export const gapLines = (goals: Goal[]) =>

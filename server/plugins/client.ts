@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { METRICS_PATH } from './metrics';
 
 /** Paths owned by the server: an unknown one is a JSON 404, never the client's index.html. */
 const SERVER_PREFIXES = ['/api', '/trpc', '/files'];
@@ -25,7 +26,7 @@ const STATIC_FILE =
  * not the client's page (/metrics without METRICS_TOKEN must not look like it answers). They are
  * not API calls, so the per-IP limit and no-store of isServerPath stay off them.
  */
-const OPTIONAL_SERVER_PATHS = new Set(['/metrics']);
+const OPTIONAL_SERVER_PATHS = new Set([METRICS_PATH]);
 
 /** A client route is a GET outside the server's paths and /assets that names no static file. */
 export function isClientRoute(req: FastifyRequest): boolean {
