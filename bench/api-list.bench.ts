@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { Prisma } from '../server/db/generated/client';
 import { preparedName } from '../server/db/sql';
-import { toTransactionsPage, transactionPageSql } from '../server/services/transactions';
+import { toTransactionsPage, transactionPageSql } from '../server/services/transactions/pages';
 import { signIn } from '../server/test/rest-client';
 import { PAGE_SIZE } from '../shared/constants';
 import type { TransactionsPage } from '../shared/schemas/transactions';
@@ -334,7 +334,7 @@ const bench: Benchmark = {
           (g) => `- Goal ${g.name}: ${g.goal}; measured ${g.measured}: **${g.met ? 'met' : 'not met'}**.`,
         ),
         '',
-        'The statement both run (server/services/transactions.ts, transactionPageSql), and its plan for page 1000:',
+        'The statement both run (server/services/transactions/pages.ts, transactionPageSql), and its plan for page 1000:',
         '',
         '```sql',
         normaliseSql(rawListSql(agent.id, 1000).text),
@@ -381,7 +381,7 @@ const LIST_CHANGES = [
   '- **Session check**: the user row every authenticated call loads is a prepared primary-key lookup ' +
     "(server/services/sessions.ts) instead of Prisma's findUnique, another ~300 µs of CPU a call.",
   '- **Access tokens**: the HMAC key is imported once per secret (jose imported it from the raw secret on every ' +
-    'verification, ~150 µs), and a verified token is remembered until it expires (server/services/access-tokens.ts); ' +
+    'verification, ~150 µs), and a verified token is remembered until it expires (server/security/access-tokens.ts); ' +
     'its time claims are checked on every use and the user is still loaded on every call.',
   '- With the three changes above (17:12 UTC, 9 rounds of 4 s): raw 442, REST 301 (**0.68**), tRPC 207 (0.47) ' +
     "requests/s, tRPC spending 1,100 to 2,300 µs of Node CPU an answer against REST's 700 to 1,300.",

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Prisma } from '../server/db/generated/client';
-import { searchStatement } from '../server/services/transactions';
+import { searchStatement } from '../server/services/transactions/pages';
 import { type SignedIn, signIn, timedCall } from '../server/test/rest-client';
 import { PAGE_SIZE } from '../shared/constants';
 import { apiMessages } from '../shared/messages';
@@ -357,7 +357,7 @@ const bench: Benchmark = {
         `- Admin: \`GET /api/admin/transactions/search/{term}\` as the owner (street, city, state, zip or the agent's name). ` +
           `Agent: \`GET /api/transactions/search/{userId}/{term}\` as ${agentEmail(AGENT)}, the busiest agent.`,
         '- Baseline, alternated with each HTTP measurement: the same statement the product sends ' +
-          '(server/services/transactions.ts, searchStatement), run directly on a pg pool by the same number of clients. ' +
+          '(server/services/transactions/pages.ts, searchStatement), run directly on a pg pool by the same number of clients. ' +
           'The difference is HTTP, the app (authentication, validation) and the statement_timeout transaction around each search.',
         "- Latency: exact percentiles over every search of every round (pooled); the last column is each round's p95.",
         '',
@@ -436,7 +436,7 @@ const SEARCH_CHANGES = [
     "each combining four per-field trigram indexes (every match in the whole table) with the agent's 13,000 rows. " +
     'There was no statement_timeout: a term no index serves ("a", "ca", "%%%") scanned every row for as long as ' +
     'it took (1.6 to 2 s each on this dataset).',
-  "- **One statement** per search (server/services/transactions.ts, searchStatement): the matches' keys are collected " +
+  "- **One statement** per search (server/services/transactions/pages.ts, searchStatement): the matches' keys are collected " +
     "once and give both the total and the page; the agents' names are matched through their ids " +
     '(`user_id = ANY (ARRAY(SELECT ...))`), which an index serves in the same bitmap scan.',
   '- **transactions_search_idx** (migration 20261121180000, btree_gin + pg_trgm): one GIN index over ' +

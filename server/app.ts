@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
@@ -25,7 +26,7 @@ import { trpcQueries } from './plugins/trpc-queries';
 import { uploadRoutes } from './plugins/uploads';
 import { type RestRoute, restPlugin } from './rest/adapter';
 import { restRoutes } from './rest/routes';
-import { createContext } from './trpc/context';
+import { bearerToken, type Context, contextOfRequest, createContext } from './trpc/context';
 import { appRouter } from './trpc/router';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -207,7 +208,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     app.register(trpcQueries, {
       router: api.router,
       routeUrl: '/trpc/:path',
-      createContext: (req) => createContext(deps, req),
+      createContext: (req) => contextOfRequest(deps, req),
       onError: onProcedureError,
     });
   }
@@ -216,8 +217,21 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     useWSS: true,
     trpcOptions: {
       router: api.router,
-      createContext: ({ req, res, info }) =>
-        createContext(deps, req, info.connectionParams, isWebSocket(res) ? res : undefined),
+      createContext: ({ req, res, info }): Promise<Context> => {
+        if (!isWebSocket(res)) return contextOfRequest(deps, req);
+        // Over a WebSocket tRPC hands over Node's own upgrade request, not Fastify's: no request
+        // id, logger or proxy-aware address. The token comes in connectionParams (browsers cannot
+        // set headers on a WebSocket). The app's logger, not a child per socket: thousands of
+        // sockets stay open, and what a socket's calls log names its user anyway.
+        const raw = req as unknown as IncomingMessage;
+        return createContext(deps, {
+          token: bearerToken(raw.headers.authorization) ?? info.connectionParams?.token ?? undefined,
+          requestId: requestIdFrom(raw.headers['x-request-id'], randomUUID),
+          ip: raw.socket.remoteAddress ?? '',
+          log: app.log,
+          socket: res,
+        });
+      },
       onError: onProcedureError,
       keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
     } satisfies FastifyTRPCPluginOptions<AnyRouter>['trpcOptions'],

@@ -1,14 +1,11 @@
+import type { Clock } from './clock';
 import type { AppConfig } from './config';
 import type { Db } from './db/client';
 import type { Mailer } from './mail/mailer';
 import type { NotificationBus } from './realtime/bus';
-import type { PasswordHasher } from './services/passwords';
-import type { RateLimiter } from './services/rate-limits';
+import type { PasswordHasher } from './security/passwords';
+import type { RateLimiter } from './security/rate-limits';
 import type { Storage } from './storage/storage';
-
-/** A source of the current time; tests pass a fixed or advancing clock. */
-export type Clock = { now(): Date };
-export const systemClock: Clock = { now: () => new Date() };
 
 /**
  * Everything the app needs from outside, passed in (DESIGN.md section 10): buildApp(deps) and

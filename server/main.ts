@@ -1,13 +1,13 @@
 import closeWithGrace from 'close-with-grace';
 import { pino } from 'pino';
 import { buildApp } from './app';
+import { systemClock } from './clock';
 import { ConfigError, ensureJwtSecret, loadConfig, loadDotEnv } from './config';
 import { createDb } from './db/client';
 import { seedDemo } from './db/demo';
 import { migrate } from './db/migrate';
 import { seed } from './db/seed';
 import { type RunningDatabase, startDatabase } from './db/start';
-import { systemClock } from './deps';
 import { describeErrorForLog } from './errors';
 import {
   EVENT_LOOP_REPORT_SIGNAL,
@@ -17,8 +17,8 @@ import {
 import { loggerOptions } from './logger';
 import { createMailer } from './mail/mailer';
 import { createNotificationBus } from './realtime/bus';
-import { createPasswordHasher, passwordCostFor } from './services/passwords';
-import { createRateLimiter } from './services/rate-limits';
+import { createPasswordHasher, passwordCostFor } from './security/passwords';
+import { createRateLimiter } from './security/rate-limits';
 import { checkStorage, createStorage } from './storage';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrustProxy } from './config';
-import { AUTH_LIMITS } from './services/rate-limits';
+import { AUTH_LIMITS } from './security/rate-limits';
 import { createUser, DEFAULT_PASSWORD } from './test/factories';
 import { buildTestApp, setupTestDatabase, testConfig, testDeps } from './test/harness';
 

@@ -3,6 +3,8 @@
  * message is written once; tests assert against the same constants AND against the spec's text.
  */
 
+import { ACCEPTED_FILE_TYPES_TEXT } from './file-types';
+
 export const validation = {
   // Login (spec 5)
   emailRequired: 'Email is required',
@@ -133,11 +135,14 @@ export const apiMessages = {
   searchTooSlow: 'This search took too long. Try a longer or more specific term.',
   uploadMalformed: 'The upload was cut short or is not well-formed multipart data',
   fileTooLarge: 'The file is too large',
-  fileTypeRefused: 'Only PDF, PNG, JPEG, GIF, WebP, DOCX and XLSX files are accepted',
+  /** An upload with a part besides its one file (another field, a second file). */
+  uploadOneFileOnly: 'An upload takes one file, in the field "file", and nothing else',
+  fileTypeRefused: `Only ${ACCEPTED_FILE_TYPES_TEXT} files are accepted`,
   linkExpired: 'This link has expired. Open the document again from its page.',
   accountApproved: 'Your account has been approved. Welcome aboard!',
   fileNotUploaded: 'Upload the file first, then save the form',
   ownerOnlyCreatesAdmins: 'Only the owner can create admin accounts',
   wrongCurrentPassword: 'The current password is not correct',
   passwordChanged: 'Password changed. Other sessions were signed out.',
+  notificationsRead: 'All notifications marked as read',
 } as const;

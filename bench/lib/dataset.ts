@@ -8,7 +8,7 @@ import { startEmbeddedPostgres } from '../../server/db/embedded';
 import { migrate, readMigrations } from '../../server/db/migrate';
 import { seed } from '../../server/db/seed';
 import { PROJECT_ROOT } from '../../server/paths';
-import { hashPassword } from '../../server/services/passwords';
+import { hashPassword } from '../../server/security/passwords';
 import { databaseUrl } from '../../server/test/databases';
 import { CITIES, COMPANIES, FIRST_NAMES, LAST_NAMES, STREET_NAMES, STREET_SUFFIXES } from './us-addresses';
 

@@ -4,14 +4,15 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from '../../server/app';
+import { systemClock } from '../../server/clock';
 import { ensureJwtSecret, loadConfig } from '../../server/config';
 import { createDb, type Db } from '../../server/db/client';
-import { type AppDeps, systemClock } from '../../server/deps';
+import type { AppDeps } from '../../server/deps';
 import { loggerOptions } from '../../server/logger';
 import { createMailer } from '../../server/mail/mailer';
 import { createNotificationBus } from '../../server/realtime/bus';
-import { createPasswordHasher } from '../../server/services/passwords';
-import { createRateLimiter } from '../../server/services/rate-limits';
+import { createPasswordHasher } from '../../server/security/passwords';
+import { createRateLimiter } from '../../server/security/rate-limits';
 import { createStorage } from '../../server/storage';
 
 /**

@@ -1,15 +1,16 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { describeErrorForLog } from '../errors';
-import { PrismaClient } from './generated/client';
+import { type Prisma, PrismaClient } from './generated/client';
 
 export type Db = PrismaClient;
+/** What a `db.$transaction(async (tx) => ...)` callback receives: Db without the transaction methods. */
+export type Tx = Prisma.TransactionClient;
 
 export type DbOptions = {
   /** Connections in this process's pool. */
   poolSize?: number;
-  log?: Pick<FastifyBaseLogger, 'warn'>;
+  log?: { warn(obj: object, msg: string): void };
 };
 
 /** The pg pool under each Db made here (see sqlRows in server/db/sql.ts). */

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { verifyPassword } from '../services/passwords';
+import { verifyPassword } from '../security/passwords';
 import { fileTypeOfBytes } from '../storage/file-types';
 import { localStorage } from '../storage/local';
 import { setupTestDatabase, TestClock } from '../test/harness';

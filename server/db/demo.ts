@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { hashPassword, type PasswordCost } from '../services/passwords';
+import { hashPassword, type PasswordCost } from '../security/passwords';
 import { libraryFileKey, transactionFileKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
 import type { Db } from './client';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { NO_ROLE } from '../../shared/constants';
 import type { AppConfig } from '../config';
-import { hashPassword, passwordCostFor } from '../services/passwords';
+import { hashPassword, passwordCostFor } from '../security/passwords';
 import type { Db } from './client';
 
 /**

@@ -18,6 +18,7 @@ import { buildTestApp, setupTestDatabase, testConfig, testDeps } from '../test/h
 import { captureLogs } from '../test/log-capture';
 import { until } from '../test/until';
 import { publicProcedure, router } from '../trpc/init';
+import { proceduresOf } from '../trpc/internals';
 import { appRouter } from '../trpc/router';
 import { DURATION_BUCKETS, TRPC_BATCH_ROUTE, TRPC_UNKNOWN_ROUTE, UNMATCHED_ROUTE } from './metrics';
 
@@ -319,7 +320,7 @@ describe('request metrics', () => {
     // Every route label is a registered template, a procedure of the router or a fixed label.
     const known = new Set([
       ...registeredRoutes,
-      ...Object.keys(appRouter._def.procedures).map((procedure) => `/trpc/${procedure}`),
+      ...[...proceduresOf(appRouter).keys()].map((procedure) => `/trpc/${procedure}`),
       UNMATCHED_ROUTE,
       TRPC_UNKNOWN_ROUTE,
       TRPC_BATCH_ROUTE,

@@ -7,6 +7,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { apiMessages } from '../../shared/messages';
 import { AppError } from '../errors';
 import type { NotificationBus } from '../realtime/bus';
+import { proceduresOf } from '../trpc/internals';
 
 /**
  * Prometheus metrics at /metrics (issue 10, item 5), only when METRICS_TOKEN is set, and only for
@@ -143,7 +144,7 @@ export const metricsPlugin = fp<MetricsPluginOptions>(
 
     // Made once: the hook looks labels up instead of building strings per request.
     const procedureRoutes = new Map<string, string>(
-      Object.keys(router._def.procedures).map((path) => [path, `/trpc/${path}`]),
+      [...proceduresOf(router).keys()].map((path) => [path, `/trpc/${path}`]),
     );
     const trpcLabel = (path: unknown): string =>
       typeof path !== 'string'

@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError } from '../errors';
 import { accessTokenFor, createAdmin, createTransaction, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
+import { captureLogs } from '../test/log-capture';
+import { protectedProcedure, publicProcedure, router } from '../trpc/init';
 
 /**
  * server/plugins/trpc-queries.ts answers plain tRPC GET queries itself (issue 9, goal b). It must
@@ -13,6 +17,9 @@ import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/ha
  */
 
 const database = setupTestDatabase();
+/** What each app logs at warn and above: the failures, which both must log alike. */
+const fastLog = captureLogs({ level: 'warn' });
+const adapterLog = captureLogs({ level: 'warn' });
 let fast: FastifyInstance;
 let adapterOnly: FastifyInstance;
 let agent: { id: string; token: string };
@@ -22,8 +29,8 @@ let transactionId: string;
 beforeAll(async () => {
   const clock = new TestClock();
   const deps = testDeps(database.db, { clock });
-  fast = buildTestApp(deps);
-  adapterOnly = buildTestApp(deps, { trpcQueriesFastPath: false });
+  fast = buildTestApp(deps, { loggerInstance: fastLog.logger });
+  adapterOnly = buildTestApp(deps, { trpcQueriesFastPath: false, loggerInstance: adapterLog.logger });
   const agentRow = await createUser(database.db);
   const adminRow = await createAdmin(database.db);
   agent = { id: agentRow.id, token: await accessTokenFor(agentRow, { now: clock.now() }) };
@@ -116,13 +123,48 @@ const leftToTheAdapter: Case[] = [
   },
 ];
 
-async function both(test: Case) {
+type LogEntry = Record<string, unknown>;
+
+/** A log line without what differs between any two requests (time, ids, process). */
+function comparable(entry: LogEntry): LogEntry {
+  const {
+    time: _time,
+    pid: _pid,
+    hostname: _hostname,
+    requestId: _requestId,
+    reqId: _reqId,
+    ...rest
+  } = entry;
+  return rest;
+}
+
+/** The lines `log` received while `work` ran. */
+async function logged<T>(log: ReturnType<typeof captureLogs>, work: () => Promise<T>) {
+  const start = log.lines.length;
+  const result = await work();
+  return { result, lines: log.entries().slice(start).map(comparable) };
+}
+
+/** One request to the app with the fast path and to the one without; their answers and log lines. */
+async function bothWithLogs(
+  test: Case,
+  apps: readonly [FastifyInstance, FastifyInstance] = [fast, adapterOnly],
+) {
   const request = {
     method: 'GET' as const,
     url: test.url(),
     headers: { ...(test.token ? { authorization: `Bearer ${test.token()}` } : {}), ...test.headers },
   };
-  return [await fast.inject(request), await adapterOnly.inject(request)] as const;
+  const mine = await logged(fastLog, () => apps[0].inject(request));
+  const theirs = await logged(adapterLog, () => apps[1].inject(request));
+  return { mine: mine.result, theirs: theirs.result, mineLogged: mine.lines, theirsLogged: theirs.lines };
+}
+
+async function both(test: Case) {
+  const { mine, theirs, mineLogged, theirsLogged } = await bothWithLogs(test);
+  // What one logs, the other logs too: nothing for a client's mistake, the same line for a failure.
+  expect(mineLogged).toEqual(theirsLogged);
+  return [mine, theirs] as const;
 }
 
 describe('plain tRPC GET queries', () => {
@@ -149,5 +191,66 @@ describe('everything else', () => {
     expect(mine.statusCode).toBe(theirs.statusCode);
     expect(mine.body).toBe(theirs.body);
     expect(mine.headers['content-length']).toBe(theirs.headers['content-length']);
+  });
+});
+
+describe('failures on the server side', () => {
+  /** Procedures that fail in every way the logs tell apart. */
+  const failing = router({
+    crash: publicProcedure.output(z.object({ ok: z.boolean() })).query(() => {
+      throw new Error('the disk caught fire');
+    }),
+    /** A 503 that says why (a search cut off, a drain): a decision, not logged as a failure. */
+    decided: publicProcedure.output(z.object({ ok: z.boolean() })).query(() => {
+      throw new AppError('SERVICE_UNAVAILABLE', 'Try again shortly');
+    }),
+    /** A 503 standing for a failure (its cause): logged like any failure. */
+    failedBelow: publicProcedure.output(z.object({ ok: z.boolean() })).query(() => {
+      const error = new AppError('SERVICE_UNAVAILABLE', 'Storage is unavailable');
+      error.cause = new Error('socket hang up');
+      throw error;
+    }),
+    refused: protectedProcedure.output(z.object({ ok: z.boolean() })).query(() => ({ ok: true })),
+    fine: publicProcedure.output(z.object({ ok: z.boolean() })).query(() => ({ ok: true })),
+  });
+  let failingFast: FastifyInstance;
+  let failingAdapter: FastifyInstance;
+  beforeAll(() => {
+    const deps = testDeps(database.db);
+    const api = { router: failing, routes: [] };
+    failingFast = buildTestApp(deps, { api, loggerInstance: fastLog.logger });
+    failingAdapter = buildTestApp(deps, {
+      api,
+      trpcQueriesFastPath: false,
+      loggerInstance: adapterLog.logger,
+    });
+  });
+  afterAll(async () => {
+    await failingFast.close();
+    await failingAdapter.close();
+  });
+
+  it.each([
+    { name: 'an unexpected error (500)', path: 'crash', status: 500, logs: 1 },
+    { name: 'a 503 that is a decision', path: 'decided', status: 503, logs: 0 },
+    { name: 'a 503 with its cause', path: 'failedBelow', status: 503, logs: 1 },
+    { name: 'a batch of a failure and a success (207)', path: 'crash,fine', status: 207, logs: 1 },
+    { name: 'a refusal (401)', path: 'refused', status: 401, logs: 0 },
+  ])('$name: the same answer and the same log lines, without the cause', async ({ path, status, logs }) => {
+    const test: Case = { name: path, url: () => `/trpc/${path}?batch=1&input=${encodeURIComponent('{}')}` };
+    const { mine, theirs, mineLogged, theirsLogged } = await bothWithLogs(test, [
+      failingFast,
+      failingAdapter,
+    ]);
+    expect(mine.statusCode).toBe(status);
+    expect(mine.statusCode).toBe(theirs.statusCode);
+    expect(mine.json()).toEqual(theirs.json());
+    expect(mine.headers['content-length']).toBeDefined(); // the fast path answered
+    expect(mineLogged).toHaveLength(logs);
+    expect(mineLogged).toEqual(theirsLogged);
+    for (const line of mineLogged) {
+      expect(line).toMatchObject({ level: 50, msg: 'procedure failed', path: path.split(',')[0] });
+      expect(JSON.stringify(line)).not.toContain('at ');
+    }
   });
 });

@@ -1,15 +1,18 @@
-import type { AnyRouter } from '@trpc/server';
-import {
-  getErrorShape,
-  getHTTPStatusCode,
-  getProcedureAtPath,
-  getTRPCErrorFromUnknown,
-  type TRPCError,
-  transformTRPCResponse,
-} from '@trpc/server/unstable-core-do-not-import';
+import type { AnyProcedure, AnyRouter, TRPCError } from '@trpc/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Context } from '../trpc/context';
+import {
+  type CallResult,
+  callProcedure,
+  deserializeInput,
+  errorShapeOf,
+  httpStatusOf,
+  proceduresOf,
+  procedureTypeOf,
+  serializeResponse,
+  toTRPCError,
+} from '../trpc/internals';
 
 /**
  * tRPC queries over HTTP GET, answered without tRPC's Fetch adapter (issue 9, goal b).
@@ -41,7 +44,7 @@ export type TrpcQueriesOptions = {
   routeUrl: string;
 };
 
-type Call = { path: string; input: unknown; procedure: (opts: unknown) => Promise<unknown> };
+type Call = { path: string; input: unknown };
 
 /** The query string as tRPC reads it (everything after the first "?"). */
 function searchOf(req: FastifyRequest): URLSearchParams {
@@ -54,7 +57,11 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The calls of a plain GET query request, or undefined for anything tRPC's adapter should see. */
-async function queryCalls(router: AnyRouter, req: FastifyRequest): Promise<Call[] | undefined> {
+function queryCalls(
+  router: AnyRouter,
+  procedures: ReadonlyMap<string, AnyProcedure>,
+  req: FastifyRequest,
+): Call[] | undefined {
   // A streaming answer (httpBatchStreamLink, SSE) is the adapter's business.
   if (req.headers['trpc-accept'] !== undefined) return undefined;
   // A fragment never belongs in a request; the adapter's URL parser decides what it means.
@@ -79,17 +86,12 @@ async function queryCalls(router: AnyRouter, req: FastifyRequest): Promise<Call[
     return undefined;
   }
   if (batch && inputs !== undefined && !isObject(inputs)) return undefined;
-  const deserialize = (value: unknown) => router._def._config.transformer.input.deserialize(value);
   const calls: Call[] = [];
   for (const [index, callPath] of paths.entries()) {
-    const procedure = await getProcedureAtPath(router, callPath);
-    if (procedure?._def.type !== 'query') return undefined;
+    const procedure = procedures.get(callPath);
+    if (!procedure || procedureTypeOf(procedure) !== 'query') return undefined;
     const raw = batch ? (inputs as Record<string, unknown> | undefined)?.[index] : inputs;
-    calls.push({
-      path: callPath,
-      input: raw === undefined ? undefined : deserialize(raw),
-      procedure: procedure as unknown as Call['procedure'],
-    });
+    calls.push({ path: callPath, input: raw === undefined ? undefined : deserializeInput(router, raw) });
   }
   return calls;
 }
@@ -101,45 +103,37 @@ async function answer(
   calls: Call[],
   ctx: Context,
 ) {
-  const config = options.router._def._config;
+  const { router } = options;
   const results = await Promise.all(
-    calls.map(async (call, batchIndex) => {
+    calls.map(async ({ path, input }, batchIndex): Promise<CallResult> => {
       try {
-        const data = await call.procedure({
-          path: call.path,
-          getRawInput: async () => call.input,
-          ctx,
-          type: 'query',
-          signal: undefined,
-          batchIndex,
-        });
+        const data = await callProcedure({ router, path, type: 'query', ctx, input, batchIndex });
         return { result: { data } };
       } catch (cause) {
-        const error = getTRPCErrorFromUnknown(cause);
-        options.onError({ error, path: call.path, input: call.input, ctx, type: 'query', req });
-        return {
-          error: getErrorShape({ config, error, type: 'query', path: call.path, input: call.input, ctx }),
-        };
+        const error = toTRPCError(cause);
+        options.onError({ error, path, input, ctx, type: 'query', req });
+        return { error: errorShapeOf(router, { error, type: 'query', path, input, ctx }) };
       }
     }),
   );
-  const json = isBatch(req) ? results : results[0];
+  const json = isBatch(req) ? results : (results[0] as CallResult);
   return (
     reply
-      .code(getHTTPStatusCode(results as never))
+      .code(httpStatusOf(results))
       .header('vary', 'trpc-accept, accept')
       .header('content-type', 'application/json')
       // A Buffer, so that Fastify leaves the content type exactly as tRPC writes it.
-      .send(Buffer.from(JSON.stringify(transformTRPCResponse(config, json as never))))
+      .send(Buffer.from(JSON.stringify(serializeResponse(router, json))))
   );
 }
 
 export const trpcQueries = fp<TrpcQueriesOptions>(async (app, options) => {
+  const procedures = proceduresOf(options.router);
   // preHandler, not onRequest: route-level onRequest hooks (the per-IP rate limit among them) run
   // after every app-level onRequest hook, so answering from one would skip them.
   app.addHook('preHandler', async (req, reply) => {
     if (req.method !== 'GET' || req.routeOptions.url !== options.routeUrl) return;
-    const calls = await queryCalls(options.router, req);
+    const calls = queryCalls(options.router, procedures, req);
     if (!calls) return;
     let ctx: Context;
     try {

@@ -3,10 +3,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiMessages } from '../../shared/messages';
 import type { AppDeps } from '../deps';
 import { injectUpload, TINY_PDF as PDF, startUnfinishedUpload } from '../test/api-calls';
 import { accessTokenFor, createOwner, createTransaction, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TEST_DATA_DIR, TestClock, testDeps } from '../test/harness';
+import { type MultipartPart, multipartPayload } from '../test/hostile-inputs';
 import { whileStoredFileRowsRefused } from '../test/stored-files-audit';
 import { until } from '../test/until';
 
@@ -101,5 +103,81 @@ describe('stored files', () => {
     const after = await upload(`/api/uploads/transactions/${transaction.id}`, agent.token, PDF);
     expect(after.statusCode).toBe(201);
     expect(await filesIn(folderOf(transaction.id))).toHaveLength(1);
+  });
+});
+
+describe('a body with more than its one file', () => {
+  const filePart: MultipartPart = {
+    name: 'file',
+    filename: 'contract.pdf',
+    contentType: 'application/pdf',
+    content: PDF,
+  };
+  const field = (name: string, value: string): MultipartPart => ({
+    name,
+    filename: null,
+    contentType: null,
+    content: Buffer.from(value),
+  });
+  const send = (transactionId: string, parts: MultipartPart[]) => {
+    const body = multipartPayload({
+      parts,
+      boundary: '----extra-part-boundary',
+      header: 'ok',
+      truncateAt: null,
+      closing: true,
+      newline: '\r\n',
+    });
+    return app.inject({
+      method: 'POST',
+      url: `/api/uploads/transactions/${transactionId}`,
+      payload: body.payload,
+      headers: { 'content-type': body.contentType ?? '', authorization: `Bearer ${agent.token}` },
+    });
+  };
+
+  it.each([
+    ['after the file', (extra: MultipartPart) => [filePart, extra]],
+    ['before the file', (extra: MultipartPart) => [extra, filePart]],
+  ])('a text field %s is a 400 that names it; nothing is kept', async (_, arrange) => {
+    const transaction = await createTransaction(database.db, { userId: agent.id });
+    const res = await send(transaction.id, arrange(field('note', 'please review')));
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toEqual({
+      message: `Unexpected field "note": ${apiMessages.uploadOneFileOnly}`,
+      code: 'BAD_REQUEST',
+    });
+    expect(await filesIn(folderOf(transaction.id))).toEqual([]);
+    expect(await database.db.storedFile.count({ where: { transactionId: transaction.id } })).toBe(0);
+  });
+
+  it('a second file, or a field after the first extra one, is a 400 too; nothing is kept', async () => {
+    const transaction = await createTransaction(database.db, { userId: agent.id });
+    for (const parts of [
+      [filePart, { ...filePart, filename: 'second.pdf' }],
+      [filePart, field('a', '1'), field('b', '2')],
+    ]) {
+      const res = await send(transaction.id, parts);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().message).toContain(apiMessages.uploadOneFileOnly);
+    }
+    expect(await filesIn(folderOf(transaction.id))).toEqual([]);
+    expect(await database.db.storedFile.count({ where: { transactionId: transaction.id } })).toBe(0);
+  });
+
+  it('a long field name is quoted back shortened', async () => {
+    const transaction = await createTransaction(database.db, { userId: agent.id });
+    const res = await send(transaction.id, [filePart, field('x'.repeat(90), 'y')]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      `Unexpected field "${'x'.repeat(39)}…": ${apiMessages.uploadOneFileOnly}`,
+    );
+  });
+
+  it('a text field named file, with no file at all, asks for the file', async () => {
+    const transaction = await createTransaction(database.db, { userId: agent.id });
+    const res = await send(transaction.id, [field('file', 'not a file')]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: apiMessages.fileRequired, code: 'BAD_REQUEST' });
   });
 });

@@ -1,139 +1,112 @@
-import { Readable } from 'node:stream';
+import type { MultipartFile, MultipartValue } from '@fastify/multipart';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { ACCEPTED_FILE_TYPES_TEXT } from '../../shared/file-types';
 import { apiMessages } from '../../shared/messages';
 import { apiError } from '../../shared/schemas/common';
-import { type UploadAnswer, uploadAnswer } from '../../shared/schemas/transactions';
+import { uploadAnswer } from '../../shared/schemas/transactions';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import type { UploadTarget } from '../routers/uploads';
-import { SNIFF_BYTES, sniffAcceptedType } from '../storage/file-types';
-import { downloadName, libraryFileKey, transactionFileKey } from '../storage/keys';
-import { createContext } from '../trpc/context';
+import type { ServiceContext } from '../services/context';
+import { type IncomingFile, storeUpload, type UploadTarget } from '../services/uploads';
+import { contextOfRequest } from '../trpc/context';
 import { createCaller } from '../trpc/router';
 
 /**
  * The two multipart routes of DESIGN.md section 5: POST /api/uploads/transactions/{id} and
- * POST /api/uploads/forms. The file streams from the socket to storage (never whole in memory);
- * its type is decided by its first bytes (415 otherwise) and its size by what arrived (413, and
- * nothing is kept). Who may upload is decided first, by a tRPC procedure, before a byte is read.
+ * POST /api/uploads/forms. This is the transport: who may upload is asked of a tRPC procedure
+ * before a byte is read, the body is parsed here, and the one file it may carry is handed to the
+ * uploads service (server/services/uploads.ts), which stores and records it.
  */
 
+/**
+ * busboy never finishes a body when a part it skips (one whose filename holds a bare line break,
+ * say) gets more than this in one write that also ends the part: the request would hang forever
+ * (17 KiB did it with the 16 KiB default). A socket hands over at most 64 KiB at a time, so twice
+ * that is never reached.
+ */
 const UPLOAD_STREAM_BUFFER_BYTES = 128 * 1024;
 
-/** The first `bytes` of the stream (or all of it when shorter); the stream stays readable. */
-function readHead(stream: Readable, bytes: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    // The parser may have failed the part before it was handed over (a body that ends inside a
-    // later part): such a stream never emits again, and waiting on it would hold the request forever.
-    if (stream.destroyed) {
-      reject(new AppError('BAD_REQUEST', apiMessages.uploadMalformed));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const fail = () => reject(new AppError('BAD_REQUEST', apiMessages.uploadMalformed));
-    const finish = () => {
-      stream.off('data', onData);
-      stream.off('end', finish);
-      stream.off('error', fail);
-      stream.pause();
-      resolve(Buffer.concat(chunks));
-    };
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= bytes) finish();
-    };
-    stream.on('data', onData);
-    stream.once('end', finish);
-    stream.once('error', fail);
-  });
+/** A field's name as the error quotes it back: short, and JSON-quoted so nothing in it can mislead. */
+function quoted(name: string): string {
+  return JSON.stringify(name.length > 40 ? `${name.slice(0, 39)}…` : name);
 }
 
-async function* headThenRest(head: Buffer, rest: Readable): AsyncGenerator<Buffer> {
-  if (head.length) yield head;
-  try {
-    for await (const chunk of rest) yield chunk as Buffer;
-  } catch {
-    // The request's body failed (not the storage): storage.put removes what it wrote.
-    throw new AppError('BAD_REQUEST', apiMessages.uploadMalformed);
+/** A part besides the file: named back when it has a name (busboy hands nameless parts over too). */
+function extraPart(part: Part): AppError {
+  const name: unknown = part.fieldname;
+  return typeof name === 'string' && name !== '' && part.type === 'field'
+    ? new AppError('BAD_REQUEST', `Unexpected field ${quoted(name)}: ${apiMessages.uploadOneFileOnly}`)
+    : new AppError('BAD_REQUEST', apiMessages.uploadOneFileOnly);
+}
+
+/** The parser's errors, as the client's mistakes they are (its limits would otherwise say 413). */
+function partError(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const { code, statusCode } = error as { code?: string; statusCode?: number };
+  // The one file and at most one other part are read (the limits below): more is a part too many.
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
+    return new AppError('BAD_REQUEST', apiMessages.uploadOneFileOnly);
   }
+  // Plain Errors from busboy: a body that is not well-formed multipart data.
+  if (statusCode === undefined) return new AppError('BAD_REQUEST', apiMessages.uploadMalformed);
+  return error;
 }
 
-async function receive(
-  deps: AppDeps,
-  req: FastifyRequest,
-  target: UploadTarget,
-  keyFor: (fileName: string, extension: string) => string,
-): Promise<UploadAnswer> {
-  let part: Awaited<ReturnType<FastifyRequest['file']>>;
+type Part = MultipartFile | MultipartValue;
+
+async function receive(ctx: ServiceContext, req: FastifyRequest, target: UploadTarget) {
+  const parts = req.parts({
+    fileHwm: UPLOAD_STREAM_BUFFER_BYTES,
+    // One file, plus one more part at most: enough to name what should not be there.
+    limits: { fileSize: ctx.deps.config.maxUploadBytes, files: 1, fields: 1, parts: 2, fieldSize: 1024 },
+  }) as AsyncIterator<Part>;
+  let first: IteratorResult<Part>;
   try {
-    part = await req.file({
-      // busboy never finishes a body when a part it skips (one whose filename holds a bare line
-      // break, say) gets more than this in one write that also ends the part: the request would
-      // hang forever (17 KiB did it with the 16 KiB default). A socket hands over at most 64 KiB
-      // at a time, so twice that is never reached.
-      fileHwm: UPLOAD_STREAM_BUFFER_BYTES,
-      limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 0 },
-    });
+    first = await parts.next();
   } catch (error) {
-    // Not multipart, or a multipart header the parser cannot use (no boundary, one too long: plain
-    // Errors from busboy). Both are the request's fault; limit errors keep their own status.
+    // Not multipart, or a multipart header the parser cannot use (no boundary, one too long).
     const { code, statusCode } = error as { code?: string; statusCode?: number };
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || statusCode === undefined) {
       throw new AppError('BAD_REQUEST', apiMessages.fileRequired);
     }
-    throw error;
+    throw partError(error);
   }
-  if (part?.fieldname !== 'file') throw new AppError('BAD_REQUEST', apiMessages.fileRequired);
+  const part = first.done ? undefined : first.value;
+  // A field first: named back, unless it is the `file` field sent as text, or has no name.
+  if (part?.type === 'field' && part.fieldname && part.fieldname !== 'file') throw extraPart(part);
+  if (part?.type !== 'file' || part.fieldname !== 'file')
+    throw new AppError('BAD_REQUEST', apiMessages.fileRequired);
 
-  const head = await readHead(part.file, SNIFF_BYTES);
-  const type = await sniffAcceptedType(head);
-  if (!type) {
-    part.file.resume(); // let the rest of the request body drain
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', apiMessages.fileTypeRefused);
-  }
-  const key = keyFor(part.filename, type.ext);
-  const { size } = await deps.storage.put(key, Readable.from(headThenRest(head, part.file)), {
-    contentType: type.mime,
-  });
-  // @fastify/multipart ends the stream early and flags it instead of failing (DESIGN.md trap).
-  if (part.file.truncated) {
-    await deps.storage.delete(key);
-    throw new AppError('PAYLOAD_TOO_LARGE', apiMessages.fileTooLarge);
-  }
-  await recordStoredFile(deps, { key, size, contentType: type.mime, ...target });
-  return {
-    key,
-    url: await deps.storage.signedUrl(key),
-    name: downloadName(key),
-    size,
-    contentType: type.mime,
+  const file: IncomingFile = {
+    filename: part.filename,
+    bytes: part.file,
+    async finish() {
+      let next: IteratorResult<Part>;
+      try {
+        next = await parts.next();
+      } catch (error) {
+        throw partError(error);
+      }
+      if (!next.done) {
+        if (next.value.type === 'file') next.value.file.resume();
+        throw extraPart(next.value);
+      }
+      // @fastify/multipart ends the stream early and flags it instead of failing (DESIGN.md trap).
+      return { truncated: part.file.truncated };
+    },
   };
-}
-
-/**
- * The file's row in stored_files. Should the database refuse it (down, say), the file is removed
- * again and the error answers (503): a file never outlives a failed upload without its row.
- */
-async function recordStoredFile(
-  deps: AppDeps,
-  file: UploadTarget & { key: string; size: number; contentType: string },
-): Promise<void> {
-  try {
-    await deps.db.storedFile.create({ data: file });
-  } catch (error) {
-    await deps.storage.delete(file.key);
-    throw error;
-  }
+  return storeUpload(ctx, { target, file });
 }
 
 const responses = {
   201: uploadAnswer,
-  '4XX': apiError.describe('401, 403, 404, 400 no file, 413 too large, 415 type not accepted'),
+  '4XX': apiError.describe(
+    '401, 403, 404, 400 no file or a part besides it, 413 too large, 415 type not accepted',
+  ),
 };
+const ACCEPTED = `${ACCEPTED_FILE_TYPES_TEXT}, up to MAX_UPLOAD_MB; the one part of the body, named \`file\`.`;
 
 export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   await app.register(multipart, { throwFileSizeLimit: false });
@@ -143,8 +116,7 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     {
       schema: {
         summary: 'Upload a document of a transaction (multipart field `file`)',
-        description:
-          'PDF, PNG, JPEG, GIF, WebP, DOCX or XLSX, up to MAX_UPLOAD_MB. Access: the agent of the transaction, or an admin.',
+        description: `${ACCEPTED} Access: the agent of the transaction, or an admin.`,
         tags: ['uploads'],
         consumes: ['multipart/form-data'],
         params: z.object({ id: z.string() }),
@@ -154,10 +126,9 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     },
     async (req, reply) => {
       const { id } = req.params as { id: string };
-      const caller = createCaller(await createContext(deps, req));
-      const target = await caller.uploads.transactionTarget({ id });
-      const answer = await receive(deps, req, target, (name, ext) => transactionFileKey(id, name, ext));
-      return reply.code(201).send(answer);
+      const ctx = await contextOfRequest(deps, req);
+      const target = await createCaller(ctx).uploads.transactionTarget({ id });
+      return reply.code(201).send(await receive(ctx, req, target));
     },
   );
 
@@ -166,8 +137,7 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     {
       schema: {
         summary: 'Upload a file for the forms library (multipart field `file`)',
-        description:
-          'PDF, PNG, JPEG, GIF, WebP, DOCX or XLSX, up to MAX_UPLOAD_MB. Access: the owner account only.',
+        description: `${ACCEPTED} Access: the owner account only.`,
         tags: ['uploads'],
         consumes: ['multipart/form-data'],
         security: [{ bearerAuth: [] }],
@@ -175,10 +145,9 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
       },
     },
     async (req, reply) => {
-      const caller = createCaller(await createContext(deps, req));
-      const target = await caller.uploads.libraryTarget();
-      const answer = await receive(deps, req, target, libraryFileKey);
-      return reply.code(201).send(answer);
+      const ctx = await contextOfRequest(deps, req);
+      const target = await createCaller(ctx).uploads.libraryTarget();
+      return reply.code(201).send(await receive(ctx, req, target));
     },
   );
 };

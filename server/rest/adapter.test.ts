@@ -19,6 +19,18 @@ const thingsRouter = router({
       .output(thing)
       .mutation(({ input }) => ({ _id: input.id, name: input.name, page: 1, limit: 10 })),
     remove: adminProcedure.input(z.object({ id: idSchema })).mutation(() => undefined),
+    /** Refined across fields, like the password forms: only the procedure's schema can check it. */
+    setCode: adminProcedure
+      .input(
+        z
+          .object({ id: idSchema, code: z.string(), confirmCode: z.string() })
+          .refine((value) => value.code === value.confirmCode, {
+            error: 'Codes do not match',
+            path: ['confirmCode'],
+          }),
+      )
+      .output(messageAnswer)
+      .mutation(({ input }) => ({ message: `${input.id}:${input.code}` })),
   }),
   version: publicProcedure.output(messageAnswer).query(() => ({ message: '1.0' })),
 });
@@ -30,10 +42,6 @@ const routes: RestRoute[] = [
     summary: 'One thing',
     tag: 'things',
     procedure: thingsRouter.things.get,
-    input: ({ params, query }) => ({ ...(query as object), id: params.id ?? '' }),
-    params: z.object({ id: idSchema }),
-    query: pagingInput,
-    response: thing,
   }),
   restRoute({
     method: 'PUT',
@@ -41,10 +49,6 @@ const routes: RestRoute[] = [
     summary: 'Rename a thing',
     tag: 'things',
     procedure: thingsRouter.things.rename,
-    input: ({ params, body }) => ({ ...(body as { name: string }), id: params.id ?? '' }),
-    params: z.object({ id: idSchema }),
-    body: z.object({ name: z.string() }),
-    response: thing,
     successStatus: 201,
   }),
   restRoute({
@@ -53,7 +57,6 @@ const routes: RestRoute[] = [
     summary: 'Remove a thing',
     tag: 'things',
     procedure: thingsRouter.things.remove,
-    input: ({ params }) => ({ id: params.id ?? '' }),
     successStatus: 204,
   }),
   restRoute({
@@ -62,9 +65,26 @@ const routes: RestRoute[] = [
     summary: 'Version',
     tag: 'meta',
     procedure: thingsRouter.version,
-    response: messageAnswer,
+  }),
+  restRoute({
+    method: 'POST',
+    url: '/api/things/:id/code',
+    summary: 'Set a code',
+    tag: 'things',
+    procedure: thingsRouter.things.setCode,
   }),
 ];
+
+// The compiler refuses a path parameter that is not a field of the procedure's input: renaming
+// an input field fails the typecheck at every row whose path names it (tsc runs in CI).
+restRoute({
+  method: 'GET',
+  // @ts-expect-error ':thingId' is not a field of things.get's input (its id is `id`)
+  url: '/api/things/:thingId',
+  summary: 'Misnamed',
+  tag: 'things',
+  procedure: thingsRouter.things.get,
+});
 
 const database = setupTestDatabase();
 let app: FastifyInstance;
@@ -108,8 +128,92 @@ describe('REST adapter', () => {
     expect(removed.body).toBe('');
   });
 
+  test('a path parameter wins over a body field of the same name', async () => {
+    const other = '0e7d8c9b-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
+    const res = await app.inject({
+      method: 'PUT',
+      url: `/api/things/${id}`,
+      payload: { id: other, name: 'Moved' },
+      headers: auth(),
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ _id: id, name: 'Moved' });
+  });
+
+  test('a body that is not an object reaches the procedure as it is, which names the problem', async () => {
+    for (const payload of ['"New"', '[1, 2]', '42']) {
+      const res = await app.inject({
+        method: 'PUT',
+        url: `/api/things/${id}`,
+        payload,
+        headers: { ...auth(), 'content-type': 'application/json' },
+      });
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.json(), payload).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: '' }] });
+    }
+    // No body at all is an object with the path parameters only: the missing field is named.
+    const empty = await app.inject({ method: 'PUT', url: `/api/things/${id}`, headers: auth() });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().issues).toEqual([{ path: 'name', message: expect.any(String) }]);
+  });
+
+  test("a refined input is documented field by field and still validated by the procedure's schema", async () => {
+    const mismatch = await app.inject({
+      method: 'POST',
+      url: `/api/things/${id}/code`,
+      payload: { code: 'a', confirmCode: 'b' },
+      headers: auth(),
+    });
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.json().issues).toEqual([{ path: 'confirmCode', message: 'Codes do not match' }]);
+    const set = await app.inject({
+      method: 'POST',
+      url: `/api/things/${id}/code`,
+      payload: { code: 'a', confirmCode: 'a' },
+      headers: auth(),
+    });
+    expect(set.json()).toEqual({ message: `${id}:a` });
+
+    const doc = (await app.inject('/api/openapi.json')).json();
+    const body = doc.paths['/api/things/{id}/code'].post.requestBody.content['application/json'].schema;
+    expect(Object.keys(body.properties).sort()).toEqual(['code', 'confirmCode']);
+    expect(body.required.sort()).toEqual(['code', 'confirmCode']);
+  });
+
+  test('a path parameter that is not a field of the input stops the app from starting', async () => {
+    // Typed as a plain RestRoute, the way a row built around restRoute() would slip past the compiler.
+    const misnamed: RestRoute = {
+      method: 'GET',
+      url: '/api/things/:thingId',
+      summary: 's',
+      tag: 't',
+      procedure: thingsRouter.things.get,
+    };
+    const broken = buildTestApp(testDeps(database.db), {
+      api: { router: thingsRouter, routes: [misnamed] },
+    });
+    await expect(broken.ready()).rejects.toThrow(
+      "REST route GET /api/things/:thingId: the path parameter :thingId is not a field of things.get's input",
+    );
+  });
+
+  test('a procedure without an .output() schema cannot be a REST row (its answer would be undocumented)', async () => {
+    const bare = router({ loose: publicProcedure.query(() => ({ anything: true })) });
+    const broken = buildTestApp(testDeps(database.db), {
+      api: {
+        router: bare,
+        routes: [
+          restRoute({ method: 'GET', url: '/api/loose', summary: 's', tag: 't', procedure: bare.loose }),
+        ],
+      },
+    });
+    await expect(broken.ready()).rejects.toThrow(
+      'REST route GET /api/loose: loose declares no .output() schema to document its answer',
+    );
+  });
+
   test('a row whose procedure is not in the mounted router stops the app from starting', async () => {
-    const stray = router({ other: publicProcedure.query(() => 1) });
+    const stray = router({ other: publicProcedure.output(z.number()).query(() => 1) });
     const broken = buildTestApp(testDeps(database.db), {
       api: {
         router: thingsRouter,
@@ -125,7 +229,11 @@ describe('REST adapter', () => {
 
   test('the OpenAPI document describes each row from its schemas and its procedure', async () => {
     const doc = (await app.inject('/api/openapi.json')).json();
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api/things/{id}', '/api/version']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/things/{id}',
+      '/api/things/{id}/code',
+      '/api/version',
+    ]);
 
     const get = doc.paths['/api/things/{id}'].get;
     expect(get.summary).toBe('One thing');
@@ -136,16 +244,19 @@ describe('REST adapter', () => {
       'query:limit',
       'query:page',
     ]);
+    // The query's bounds are the procedure's own: what the server enforces is what is documented.
+    const limit = get.parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 10 });
     expect(get.responses['200'].content['application/json'].schema.properties).toHaveProperty('_id');
     expect(get.responses['4XX'].content['application/json'].schema.required).toEqual(['message', 'code']);
 
     const put = doc.paths['/api/things/{id}'].put;
     expect(put.description).toContain('Access: admins');
-    expect(put.requestBody.content['application/json'].schema.properties).toHaveProperty('name');
+    // The body is the input without the path parameters.
+    expect(Object.keys(put.requestBody.content['application/json'].schema.properties)).toEqual(['name']);
     expect(put.responses).toHaveProperty('201');
     const remove = doc.paths['/api/things/{id}'].delete;
     expect(remove.responses['204']).toEqual({ description: 'No content' });
-    // The row gave no params schema: the adapter describes the path parameter itself.
     expect(remove.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'id', required: true })]);
 
     const version = doc.paths['/api/version'].get;

@@ -6,64 +6,131 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiError } from '../../shared/schemas/common';
 import type { AppDeps } from '../deps';
-import { createContext } from '../trpc/context';
-import type { Access, Meta } from '../trpc/init';
+import { contextOfRequest } from '../trpc/context';
+import { type Access, accessOf } from '../trpc/init';
+import {
+  callProcedure,
+  inputSchemaOf,
+  outputSchemaOf,
+  proceduresOf,
+  procedureTypeOf,
+} from '../trpc/internals';
 
 /**
  * The /api adapter (DESIGN.md section 5): a table of documented paths, each calling exactly one
  * tRPC procedure, the way a server-side caller calls it. The procedure does all the work
  * (authentication, then input validation with its zod schema, then the service), so REST and
- * tRPC cannot drift apart. The table's schemas are the same shared/schemas objects the
- * procedures use; here they only describe the route in the OpenAPI document.
+ * tRPC cannot drift apart.
+ *
+ * A row names only its method, path, words and procedure: its path parameters, its query string
+ * or body and its answer are all read from the procedure's own input and output schemas. The path
+ * parameters are fields of the input (the compiler checks each `:name` of the path against the
+ * procedure's input type); every other field of the input comes from the query string (GET,
+ * DELETE) or the JSON body (POST, PUT). Changing a procedure's input therefore changes the
+ * documented route with it, or fails the typecheck where a path names a field that is gone.
  */
 
-export type RestInput = {
-  params: Record<string, string>;
-  query: Record<string, unknown>;
-  body: unknown;
-};
+export type RestMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export type RestRoute = {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: RestMethod;
   /** Fastify syntax: /api/transactions/:userId */
   url: string;
   summary: string;
   tag: string;
-  /** The procedure object itself (e.g. appRouter.transactions.list): who may call it, and its
-   * input type, come from it, so the table cannot disagree with the procedure. */
+  /** The procedure object itself (e.g. appRouter.transactions.list). */
   procedure: AnyProcedure;
-  /** Maps path, query and body onto the procedure's input; absent for procedures without input. */
-  input?: (req: RestInput) => unknown;
-  params?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  /** Absent for 204 answers. */
-  response?: z.ZodType;
   successStatus?: 200 | 201 | 204;
 };
 
-/** Declares a row with its input mapping type-checked against the procedure's input. */
-export function restRoute<TProcedure extends AnyProcedure>(
-  route: Omit<RestRoute, 'procedure' | 'input'> & {
-    procedure: TProcedure;
-    input?: (req: RestInput) => inferProcedureInput<TProcedure>;
-  },
+/** The names of a Fastify path's parameters: '/api/t/:id/forms/:formId' gives 'id' | 'formId'. */
+export type PathParams<Url extends string> = Url extends `${string}:${infer Param}/${infer Rest}`
+  ? Param | PathParams<`/${Rest}`>
+  : Url extends `${string}:${infer Param}`
+    ? Param
+    : never;
+
+type InputFields<TProcedure extends AnyProcedure> = keyof NonNullable<inferProcedureInput<TProcedure>>;
+
+/** The path, when each of its parameters is a field of the procedure's input; else never. */
+type PathOf<TProcedure extends AnyProcedure, Url extends string> = [
+  Exclude<PathParams<Url>, InputFields<TProcedure>>,
+] extends [never]
+  ? Url
+  : never;
+
+/**
+ * Declares a row. A path parameter that is not a field of the procedure's input is a type error
+ * here ("not assignable to never"), and the app refuses to start with such a row as well.
+ */
+export function restRoute<TProcedure extends AnyProcedure, const Url extends string>(
+  route: Omit<RestRoute, 'url' | 'procedure'> & { url: Url & PathOf<TProcedure, Url>; procedure: TProcedure },
 ): RestRoute {
   return route;
 }
 
-/** How tRPC's own server-side caller invokes a procedure (createCallerFactory in @trpc/server). */
-type CallProcedure = (opts: {
-  path: string;
-  getRawInput: () => Promise<unknown>;
-  ctx: unknown;
-  type: AnyProcedure['_def']['type'];
-  signal: AbortSignal | undefined;
-  batchIndex: number;
-}) => Promise<unknown>;
+/** The parameter names of a Fastify path, in order. */
+export function pathParamNames(url: string): string[] {
+  return [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] ?? '');
+}
 
-export function accessOf(procedure: AnyProcedure): Access {
-  return (procedure._def.meta as Meta | undefined)?.access ?? 'public';
+const readsQuery = (method: RestMethod) => method === 'GET' || method === 'DELETE';
+
+/** The route's schemas and how it assembles the procedure's input, read from the procedure. */
+type RouteShape = {
+  params: z.ZodObject | undefined;
+  /** The query string (GET, DELETE) or the body (POST, PUT): the input's other fields. */
+  rest: z.ZodObject | undefined;
+  response: z.ZodType | undefined;
+  hasInput: boolean;
+};
+
+function pick(shape: z.ZodRawShape, keep: (key: string) => boolean): z.ZodRawShape {
+  return Object.fromEntries(Object.entries(shape).filter(([key]) => keep(key)));
+}
+
+function routeShape(route: RestRoute, path: string): RouteShape {
+  const where = `REST route ${route.method} ${route.url}`;
+  const names = pathParamNames(route.url);
+  const input = inputSchemaOf(route.procedure);
+  if (input !== undefined && !(input instanceof z.ZodObject)) {
+    throw new Error(`${where}: the input of ${path} is not a zod object, so it cannot be mapped`);
+  }
+  // Refinements stay on the procedure's schema, which validates; these only document the parts.
+  const shape = input?.shape ?? {};
+  const missing = names.filter((name) => !(name in shape));
+  if (missing.length) {
+    throw new Error(`${where}: the path parameter :${missing.join(', :')} is not a field of ${path}'s input`);
+  }
+  const restShape = pick(shape, (key) => !names.includes(key));
+  let response: z.ZodType | undefined;
+  if (route.successStatus !== 204) {
+    const output = outputSchemaOf(route.procedure);
+    if (!(output instanceof z.ZodType)) {
+      throw new Error(`${where}: ${path} declares no .output() schema to document its answer`);
+    }
+    response = output;
+  }
+  return {
+    params: names.length ? z.object(pick(shape, (key) => names.includes(key))) : undefined,
+    rest: Object.keys(restShape).length ? z.object(restShape) : undefined,
+    response,
+    hasInput: input !== undefined,
+  };
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The procedure's input: the query string or the body, with the path parameters over it (a body
+ * field cannot override the path). A body that is not an object goes to the procedure as it is,
+ * so its validation names the problem.
+ */
+function inputOf(from: unknown, params: Record<string, string>, hasParams: boolean): unknown {
+  if (!hasParams) return from;
+  if (from === undefined || from === null) return { ...params };
+  return isPlainObject(from) ? { ...from, ...params } : from;
 }
 
 export type RestPluginOptions = {
@@ -79,9 +146,7 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
   app,
   { deps, router, routes, version, extensions = [] },
 ) => {
-  const pathOf = new Map(
-    Object.entries(router._def.procedures).map(([path, procedure]) => [procedure, path]),
-  );
+  const pathOf = new Map([...proceduresOf(router)].map(([path, procedure]) => [procedure, path]));
 
   // Validation is the procedure's job (after authentication, DESIGN.md section 11), and its
   // output was already checked by `.output()`: Fastify only passes data through here.
@@ -120,9 +185,11 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
         `REST route ${route.method} ${route.url} calls a procedure that is not in the mounted router`,
       );
     }
+    const shape = routeShape(route, path);
+    const type = procedureTypeOf(route.procedure);
     const access = accessOf(route.procedure);
     const status = route.successStatus ?? 200;
-    const params = route.params ?? paramsOf(route.url);
+    const restIn = readsQuery(route.method) ? 'querystring' : 'body';
     app.route({
       method: route.method,
       url: route.url,
@@ -130,44 +197,27 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
         summary: route.summary,
         description: `Calls the tRPC procedure \`${path}\`. Access: ${ACCESS_TEXT[access]}.`,
         tags: [route.tag],
-        ...(params ? { params } : {}),
-        ...(route.query ? { querystring: route.query } : {}),
-        ...(route.body ? { body: route.body } : {}),
+        ...(shape.params ? { params: shape.params } : {}),
+        ...(shape.rest ? { [restIn]: shape.rest } : {}),
         ...(access === 'public' ? {} : { security: [{ bearerAuth: [] }] }),
         response: {
-          [status]: route.response ?? NO_CONTENT,
+          [status]: shape.response ?? NO_CONTENT,
           '4XX': CLIENT_ERROR,
           '5XX': SERVER_ERROR,
         },
       },
       handler: async (req, reply) => {
-        const ctx = await createContext(deps, req);
-        const input = route.input?.({
-          params: (req.params ?? {}) as Record<string, string>,
-          query: (req.query ?? {}) as Record<string, unknown>,
-          body: req.body,
-        });
-        // What a server-side caller does for one call, without building its proxy per request.
-        const result = await (route.procedure as unknown as CallProcedure)({
-          path,
-          getRawInput: async () => input,
-          ctx,
-          type: route.procedure._def.type,
-          signal: undefined,
-          batchIndex: 0,
-        });
+        const ctx = await contextOfRequest(deps, req);
+        const from = readsQuery(route.method) ? req.query : req.body;
+        const params = (req.params ?? {}) as Record<string, string>;
+        const input = shape.hasInput ? inputOf(from, params, shape.params !== undefined) : undefined;
+        const result = await callProcedure({ router, path, type, ctx, input });
         reply.code(status);
         return status === 204 ? reply.send() : reply.send(result);
       },
     });
   }
 };
-
-/** Every path parameter must be described; a row that gives no schema gets plain strings. */
-function paramsOf(url: string): z.ZodType | undefined {
-  const names = [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] ?? '');
-  return names.length ? z.object(Object.fromEntries(names.map((name) => [name, z.string()]))) : undefined;
-}
 
 // Zod schemas even for "nothing": the OpenAPI transform accepts zod only.
 const NO_CONTENT = z.null().describe('No content');

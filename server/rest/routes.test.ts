@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, setupTestDatabase, testDeps } from '../test/harness';
-import { accessOf } from './adapter';
+import { accessOf } from '../trpc/init';
 import { restRoutes } from './routes';
 
 /** The documented table as the running app serves it (DESIGN.md section 5). */

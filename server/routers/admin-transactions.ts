@@ -19,35 +19,35 @@ export const adminTransactionsRouter = router({
   list: adminProcedure
     .input(adminListInput)
     .output(transactionsPage)
-    .query(({ ctx, input }) => transactions.listAll(ctx.deps, input)),
+    .query(({ ctx, input }) => transactions.listAll(ctx, input)),
 
   search: adminProcedure
     .input(adminSearchInput)
     .output(transactionsPage)
-    .query(({ ctx, input }) => transactions.searchAll(ctx.deps, input)),
+    .query(({ ctx, input }) => transactions.searchAll(ctx, input)),
 
   get: adminProcedure
     .input(transactionIdInput)
     .output(transaction)
-    .query(({ ctx, input }) => transactions.getAny(ctx.deps, ctx.user, input.id)),
+    .query(({ ctx, input }) => transactions.getAny(ctx, input)),
 
   update: adminProcedure
     .input(adminUpdateTransactionInput)
     .output(transaction)
-    .mutation(({ ctx, input }) => transactions.updateAny(ctx.deps, ctx.user, input)),
+    .mutation(({ ctx, input }) => transactions.updateAny(ctx, input)),
 
   delete: adminProcedure
     .input(transactionIdInput)
     .output(messageAnswer)
-    .mutation(({ ctx, input }) => transactions.softDelete(ctx.deps, ctx.user, input.id)),
+    .mutation(({ ctx, input }) => transactions.softDelete(ctx, input)),
 
   review: adminProcedure
     .input(reviewInput)
     .output(transactionForm)
-    .mutation(({ ctx, input }) => transactions.review(ctx.deps, ctx.user, input)),
+    .mutation(({ ctx, input }) => transactions.review(ctx, input)),
 
   history: adminProcedure
     .input(transactionIdInput)
     .output(z.array(historyEntry))
-    .query(({ ctx, input }) => transactions.history(ctx.deps, ctx.user, input.id)),
+    .query(({ ctx, input }) => transactions.history(ctx, input)),
 });

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiMessages, authMessages, validation } from '../../shared/messages';
 import type { AppDeps } from '../deps';
 import { smtpMailer } from '../mail/mailer';
-import { ACCESS_TOKEN_TTL_SECONDS } from '../services/access-tokens';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../security/access-tokens';
+import { AUTH_LIMITS } from '../security/rate-limits';
+import { hashSecretToken } from '../security/secret-tokens';
 import { RESET_PASSWORD_TTL_MS, SESSION_MAX_LIFETIME_MS, VERIFY_EMAIL_TTL_MS } from '../services/auth';
-import { AUTH_LIMITS } from '../services/rate-limits';
-import { hashSecretToken } from '../services/secret-tokens';
 import { createAdmin, createOwner, createUser, DEFAULT_PASSWORD } from '../test/factories';
 import {
   buildTestApp,

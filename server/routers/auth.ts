@@ -19,40 +19,40 @@ export const authRouter = router({
   register: publicProcedure
     .input(registerInput)
     .output(messageAnswer)
-    .mutation(({ ctx, input }) => auth.register(ctx.deps, input, ctx)),
+    .mutation(({ ctx, input }) => auth.register(ctx, input)),
 
   verifyEmail: publicProcedure
     .input(verifyEmailInput)
     .output(messageAnswer)
-    .mutation(({ ctx, input }) => auth.verifyEmail(ctx.deps, input.token)),
+    .mutation(({ ctx, input }) => auth.verifyEmail(ctx, input)),
 
   resendVerification: publicProcedure
     .input(resendVerificationInput)
     .output(messageAnswer)
-    .mutation(({ ctx, input }) => auth.resendVerification(ctx.deps, input.email, ctx)),
+    .mutation(({ ctx, input }) => auth.resendVerification(ctx, input)),
 
   login: publicProcedure
     .input(loginInput)
     .output(sessionAnswer)
-    .mutation(({ ctx, input }) => auth.login(ctx.deps, input, ctx)),
+    .mutation(({ ctx, input }) => auth.login(ctx, input)),
 
   refresh: publicProcedure
     .input(refreshInput)
     .output(sessionAnswer)
-    .mutation(({ ctx, input }) => auth.refresh(ctx.deps, input.refreshToken, ctx)),
+    .mutation(({ ctx, input }) => auth.refresh(ctx, input)),
 
   logout: publicProcedure
     .input(logoutInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => auth.logout(ctx.deps, input.refreshToken)),
+    .mutation(({ ctx, input }) => auth.logout(ctx, input)),
 
   requestPasswordReset: publicProcedure
     .input(resetRequestInput)
     .output(messageAnswer)
-    .mutation(({ ctx, input }) => auth.requestPasswordReset(ctx.deps, input, ctx)),
+    .mutation(({ ctx, input }) => auth.requestPasswordReset(ctx, input)),
 
   confirmPasswordReset: publicProcedure
     .input(resetConfirmInput)
     .output(messageAnswer)
-    .mutation(({ ctx, input }) => auth.confirmPasswordReset(ctx.deps, input)),
+    .mutation(({ ctx, input }) => auth.confirmPasswordReset(ctx, input)),
 });

@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BannerElement } from '../../shared/schemas/banners';
 import { accessTokenFor, createUser } from '../test/factories';
-import { setupTestDatabase, TestClock, testDeps } from '../test/harness';
-import { createContext } from '../trpc/context';
+import { setupTestDatabase, TestClock, testContext, testDeps } from '../test/harness';
 import { createCaller } from '../trpc/router';
 
 /** Saved banner designs are private to their author (issue 7). */
@@ -12,8 +11,7 @@ const clock = new TestClock();
 
 async function callerFor(user: { id: string; role: 'user' | 'admin'; tokenVersion: number }) {
   const token = await accessTokenFor(user, { now: clock.now() });
-  const req = { headers: { authorization: `Bearer ${token}` }, id: 'test', ip: '127.0.0.1', log: console };
-  return createCaller(await createContext(testDeps(database.db, { clock }), req as never));
+  return createCaller(await testContext(testDeps(database.db, { clock }), token));
 }
 
 const elements: BannerElement[] = [

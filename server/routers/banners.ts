@@ -6,22 +6,20 @@ import { protectedProcedure, router } from '../trpc/init';
 
 /** Saved banner designs (issue 7), each private to its author. */
 export const bannersRouter = router({
-  list: protectedProcedure
-    .output(z.array(bannerSummary))
-    .query(({ ctx }) => banners.listBanners(ctx.db, ctx.user.id)),
+  list: protectedProcedure.output(z.array(bannerSummary)).query(({ ctx }) => banners.listBanners(ctx)),
 
   get: protectedProcedure
     .input(bannerIdInput)
     .output(banner)
-    .query(({ ctx, input }) => banners.getBanner(ctx.db, ctx.user.id, input.id)),
+    .query(({ ctx, input }) => banners.getBanner(ctx, input)),
 
   save: protectedProcedure
     .input(saveBannerInput)
     .output(banner)
-    .mutation(({ ctx, input }) => banners.saveBanner(ctx.db, ctx.user.id, input)),
+    .mutation(({ ctx, input }) => banners.saveBanner(ctx, input)),
 
   delete: protectedProcedure
     .input(bannerIdInput)
     .output(messageAnswer)
-    .mutation(({ ctx, input }) => banners.deleteBanner(ctx.db, ctx.user.id, input.id)),
+    .mutation(({ ctx, input }) => banners.deleteBanner(ctx, input)),
 });

@@ -16,32 +16,30 @@ import { adminProcedure, ownerProcedure, protectedProcedure, router } from '../t
 /** Checklist templates (spec section 2, /admin/forms/transactions/view; DESIGN.md section 11). */
 export const templatesRouter = router({
   /** Every template, for the Create Transaction dialog's Type and Role selects. */
-  all: protectedProcedure.output(z.array(template)).query(({ ctx }) => templates.allTemplates(ctx.db)),
+  all: protectedProcedure.output(z.array(template)).query(({ ctx }) => templates.allTemplates(ctx)),
 
   list: adminProcedure
     .input(templatesListInput)
     .output(templatesListAnswer)
-    .query(({ ctx, input }) => templates.listTemplates(ctx.db, input)),
+    .query(({ ctx, input }) => templates.listTemplates(ctx, input)),
 
   search: adminProcedure
     .input(templatesSearchInput)
     .output(templatesSearchAnswer)
-    .query(({ ctx, input }) => templates.searchTemplates(ctx.db, input)),
+    .query(({ ctx, input }) => templates.searchTemplates(ctx, input)),
 
   create: ownerProcedure
     .input(templateInput)
     .output(template)
-    .mutation(({ ctx, input }) => templates.createTemplate(ctx.db, ctx.user.id, input)),
+    .mutation(({ ctx, input }) => templates.createTemplate(ctx, input)),
 
   update: adminProcedure
     .input(templateUpdateInput)
     .output(template)
-    .mutation(({ ctx, input: { id, ...fields } }) =>
-      templates.updateTemplate(ctx.db, ctx.user.id, id, fields),
-    ),
+    .mutation(({ ctx, input }) => templates.updateTemplate(ctx, input)),
 
   delete: adminProcedure
     .input(templateIdInput)
     .output(messageAnswer)
-    .mutation(({ ctx, input }) => templates.deleteTemplate(ctx.db, ctx.user.id, input.id)),
+    .mutation(({ ctx, input }) => templates.deleteTemplate(ctx, input)),
 });

@@ -19,35 +19,35 @@ export const transactionsRouter = router({
   list: protectedProcedure
     .input(userListInput)
     .output(transactionsPage)
-    .query(({ ctx, input }) => transactions.listForUser(ctx.deps, ctx.user, input)),
+    .query(({ ctx, input }) => transactions.listForUser(ctx, input)),
 
   search: protectedProcedure
     .input(userSearchInput)
     .output(transactionsPage)
-    .query(({ ctx, input }) => transactions.searchForUser(ctx.deps, ctx.user, input)),
+    .query(({ ctx, input }) => transactions.searchForUser(ctx, input)),
 
   create: protectedProcedure
     .input(createTransactionInput)
     .output(transaction)
-    .mutation(({ ctx, input }) => transactions.createTransaction(ctx.deps, ctx.user, input)),
+    .mutation(({ ctx, input }) => transactions.createTransaction(ctx, input)),
 
   get: protectedProcedure
     .input(userTransactionInput)
     .output(transaction)
-    .query(({ ctx, input }) => transactions.getForUser(ctx.deps, ctx.user, input)),
+    .query(({ ctx, input }) => transactions.getForUser(ctx, input)),
 
   update: protectedProcedure
     .input(updateTransactionInput)
     .output(transaction)
-    .mutation(({ ctx, input }) => transactions.updateForUser(ctx.deps, ctx.user, input)),
+    .mutation(({ ctx, input }) => transactions.updateForUser(ctx, input)),
 
   setFormFile: protectedProcedure
     .input(setFormFileInput)
     .output(transactionForm)
-    .mutation(({ ctx, input }) => transactions.setFormFile(ctx.deps, ctx.user, input)),
+    .mutation(({ ctx, input }) => transactions.setFormFile(ctx, input)),
 
   addComment: protectedProcedure
     .input(addCommentInput)
     .output(comment)
-    .mutation(({ ctx, input }) => transactions.addComment(ctx.deps, ctx.user, input)),
+    .mutation(({ ctx, input }) => transactions.addComment(ctx, input)),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { transactionIdInput } from '../../shared/schemas/transactions';
-import { assertVisible } from '../services/transactions';
+import * as uploads from '../services/uploads';
 import { ownerProcedure, protectedProcedure, router } from '../trpc/init';
 
 /**
@@ -8,22 +8,14 @@ import { ownerProcedure, protectedProcedure, router } from '../trpc/init';
  * reading a single one they call these procedures, so uploads obey the same base procedures,
  * ownership rules and authorization tests as everything else.
  */
-/** Whose file it will be: recorded with it in stored_files. */
+
 const uploadTarget = z.object({ transactionId: z.uuid().nullable(), uploadedBy: z.uuid() });
-export type UploadTarget = z.infer<typeof uploadTarget>;
 
 export const uploadsRouter = router({
-  /** An agent uploads to their own transaction, an admin to any: else 404. */
   transactionTarget: protectedProcedure
     .input(transactionIdInput)
     .output(uploadTarget)
-    .query(async ({ ctx, input }) => {
-      await assertVisible(ctx.db, ctx.user, input.id);
-      return { transactionId: input.id, uploadedBy: ctx.user.id };
-    }),
+    .query(({ ctx, input }) => uploads.transactionUploadTarget(ctx, input)),
 
-  /** Library forms are the owner's (DESIGN.md section 4). */
-  libraryTarget: ownerProcedure
-    .output(uploadTarget)
-    .query(({ ctx }) => ({ transactionId: null, uploadedBy: ctx.user.id })),
+  libraryTarget: ownerProcedure.output(uploadTarget).query(({ ctx }) => uploads.libraryUploadTarget(ctx)),
 });

@@ -13,20 +13,20 @@ export const usersRouter = router({
   list: adminProcedure
     .input(usersListInput)
     .output(usersListAnswer)
-    .query(({ ctx, input }) => users.listUsers(ctx.db, input)),
+    .query(({ ctx, input }) => users.listUsers(ctx, input)),
 
   activate: adminProcedure
     .input(userActivationInput)
     .output(publicUser)
-    .mutation(({ ctx, input }) => users.activateUser(ctx.deps, input.id, ctx.log)),
+    .mutation(({ ctx, input }) => users.activateUser(ctx, input)),
 
   create: adminProcedure
     .input(createUserInput)
     .output(publicUser)
-    .mutation(({ ctx, input }) => users.createUser(ctx.deps, ctx.user, input)),
+    .mutation(({ ctx, input }) => users.createUser(ctx, input)),
 
   deactivate: adminProcedure
     .input(userActivationInput)
     .output(publicUser)
-    .mutation(({ ctx, input }) => users.deactivateUser(ctx.db, ctx.user, input.id, ctx.deps.clock.now())),
+    .mutation(({ ctx, input }) => users.deactivateUser(ctx, input)),
 });

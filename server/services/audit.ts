@@ -11,7 +11,7 @@ type AuditWriter = { auditEvent: { create(args: { data: Prisma.AuditEventUncheck
 export type AuditEntry = {
   actorId: string | null;
   action: string;
-  entity: 'Transaction' | 'TransactionForm' | 'Comment' | 'TransactionTemplate';
+  entity: 'Transaction' | 'TransactionForm' | 'Comment' | 'TransactionTemplate' | 'User' | 'LibraryItem';
   entityId: string;
   transactionId?: string;
   before?: unknown;

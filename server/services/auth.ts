@@ -7,14 +7,19 @@ import type {
   ResetRequestInput,
   SessionAnswer,
 } from '../../shared/schemas/auth';
-import type { Db } from '../db/client';
+import type { ChangePasswordInput } from '../../shared/schemas/users';
+import type { Db, Tx } from '../db/client';
 import type { AppDeps } from '../deps';
 import { AppError, describeErrorForLog } from '../errors';
 import type { MailMessage } from '../mail/mailer';
 import { resetPasswordMessage, verifyEmailMessage } from '../mail/templates';
-import { signAccessToken } from './access-tokens';
+import { signAccessToken } from '../security/access-tokens';
+import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
+import { assertSelf } from './access';
+import { recordAudit } from './audit';
+import type { CallerContext, ServiceContext } from './context';
 import { activeAdminIds, notifyUsers } from './notifications';
-import { hashSecretToken, newSecretToken } from './secret-tokens';
+import { publicUserSelect, toPublicUser } from './users';
 
 /**
  * Registration, e-mail verification, sign-in, refresh-token rotation, sign-out and password
@@ -31,19 +36,6 @@ export const REFRESH_TOKEN_TTL_MS = 30 * DAY;
 /** However often a session rotates its refresh token, it ends this long after sign-in. */
 export const SESSION_MAX_LIFETIME_MS = 90 * DAY;
 
-/** Who is asking: the address rate limits key on, and where to log. */
-export type Requester = {
-  ip: string;
-  log: {
-    info(obj: object, msg: string): void;
-    warn(obj: object, msg: string): void;
-    error(obj: object, msg: string): void;
-  };
-};
-
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'mailer' | 'passwords' | 'limits'>;
-type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
-
 const tooManyRequests = () => new AppError('TOO_MANY_REQUESTS', apiMessages.tooManyRequests);
 const invalidCredentials = () => new AppError('UNAUTHORIZED', authMessages.invalidCredentials);
 const sessionInvalid = () => new AppError('UNAUTHORIZED', apiMessages.sessionInvalid);
@@ -52,13 +44,13 @@ const linkInvalid = () => new AppError('BAD_REQUEST', authMessages.linkInvalid);
 /** Rate-limit keys for an address are case-insensitive, as the address itself is. */
 const emailKey = (email: string) => email.trim().toLowerCase();
 
-function link(deps: Deps, path: string, token: string): string {
+function link(deps: AppDeps, path: string, token: string): string {
   return `${deps.config.appUrl}${path}/${token}`;
 }
 
 async function createEmailToken(
   tx: Tx,
-  deps: Deps,
+  deps: AppDeps,
   userId: string,
   purpose: 'verify_email' | 'reset_password',
 ): Promise<string> {
@@ -97,21 +89,34 @@ async function consumeEmailToken(
 }
 
 /** Sends after the data is saved; a mail failure is logged and reported to the caller. */
-async function trySend(deps: Deps, requester: Requester, message: MailMessage): Promise<boolean> {
+async function trySend(ctx: ServiceContext, message: MailMessage): Promise<boolean> {
   try {
-    await deps.mailer.send(message);
+    await ctx.deps.mailer.send(message);
     return true;
   } catch (error) {
-    requester.log.error(
-      { error: describeErrorForLog(error), subject: message.subject },
-      'sending mail failed',
-    );
+    ctx.log.error({ error: describeErrorForLog(error), subject: message.subject }, 'sending mail failed');
     return false;
   }
 }
 
-export async function register(deps: Deps, input: RegisterInput, requester: Requester) {
-  if (!(await deps.limits.take(['registerPerIp', requester.ip]))) throw tooManyRequests();
+function sendVerificationMail(
+  ctx: ServiceContext,
+  user: { email: string; firstName: string },
+  token: string,
+) {
+  return trySend(
+    ctx,
+    verifyEmailMessage({
+      to: user.email,
+      firstName: user.firstName,
+      link: link(ctx.deps, '/auth/verify-email', token),
+    }),
+  );
+}
+
+export async function register(ctx: ServiceContext, input: RegisterInput) {
+  const { deps } = ctx;
+  if (!(await deps.limits.take(['registerPerIp', ctx.ip]))) throw tooManyRequests();
   const taken = await deps.db.user.findUnique({ where: { email: input.email }, select: { id: true } });
   if (taken) throw new AppError('CONFLICT', apiMessages.emailTaken);
 
@@ -129,25 +134,26 @@ export async function register(deps: Deps, input: RegisterInput, requester: Requ
         role: 'user',
         isAdminApproved: false,
       },
-      select: { id: true, email: true, firstName: true },
+      select: publicUserSelect,
+    });
+    // Self-registration: the new account is its own actor.
+    await recordAudit(tx, {
+      actorId: user.id,
+      action: 'user.register',
+      entity: 'User',
+      entityId: user.id,
+      after: toPublicUser(user),
     });
     return { user, token: await createEmailToken(tx, deps, user.id, 'verify_email') };
   });
 
   // The account is saved either way; if the mail fails, "resend" on the verification page helps.
-  await trySend(
-    deps,
-    requester,
-    verifyEmailMessage({
-      to: user.email,
-      firstName: user.firstName,
-      link: link(deps, '/auth/verify-email', token),
-    }),
-  );
+  await sendVerificationMail(ctx, user, token);
   return { message: apiMessages.registered };
 }
 
-export async function verifyEmail(deps: Deps, token: string) {
+export async function verifyEmail(ctx: ServiceContext, { token }: { token: string }) {
+  const { deps } = ctx;
   const now = deps.clock.now();
   await deps.db.$transaction(async (tx) => {
     const userId = await consumeEmailToken(tx, now, token, 'verify_email');
@@ -172,34 +178,28 @@ export async function verifyEmail(deps: Deps, token: string) {
 }
 
 /** Same answer whether or not the address exists or still needs verifying. */
-export async function resendVerification(deps: Deps, email: string, requester: Requester) {
-  if (!(await takeResetLimits(deps, email, requester))) throw tooManyRequests();
+export async function resendVerification(ctx: ServiceContext, { email }: { email: string }) {
+  const { deps } = ctx;
+  if (!(await takeResetLimits(ctx, email))) throw tooManyRequests();
   const user = await deps.db.user.findUnique({
     where: { email },
     select: { id: true, email: true, firstName: true, emailVerifiedAt: true },
   });
   if (user && !user.emailVerifiedAt) {
     const token = await deps.db.$transaction((tx) => createEmailToken(tx, deps, user.id, 'verify_email'));
-    await trySend(
-      deps,
-      requester,
-      verifyEmailMessage({
-        to: user.email,
-        firstName: user.firstName,
-        link: link(deps, '/auth/verify-email', token),
-      }),
-    );
+    await sendVerificationMail(ctx, user, token);
   }
   return { message: apiMessages.verificationResent };
 }
 
 /** Both counted in one step, or neither when either is used up. */
-function takeResetLimits(deps: Deps, email: string, requester: Requester): Promise<boolean> {
-  return deps.limits.take(['resetPerEmail', emailKey(email)], ['resetPerIp', requester.ip]);
+function takeResetLimits(ctx: ServiceContext, email: string): Promise<boolean> {
+  return ctx.deps.limits.take(['resetPerEmail', emailKey(email)], ['resetPerIp', ctx.ip]);
 }
 
-export async function requestPasswordReset(deps: Deps, input: ResetRequestInput, requester: Requester) {
-  if (!(await takeResetLimits(deps, input.email, requester))) throw tooManyRequests();
+export async function requestPasswordReset(ctx: ServiceContext, input: ResetRequestInput) {
+  const { deps } = ctx;
+  if (!(await takeResetLimits(ctx, input.email))) throw tooManyRequests();
   const user = await deps.db.user.findUnique({
     where: { email: input.email },
     select: { id: true, email: true, firstName: true },
@@ -208,8 +208,7 @@ export async function requestPasswordReset(deps: Deps, input: ResetRequestInput,
   if (!user) throw new AppError('NOT_FOUND', authMessages.emailNotFound);
   const token = await deps.db.$transaction((tx) => createEmailToken(tx, deps, user.id, 'reset_password'));
   const sent = await trySend(
-    deps,
-    requester,
+    ctx,
     resetPasswordMessage({
       to: user.email,
       firstName: user.firstName,
@@ -221,7 +220,8 @@ export async function requestPasswordReset(deps: Deps, input: ResetRequestInput,
   return { message: apiMessages.resetSent };
 }
 
-export async function confirmPasswordReset(deps: Deps, input: ResetConfirmInput) {
+export async function confirmPasswordReset(ctx: ServiceContext, input: ResetConfirmInput) {
+  const { deps } = ctx;
   const now = deps.clock.now();
   // Check the link before hashing: an invalid token must not cost us an argon2 run.
   const known = await deps.db.emailToken.findUnique({
@@ -253,19 +253,27 @@ export async function confirmPasswordReset(deps: Deps, input: ResetConfirmInput)
       where: { userId, purpose: 'reset_password', usedAt: null },
       data: { usedAt: now },
     });
+    // Who followed the e-mailed link is the account itself; nothing of the password is kept.
+    await recordAudit(tx, {
+      actorId: userId,
+      action: 'user.password-reset',
+      entity: 'User',
+      entityId: userId,
+    });
   });
   return { message: authMessages.passwordReset };
 }
 
-export async function login(deps: Deps, input: LoginInput, requester: Requester): Promise<SessionAnswer> {
-  const accountKey = `${emailKey(input.email)}\u0000${requester.ip}`;
+export async function login(ctx: ServiceContext, input: LoginInput): Promise<SessionAnswer> {
+  const { deps } = ctx;
+  const accountKey = `${emailKey(input.email)}\u0000${ctx.ip}`;
   // Both limits are checked before the password is looked at, let alone hashed, in one statement.
   // The attempt counts as a failure of the account until the password is proven (then reset
   // clears it): counting only after argon2 answered would let parallel guesses all pass a check
   // made before any of them had failed. One after another it refuses exactly what counting
   // failures afterwards refused: the 11th attempt after 10 failures.
-  if (!(await deps.limits.take(['loginFailuresPerAccount', accountKey], ['loginPerIp', requester.ip]))) {
-    logSignIn(requester, 'rate-limited');
+  if (!(await deps.limits.take(['loginFailuresPerAccount', accountKey], ['loginPerIp', ctx.ip]))) {
+    logSignIn(ctx, 'rate-limited');
     throw tooManyRequests();
   }
 
@@ -284,18 +292,18 @@ export async function login(deps: Deps, input: LoginInput, requester: Requester)
     ? await deps.passwords.verify(user.passwordHash, input.password)
     : await deps.passwords.verifyAgainstNothing(input.password);
   if (!user || !passwordMatches) {
-    logSignIn(requester, user ? 'wrong-password' : 'unknown-account', user?.id);
+    logSignIn(ctx, user ? 'wrong-password' : 'unknown-account', user?.id);
     throw invalidCredentials();
   }
   await deps.limits.reset('loginFailuresPerAccount', accountKey);
 
   // Only now, with the password proven, may the answer say anything about the account.
   if (!user.emailVerifiedAt) {
-    logSignIn(requester, 'email-not-verified', user.id);
+    logSignIn(ctx, 'email-not-verified', user.id);
     throw new AppError('FORBIDDEN', authMessages.emailNotVerified);
   }
   if (!user.isAdminApproved) {
-    logSignIn(requester, 'awaiting-approval', user.id);
+    logSignIn(ctx, 'awaiting-approval', user.id);
     throw new AppError('FORBIDDEN', authMessages.awaitingApproval);
   }
 
@@ -304,7 +312,7 @@ export async function login(deps: Deps, input: LoginInput, requester: Requester)
     storeRefreshToken(tx, deps, user.id, { familyId: randomUUID(), sessionStartedAt: now }),
   );
   const session = await sessionAnswer(deps, user, refreshToken);
-  logSignIn(requester, 'signed-in', user.id);
+  logSignIn(ctx, 'signed-in', user.id);
   return session;
 }
 
@@ -321,10 +329,10 @@ type SignInOutcome =
  * It names the account by id only: never the typed e-mail (people type passwords into it) and
  * never the password.
  */
-function logSignIn(requester: Requester, outcome: SignInOutcome, userId?: string): void {
+function logSignIn(ctx: ServiceContext, outcome: SignInOutcome, userId?: string): void {
   const entry = { event: 'sign-in', outcome, ...(userId ? { userId } : {}) };
-  if (outcome === 'signed-in') requester.log.info(entry, 'signed in');
-  else requester.log.warn(entry, 'sign-in refused');
+  if (outcome === 'signed-in') ctx.log.info(entry, 'signed in');
+  else ctx.log.warn(entry, 'sign-in refused');
 }
 
 type SessionUser = { id: string; role: 'user' | 'admin'; tokenVersion: number };
@@ -338,7 +346,7 @@ type SessionUser = { id: string; role: 'user' | 'admin'; tokenVersion: number };
  */
 async function storeRefreshToken(
   tx: Tx,
-  deps: Deps,
+  deps: AppDeps,
   userId: string,
   family: { familyId: string; sessionStartedAt: Date },
 ): Promise<string> {
@@ -361,7 +369,7 @@ async function storeRefreshToken(
 }
 
 /** The session's answer: a fresh access token for the user, with the stored refresh token. */
-async function sessionAnswer(deps: Deps, user: SessionUser, refreshToken: string): Promise<SessionAnswer> {
+async function sessionAnswer(deps: AppDeps, user: SessionUser, refreshToken: string): Promise<SessionAnswer> {
   const token = await signAccessToken(
     { sub: user.id, role: user.role, ver: user.tokenVersion },
     deps.config.jwtSecret,
@@ -375,11 +383,11 @@ async function revokeFamily(db: Db | Tx, familyId: string, now: Date): Promise<v
 }
 
 export async function refresh(
-  deps: Deps,
-  refreshToken: string,
-  requester: Requester,
+  ctx: ServiceContext,
+  { refreshToken }: { refreshToken: string },
 ): Promise<SessionAnswer> {
-  if (!(await deps.limits.take(['refreshPerIp', requester.ip]))) throw tooManyRequests();
+  const { deps } = ctx;
+  if (!(await deps.limits.take(['refreshPerIp', ctx.ip]))) throw tooManyRequests();
   const now = deps.clock.now();
   const stored = await deps.db.refreshToken.findUnique({
     where: { tokenHash: hashSecretToken(refreshToken) },
@@ -399,7 +407,7 @@ export async function refresh(
   if (stored.usedAt) {
     // A rotated token came back: someone holds a copy. End the whole session for both of them.
     await revokeFamily(deps.db, stored.familyId, now);
-    requester.log.warn({ userId: stored.user.id }, 'refresh token reused; its session was revoked');
+    ctx.log.warn({ userId: stored.user.id }, 'refresh token reused; its session was revoked');
     throw sessionInvalid();
   }
   if (stored.expiresAt <= now || !stored.user.isAdminApproved || !stored.user.emailVerifiedAt)
@@ -416,33 +424,30 @@ export async function refresh(
   });
   if (!rotated) {
     await revokeFamily(deps.db, stored.familyId, now);
-    requester.log.warn(
-      { userId: stored.user.id },
-      'refresh token used twice at once; its session was revoked',
-    );
+    ctx.log.warn({ userId: stored.user.id }, 'refresh token used twice at once; its session was revoked');
     throw sessionInvalid();
   }
   return sessionAnswer(deps, stored.user, rotated);
 }
 
 /** Ends the session the token belongs to. Unknown or already revoked tokens are not an error. */
-export async function logout(deps: Deps, refreshToken: string): Promise<void> {
-  const stored = await deps.db.refreshToken.findUnique({
+export async function logout(ctx: ServiceContext, { refreshToken }: { refreshToken: string }): Promise<void> {
+  const stored = await ctx.db.refreshToken.findUnique({
     where: { tokenHash: hashSecretToken(refreshToken) },
     select: { familyId: true },
   });
-  if (stored) await revokeFamily(deps.db, stored.familyId, deps.clock.now());
+  if (stored) await revokeFamily(ctx.db, stored.familyId, ctx.deps.clock.now());
 }
 
 /**
- * A signed-in user changes their password (issue 6): the current one is required; every other
- * session ends (token version bumped, refresh tokens revoked) and this browser gets a new pair.
+ * A signed-in user changes their password (issue 6): the current one is required, so only for
+ * oneself, never an admin for someone else; every other session ends (token version bumped,
+ * refresh tokens revoked) and this browser gets a new pair.
  */
-export async function changePassword(
-  deps: Deps,
-  userId: string,
-  input: { currentPassword: string; password: string },
-): Promise<SessionAnswer> {
+export async function changePassword(ctx: CallerContext, input: ChangePasswordInput): Promise<SessionAnswer> {
+  assertSelf(ctx.user, input.userId);
+  const { deps } = ctx;
+  const { userId } = input;
   const user = await deps.db.user.findUniqueOrThrow({
     where: { id: userId },
     select: { id: true, role: true, passwordHash: true, tokenVersion: true },
@@ -464,6 +469,12 @@ export async function changePassword(
     const refreshToken = await storeRefreshToken(tx, deps, userId, {
       familyId: randomUUID(),
       sessionStartedAt: now,
+    });
+    await recordAudit(tx, {
+      actorId: userId,
+      action: 'user.password-change',
+      entity: 'User',
+      entityId: userId,
     });
     return { updated, refreshToken };
   });

@@ -1,8 +1,8 @@
 import { apiMessages } from '../../shared/messages';
 import { type Banner, bannerElement, type SaveBannerInput } from '../../shared/schemas/banners';
-import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { AppError } from '../errors';
+import type { CallerContext } from './context';
 
 /** Banner designs: private to the user who made them (another user's id is 404). */
 
@@ -25,9 +25,9 @@ function toBanner(row: Row): Banner {
   };
 }
 
-export async function listBanners(db: Db, userId: string) {
-  const rows = await db.banner.findMany({
-    where: { userId },
+export async function listBanners(ctx: CallerContext) {
+  const rows = await ctx.db.banner.findMany({
+    where: { userId: ctx.user.id },
     orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
     take: 100,
     select: { id: true, name: true, updatedAt: true },
@@ -35,29 +35,32 @@ export async function listBanners(db: Db, userId: string) {
   return rows.map((row) => ({ _id: row.id, name: row.name, updatedAt: row.updatedAt.toISOString() }));
 }
 
-async function own(db: Db, userId: string, id: string): Promise<Row> {
-  const row = await db.banner.findFirst({ where: { id, userId }, select });
+/** The caller's own banner, or 404: another user's id reveals nothing, even to an admin. */
+async function own(ctx: CallerContext, id: string): Promise<Row> {
+  const row = await ctx.db.banner.findFirst({ where: { id, userId: ctx.user.id }, select });
   if (!row) throw new AppError('NOT_FOUND', apiMessages.notFound);
   return row;
 }
 
-export async function getBanner(db: Db, userId: string, id: string) {
-  return toBanner(await own(db, userId, id));
+export async function getBanner(ctx: CallerContext, { id }: { id: string }) {
+  return toBanner(await own(ctx, id));
 }
 
-export async function saveBanner(db: Db, userId: string, input: SaveBannerInput) {
+export async function saveBanner(ctx: CallerContext, input: SaveBannerInput) {
   const elements = input.elements as unknown as Prisma.InputJsonValue;
   if (input.id) {
-    await own(db, userId, input.id);
+    await own(ctx, input.id);
     return toBanner(
-      await db.banner.update({ where: { id: input.id }, data: { name: input.name, elements }, select }),
+      await ctx.db.banner.update({ where: { id: input.id }, data: { name: input.name, elements }, select }),
     );
   }
-  return toBanner(await db.banner.create({ data: { userId, name: input.name, elements }, select }));
+  return toBanner(
+    await ctx.db.banner.create({ data: { userId: ctx.user.id, name: input.name, elements }, select }),
+  );
 }
 
-export async function deleteBanner(db: Db, userId: string, id: string) {
-  await own(db, userId, id);
-  await db.banner.delete({ where: { id } });
+export async function deleteBanner(ctx: CallerContext, { id }: { id: string }) {
+  await own(ctx, id);
+  await ctx.db.banner.delete({ where: { id } });
   return { message: 'Banner deleted' };
 }

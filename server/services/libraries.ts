@@ -1,66 +1,75 @@
 import { apiMessages, toasts } from '../../shared/messages';
+import type { PagingInput } from '../../shared/schemas/common';
 import type { LibraryItem } from '../../shared/schemas/libraries';
-import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
-import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { isValidKey, keyFromLink } from '../storage/keys';
-import type { Storage } from '../storage/storage';
+import { recordAudit } from './audit';
+import type { CallerContext } from './context';
 import { escapeLike, pageCount } from './paging';
 
 /**
  * The forms and tutorials libraries (DESIGN.md section 11). A form's link is the storage key of
  * a file uploaded through POST /api/uploads/forms, listed as a signed URL; a tutorial's link is
- * an http(s) URL kept as given. Reading is for everyone signed in; changes are the owner's.
+ * an http(s) URL kept as given. Reading is for everyone signed in; changes are the owner's, and
+ * each writes an audit event in its own database transaction.
  */
 
 export type LibraryKind = 'form' | 'tutorial';
-type Deps = Pick<AppDeps, 'db' | 'storage'>;
+/** Which library an operation works on: part of every input, set by the router of that library. */
+type OfKind = { kind: LibraryKind };
 
 const itemSelect = { id: true, name: true, link: true } as const satisfies Prisma.LibraryItemSelect;
 type ItemRow = Prisma.LibraryItemGetPayload<{ select: typeof itemSelect }>;
 
-async function toItem(storage: Storage, kind: LibraryKind, row: ItemRow): Promise<LibraryItem> {
+async function toItem(ctx: CallerContext, kind: LibraryKind, row: ItemRow): Promise<LibraryItem> {
   return {
     _id: row.id,
     name: row.name,
-    link: kind === 'form' ? await storage.signedUrl(row.link) : row.link,
+    link: kind === 'form' ? await ctx.deps.storage.signedUrl(row.link) : row.link,
   };
 }
 
+/** What the audit trail keeps of an item: the stored link (a form's key), never a signed URL. */
+const snapshotOf = (kind: LibraryKind, row: ItemRow) => ({ kind, name: row.name, link: row.link });
+
 const BY_NAME: Prisma.LibraryItemOrderByWithRelationInput[] = [{ name: 'asc' }, { id: 'asc' }];
 
+export type LibraryPage = { items: LibraryItem[]; pages: number; total: number };
+
+/** One page of a library by name; with a `query`, only the names that contain it. */
 export async function listItems(
-  deps: Deps,
-  kind: LibraryKind,
-  input: { page: number; limit: number; query?: string },
-): Promise<{ items: LibraryItem[]; pages: number; total: number }> {
+  ctx: CallerContext,
+  input: OfKind & PagingInput & { query?: string },
+): Promise<LibraryPage> {
+  const { kind, page, limit } = input;
   const term = input.query?.trim();
   const where: Prisma.LibraryItemWhereInput = {
     kind,
     ...(term ? { name: { contains: escapeLike(term), mode: 'insensitive' } } : {}),
   };
   const [rows, total] = await Promise.all([
-    deps.db.libraryItem.findMany({
+    ctx.db.libraryItem.findMany({
       where,
       select: itemSelect,
       orderBy: BY_NAME,
-      skip: (input.page - 1) * input.limit,
-      take: input.limit,
+      skip: (page - 1) * limit,
+      take: limit,
     }),
-    deps.db.libraryItem.count({ where }),
+    ctx.db.libraryItem.count({ where }),
   ]);
   return {
-    items: await Promise.all(rows.map((row) => toItem(deps.storage, kind, row))),
-    pages: pageCount(total, input.limit),
+    items: await Promise.all(rows.map((row) => toItem(ctx, kind, row))),
+    pages: pageCount(total, limit),
     total,
   };
 }
 
 /** A form's link must be a file uploaded for the library (its url or its key). */
-async function formKey(storage: Storage, link: string): Promise<string> {
+async function storedLink(ctx: CallerContext, kind: LibraryKind, link: string): Promise<string> {
+  if (kind === 'tutorial') return link;
   const key = keyFromLink(link);
-  if (!isValidKey(key) || !key.startsWith('forms/') || !(await storage.exists(key))) {
+  if (!isValidKey(key) || !key.startsWith('forms/') || !(await ctx.deps.storage.exists(key))) {
     throw new AppError('BAD_REQUEST', apiMessages.fileNotUploaded, [
       { path: 'link', message: apiMessages.fileNotUploaded },
     ]);
@@ -68,41 +77,71 @@ async function formKey(storage: Storage, link: string): Promise<string> {
   return key;
 }
 
-async function storedLink(deps: Deps, kind: LibraryKind, link: string): Promise<string> {
-  return kind === 'form' ? formKey(deps.storage, link) : link;
-}
-
-export async function createItem(deps: Deps, kind: LibraryKind, input: { name: string; link: string }) {
-  const row = await deps.db.libraryItem.create({
-    data: { kind, name: input.name, link: await storedLink(deps, kind, input.link) },
-    select: itemSelect,
+export async function createItem(ctx: CallerContext, input: OfKind & { name: string; link: string }) {
+  const { kind } = input;
+  const link = await storedLink(ctx, kind, input.link);
+  const row = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.libraryItem.create({
+      data: { kind, name: input.name, link },
+      select: itemSelect,
+    });
+    await recordAudit(tx, {
+      actorId: ctx.user.id,
+      action: 'library.create',
+      entity: 'LibraryItem',
+      entityId: created.id,
+      after: snapshotOf(kind, created),
+    });
+    return created;
   });
-  return toItem(deps.storage, kind, row);
+  return toItem(ctx, kind, row);
 }
 
-async function existing(db: Db, kind: LibraryKind, id: string) {
-  const row = await db.libraryItem.findFirst({ where: { id, kind }, select: itemSelect });
+async function existing(ctx: CallerContext, { kind, id }: OfKind & { id: string }): Promise<ItemRow> {
+  const row = await ctx.db.libraryItem.findFirst({ where: { id, kind }, select: itemSelect });
   if (!row) throw new AppError('NOT_FOUND', apiMessages.notFound);
   return row;
 }
 
 export async function updateItem(
-  deps: Deps,
-  kind: LibraryKind,
-  input: { id: string; name: string; link: string },
+  ctx: CallerContext,
+  input: OfKind & { id: string; name: string; link: string },
 ) {
-  await existing(deps.db, kind, input.id);
-  const row = await deps.db.libraryItem.update({
-    where: { id: input.id },
-    data: { name: input.name, link: await storedLink(deps, kind, input.link) },
-    select: itemSelect,
+  const { kind } = input;
+  const before = await existing(ctx, input);
+  const link = await storedLink(ctx, kind, input.link);
+  const row = await ctx.db.$transaction(async (tx) => {
+    const updated = await tx.libraryItem.update({
+      where: { id: input.id },
+      data: { name: input.name, link },
+      select: itemSelect,
+    });
+    await recordAudit(tx, {
+      actorId: ctx.user.id,
+      action: 'library.update',
+      entity: 'LibraryItem',
+      entityId: input.id,
+      before: snapshotOf(kind, before),
+      after: snapshotOf(kind, updated),
+    });
+    return updated;
   });
-  return toItem(deps.storage, kind, row);
+  return toItem(ctx, kind, row);
 }
 
 /** The file of a deleted form stays in storage: a link someone saved keeps working for its hour. */
-export async function deleteItem(deps: Deps, kind: LibraryKind, id: string) {
-  await existing(deps.db, kind, id);
-  await deps.db.libraryItem.delete({ where: { id } });
+export async function deleteItem(ctx: CallerContext, input: OfKind & { id: string }) {
+  const { kind } = input;
+  const before = await existing(ctx, input);
+  await ctx.db.$transaction(async (tx) => {
+    await tx.libraryItem.delete({ where: { id: input.id } });
+    await recordAudit(tx, {
+      actorId: ctx.user.id,
+      action: 'library.delete',
+      entity: 'LibraryItem',
+      entityId: input.id,
+      before: snapshotOf(kind, before),
+    });
+  });
   return { message: kind === 'form' ? toasts.formDeleted : toasts.tutorialDeleted };
 }

@@ -4,11 +4,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiMessages } from '../../shared/messages';
 import type { Transaction } from '../../shared/schemas/transactions';
 import { NOTIFICATIONS_CHANNEL } from '../realtime/bus';
+import { hashSecretToken } from '../security/secret-tokens';
 import { accessTokenFor, createAdmin, createOwner, createTemplate, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
 import { until } from '../test/until';
 import { notifyUsers, toNotification } from './notifications';
-import { hashSecretToken } from './secret-tokens';
 
 /**
  * Each event of DESIGN.md section 7 notifies exactly the right people, written in the same

@@ -1,7 +1,12 @@
+import { apiMessages } from '../../shared/messages';
+import type { PagingInput } from '../../shared/schemas/common';
 import type { Notification } from '../../shared/schemas/notifications';
 import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
-import { NOTIFICATIONS_CHANNEL, SESSIONS_CHANNEL } from '../realtime/bus';
+import { AsyncQueue } from '../realtime/async-queue';
+import { type BusEvent, NOTIFICATIONS_CHANNEL, SESSIONS_CHANNEL } from '../realtime/bus';
+import { assertSelfOrAdmin } from './access';
+import type { CallerContext } from './context';
 import { pageCount } from './paging';
 
 /**
@@ -10,6 +15,7 @@ import { pageCount } from './paging';
  * neither a row nor a live event.
  */
 
+/** A database transaction (or the database itself): what notifying needs of it. */
 type Tx = Pick<Db, 'notification' | 'user' | '$executeRaw'>;
 
 const notificationSelect = {
@@ -83,7 +89,9 @@ export async function revokeLiveSessions(tx: Pick<Db, '$executeRaw'>, userId: st
   await tx.$executeRaw`SELECT pg_notify(${SESSIONS_CHANNEL}, ${userId})`;
 }
 
-export async function listNotifications(db: Db, input: { userId: string; page: number; limit: number }) {
+export async function listNotifications(ctx: CallerContext, input: PagingInput & { userId: string }) {
+  assertSelfOrAdmin(ctx.user, input.userId);
+  const { db } = ctx;
   const where = { userId: input.userId };
   const [rows, total, unread] = await Promise.all([
     db.notification.findMany({
@@ -104,20 +112,20 @@ export async function listNotifications(db: Db, input: { userId: string; page: n
   };
 }
 
-export async function markAllRead(db: Db, userId: string, now: Date) {
-  await db.notification.updateMany({ where: { userId, readAt: null }, data: { readAt: now } });
-  return { message: 'All notifications marked as read' };
+export async function markAllRead(ctx: CallerContext, { userId }: { userId: string }) {
+  assertSelfOrAdmin(ctx.user, userId);
+  await ctx.db.notification.updateMany({
+    where: { userId, readAt: null },
+    data: { readAt: ctx.deps.clock.now() },
+  });
+  return { message: apiMessages.notificationsRead };
 }
 
 /** A position in a user's notifications, in the order they are listed (oldest first here). */
 export type Cursor = { createdAt: Date; id: string };
 
 /** Where a live stream starts: after the event the client last saw, else after the newest. */
-export async function startCursor(
-  db: Db,
-  userId: string,
-  lastEventId: string | null | undefined,
-): Promise<Cursor> {
+async function startCursor(db: Db, userId: string, lastEventId: string | null | undefined): Promise<Cursor> {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   if (lastEventId && uuid.test(lastEventId)) {
     const seen = await db.notification.findFirst({
@@ -135,7 +143,7 @@ export async function startCursor(
 }
 
 /** The user's notifications after the cursor, oldest first. */
-export async function notificationsAfter(
+async function notificationsAfter(
   db: Db,
   userId: string,
   cursor: Cursor,
@@ -151,4 +159,52 @@ export async function notificationsAfter(
     select: notificationSelect,
   });
   return rows.map(toNotification);
+}
+
+/** Bounded memory of what a stream already sent, so a catch-up never repeats an event. */
+const REMEMBERED_IDS = 500;
+
+/** How a live stream ended: its caller went away, or the user was deactivated (close the socket). */
+export type StreamEnd = 'ended' | 'revoked';
+
+/**
+ * The caller's own notifications, live (DESIGN.md section 7): first what the client missed after
+ * `lastEventId` (or nothing, for a first connection), then each new one as the bus delivers it,
+ * each once. It ends when `ctx.signal` aborts, or with 'revoked' when the user is deactivated.
+ */
+export async function* streamNotifications(
+  ctx: CallerContext,
+  input: { lastEventId?: string | null } | undefined,
+): AsyncGenerator<Notification, StreamEnd> {
+  const userId = ctx.user.id;
+  const inbox = new AsyncQueue<BusEvent>();
+  // Listen before reading the table: an event committed in between is then queued, not lost.
+  const unsubscribe = ctx.deps.bus.subscribe(userId, (event) => inbox.push(event));
+  ctx.signal?.addEventListener('abort', () => inbox.end(), { once: true });
+  const sent = new Set<string>();
+  const remember = (id: string) => {
+    sent.add(id);
+    if (sent.size > REMEMBERED_IDS) sent.delete(sent.values().next().value as string);
+  };
+  try {
+    let cursor = await startCursor(ctx.db, userId, input?.lastEventId);
+    const catchUp = () => notificationsAfter(ctx.db, userId, cursor);
+    let pending = await catchUp();
+    for (;;) {
+      for (const notification of pending) {
+        if (sent.has(notification._id)) continue;
+        remember(notification._id);
+        cursor = { createdAt: new Date(notification.createdAt), id: notification._id };
+        yield notification;
+      }
+      const next = await inbox[Symbol.asyncIterator]().next();
+      if (next.done) return 'ended';
+      const event = next.value;
+      if (event.kind === 'revoked') return 'revoked';
+      pending = event.kind === 'resync' ? await catchUp() : [event.notification];
+    }
+  } finally {
+    unsubscribe();
+    inbox.end();
+  }
 }

@@ -1,6 +1,6 @@
-import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import { sqlRows } from '../db/sql';
+import type { ServiceContext } from './context';
 
 /**
  * What every authenticated call reads about its user (DESIGN.md section 4: loaded fresh on every
@@ -26,9 +26,9 @@ type SessionRow = {
 };
 
 /** The user behind an access token's `sub` (a uuid, checked when the token was), or null. */
-export async function sessionUser(db: Db, id: string): Promise<SessionUser | null> {
+export async function sessionUser(ctx: ServiceContext, { id }: { id: string }): Promise<SessionUser | null> {
   const [row] = await sqlRows<SessionRow>(
-    db,
+    ctx.db,
     Prisma.sql`SELECT id, role::text AS role, is_owner, is_admin_approved, token_version
                  FROM users WHERE id = ${id}::uuid`,
     { prepared: true },

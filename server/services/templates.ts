@@ -1,9 +1,10 @@
 import { apiMessages, toasts } from '../../shared/messages';
+import type { PagingInput } from '../../shared/schemas/common';
 import type { Template, TemplateInput } from '../../shared/schemas/templates';
-import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { AppError } from '../errors';
 import { recordAudit } from './audit';
+import type { CallerContext } from './context';
 import { escapeLike, pageCount } from './paging';
 
 /** Checklist templates: one list of documents per (type, role); role '-' means none. */
@@ -26,31 +27,34 @@ const ORDER: Prisma.TransactionTemplateOrderByWithRelationInput[] = [
   { id: 'asc' },
 ];
 
-export async function allTemplates(db: Db): Promise<Template[]> {
-  return (await db.transactionTemplate.findMany({ select: templateSelect, orderBy: ORDER })).map(toTemplate);
+export async function allTemplates(ctx: CallerContext): Promise<Template[]> {
+  return (await ctx.db.transactionTemplate.findMany({ select: templateSelect, orderBy: ORDER })).map(
+    toTemplate,
+  );
 }
 
-export async function listTemplates(db: Db, { page, limit }: { page: number; limit: number }) {
+export async function listTemplates(ctx: CallerContext, { page, limit }: PagingInput) {
   const [rows, total] = await Promise.all([
-    db.transactionTemplate.findMany({
+    ctx.db.transactionTemplate.findMany({
       select: templateSelect,
       orderBy: ORDER,
       skip: (page - 1) * limit,
       take: limit,
     }),
-    db.transactionTemplate.count(),
+    ctx.db.transactionTemplate.count(),
   ]);
   return { data: rows.map(toTemplate), totalPages: pageCount(total, limit), totalItems: total };
 }
 
 /** Case-insensitive substring on type, role and any document name. */
 export async function searchTemplates(
-  db: Db,
-  { query, page, limit }: { query: string; page: number; limit: number },
+  ctx: CallerContext,
+  { query, page, limit }: PagingInput & { query: string },
 ) {
+  const { db } = ctx;
   const term = query.trim();
   if (!term) {
-    const { data, totalPages, totalItems } = await listTemplates(db, { page, limit });
+    const { data, totalPages, totalItems } = await listTemplates(ctx, { page, limit });
     return { forms: data, pages: totalPages, total: totalItems };
   }
   const pattern = `%${escapeLike(term)}%`;
@@ -74,7 +78,9 @@ function conflict(input: TemplateInput) {
   return new AppError('CONFLICT', `A template for ${input.type} / ${input.role} already exists`);
 }
 
-export async function createTemplate(db: Db, actorId: string, input: TemplateInput): Promise<Template> {
+export async function createTemplate(ctx: CallerContext, input: TemplateInput): Promise<Template> {
+  const { db } = ctx;
+  const actorId = ctx.user.id;
   const taken = await db.transactionTemplate.findUnique({
     where: { type_role: { type: input.type, role: input.role } },
     select: { id: true },
@@ -97,11 +103,11 @@ export async function createTemplate(db: Db, actorId: string, input: TemplateInp
 }
 
 export async function updateTemplate(
-  db: Db,
-  actorId: string,
-  id: string,
-  input: TemplateInput,
+  ctx: CallerContext,
+  { id, ...input }: TemplateInput & { id: string },
 ): Promise<Template> {
+  const { db } = ctx;
+  const actorId = ctx.user.id;
   const before = await db.transactionTemplate.findUnique({ where: { id }, select: templateSelect });
   if (!before) throw new AppError('NOT_FOUND', apiMessages.notFound);
   const clash = await db.transactionTemplate.findUnique({
@@ -128,7 +134,9 @@ export async function updateTemplate(
 }
 
 /** Existing transactions keep their checklists: they were copied at creation. */
-export async function deleteTemplate(db: Db, actorId: string, id: string) {
+export async function deleteTemplate(ctx: CallerContext, { id }: { id: string }) {
+  const { db } = ctx;
+  const actorId = ctx.user.id;
   const before = await db.transactionTemplate.findUnique({ where: { id }, select: templateSelect });
   if (!before) throw new AppError('NOT_FOUND', apiMessages.notFound);
   await db.$transaction(async (tx) => {

@@ -1,12 +1,25 @@
 import { apiMessages } from '../../shared/messages';
-import type { CreateUserInput, PublicUser, UpdateProfileInput } from '../../shared/schemas/users';
-import type { Db } from '../db/client';
+import type {
+  CreateUserInput,
+  PublicUser,
+  UpdateProfileInput,
+  UsersListAnswer,
+  UsersListInput,
+} from '../../shared/schemas/users';
 import type { Prisma } from '../db/generated/client';
-import type { AppDeps } from '../deps';
 import { AppError, describeErrorForLog } from '../errors';
 import { accountApprovedMessage } from '../mail/templates';
+import { assertSelfOrAdmin } from './access';
+import { recordAudit } from './audit';
+import type { CallerContext } from './context';
 import { notifyUsers, revokeLiveSessions } from './notifications';
 import { escapeLike, pageCount } from './paging';
+
+/**
+ * Accounts as admins and their owners manage them (spec sections 2 and 5). Every change writes an
+ * audit event with the account before and after (public fields only: never a hash or a token),
+ * in the database transaction of the change.
+ */
 
 /** The only columns of a user any answer may carry: never the hash, never token state. */
 export const publicUserSelect = {
@@ -41,23 +54,20 @@ export function toPublicUser(row: PublicUserRow): PublicUser {
   };
 }
 
-export type Caller = { id: string; role: 'user' | 'admin'; isOwner: boolean };
+const notFound = () => new AppError('NOT_FOUND', apiMessages.notFound);
 
-/**
- * Paths such as /api/settings/getUser/{userId} name a user: it must be the caller unless the
- * caller is an admin. Decided before any lookup, so the answer reveals nothing (DESIGN.md 11).
- */
-export function assertSelfOrAdmin(caller: Caller, userId: string): void {
-  if (caller.id !== userId && caller.role !== 'admin') throw new AppError('FORBIDDEN', apiMessages.forbidden);
-}
-
-export async function getUser(db: Db, userId: string): Promise<PublicUser> {
-  const row = await db.user.findUnique({ where: { id: userId }, select: publicUserSelect });
-  if (!row) throw new AppError('NOT_FOUND', apiMessages.notFound);
+async function findPublicUser(ctx: CallerContext, id: string): Promise<PublicUser> {
+  const row = await ctx.db.user.findUnique({ where: { id }, select: publicUserSelect });
+  if (!row) throw notFound();
   return toPublicUser(row);
 }
 
-export async function listUsers(db: Db, input: { page: number; limit: number; query?: string | undefined }) {
+export async function getUser(ctx: CallerContext, input: { userId: string }): Promise<PublicUser> {
+  assertSelfOrAdmin(ctx.user, input.userId);
+  return findPublicUser(ctx, input.userId);
+}
+
+export async function listUsers(ctx: CallerContext, input: UsersListInput): Promise<UsersListAnswer> {
   const term = input.query?.trim();
   const where: Prisma.UserWhereInput = term
     ? {
@@ -67,14 +77,14 @@ export async function listUsers(db: Db, input: { page: number; limit: number; qu
       }
     : {};
   const [rows, total] = await Promise.all([
-    db.user.findMany({
+    ctx.db.user.findMany({
       where,
       select: publicUserSelect,
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       skip: (input.page - 1) * input.limit,
       take: input.limit,
     }),
-    db.user.count({ where }),
+    ctx.db.user.count({ where }),
   ]);
   return { users: rows.map(toPublicUser), totalPages: pageCount(total, input.limit), totalUsers: total };
 }
@@ -83,95 +93,131 @@ export async function listUsers(db: Db, input: { page: number; limit: number; qu
  * Approves a registration or re-activates an account; takes effect at the user's next sign-in.
  * The user hears of it in the portal and by e-mail (a mail failure is logged, not fatal).
  */
-export async function activateUser(
-  deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>,
-  id: string,
-  log: { error(obj: object, msg: string): void },
-): Promise<PublicUser> {
-  const found = await deps.db.user.findUnique({ where: { id }, select: { id: true, isAdminApproved: true } });
-  if (!found) throw new AppError('NOT_FOUND', apiMessages.notFound);
-  const user = await deps.db.$transaction(async (tx) => {
+export async function activateUser(ctx: CallerContext, input: { id: string }): Promise<PublicUser> {
+  const before = await findPublicUser(ctx, input.id);
+  const user = await ctx.db.$transaction(async (tx) => {
     const row = await tx.user.update({
-      where: { id },
+      where: { id: input.id },
       data: { isAdminApproved: true },
       select: publicUserSelect,
     });
-    if (!found.isAdminApproved) {
-      await notifyUsers(tx, [id], { message: apiMessages.accountApproved, link: '/home' });
+    const after = toPublicUser(row);
+    if (!before.isAdminApproved) {
+      await recordAudit(tx, {
+        actorId: ctx.user.id,
+        action: 'user.activate',
+        entity: 'User',
+        entityId: input.id,
+        before,
+        after,
+      });
+      await notifyUsers(tx, [input.id], { message: apiMessages.accountApproved, link: '/home' });
     }
-    return toPublicUser(row);
+    return after;
   });
-  if (!found.isAdminApproved) {
-    await deps.mailer
+  if (!before.isAdminApproved) {
+    await ctx.deps.mailer
       .send(
         accountApprovedMessage({
           to: user.email,
           firstName: user.firstName,
-          link: `${deps.config.appUrl}/auth/login`,
+          link: `${ctx.deps.config.appUrl}/auth/login`,
         }),
       )
       .catch((error: unknown) =>
-        log.error({ error: describeErrorForLog(error) }, 'sending the approval mail failed'),
+        ctx.log.error({ error: describeErrorForLog(error) }, 'sending the approval mail failed'),
       );
   }
   return user;
 }
 
 /** Admin-created accounts are verified and approved: they can sign in at once (DESIGN.md 4). */
-export async function createUser(
-  deps: Pick<AppDeps, 'db' | 'passwords' | 'clock'>,
-  caller: Caller,
-  input: CreateUserInput,
-): Promise<PublicUser> {
-  if (input.role === 'admin' && !caller.isOwner)
+export async function createUser(ctx: CallerContext, input: CreateUserInput): Promise<PublicUser> {
+  if (input.role === 'admin' && !ctx.user.isOwner)
     throw new AppError('FORBIDDEN', apiMessages.ownerOnlyCreatesAdmins);
-  const taken = await deps.db.user.findUnique({ where: { email: input.email }, select: { id: true } });
+  const taken = await ctx.db.user.findUnique({ where: { email: input.email }, select: { id: true } });
   if (taken) throw new AppError('CONFLICT', apiMessages.emailTaken);
-  const passwordHash = await deps.passwords.hash(input.password);
-  const row = await deps.db.user.create({
-    data: {
-      firstName: input.firstName,
-      lastName: input.lastName,
-      email: input.email,
-      phoneNumber: input.phoneNumber,
-      company: input.company,
-      role: input.role,
-      passwordHash,
-      isAdminApproved: true,
-      emailVerifiedAt: deps.clock.now(),
-    },
-    select: publicUserSelect,
+  const passwordHash = await ctx.deps.passwords.hash(input.password);
+  return ctx.db.$transaction(async (tx) => {
+    const row = await tx.user.create({
+      data: {
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email: input.email,
+        phoneNumber: input.phoneNumber,
+        company: input.company,
+        role: input.role,
+        passwordHash,
+        isAdminApproved: true,
+        emailVerifiedAt: ctx.deps.clock.now(),
+      },
+      select: publicUserSelect,
+    });
+    const created = toPublicUser(row);
+    await recordAudit(tx, {
+      actorId: ctx.user.id,
+      action: 'user.create',
+      entity: 'User',
+      entityId: created._id,
+      after: created,
+    });
+    return created;
   });
-  return toPublicUser(row);
 }
 
-export async function updateProfile(db: Db, input: UpdateProfileInput): Promise<PublicUser> {
-  const found = await db.user.findUnique({ where: { id: input.userId }, select: { id: true } });
-  if (!found) throw new AppError('NOT_FOUND', apiMessages.notFound);
+export async function updateProfile(ctx: CallerContext, input: UpdateProfileInput): Promise<PublicUser> {
+  assertSelfOrAdmin(ctx.user, input.userId);
+  const before = await findPublicUser(ctx, input.userId);
   const { userId, ...fields } = input;
-  return toPublicUser(
-    await db.user.update({ where: { id: userId }, data: fields, select: publicUserSelect }),
-  );
+  return ctx.db.$transaction(async (tx) => {
+    const after = toPublicUser(
+      await tx.user.update({ where: { id: userId }, data: fields, select: publicUserSelect }),
+    );
+    await recordAudit(tx, {
+      actorId: ctx.user.id,
+      action: 'user.update',
+      entity: 'User',
+      entityId: userId,
+      before,
+      after,
+    });
+    return after;
+  });
 }
 
 /**
  * Deactivation applies at the user's next request (protected procedures load the user) and ends
  * every session they hold, so no refresh brings them back.
  */
-export async function deactivateUser(db: Db, caller: Caller, id: string, now: Date): Promise<PublicUser> {
-  const target = await db.user.findUnique({ where: { id }, select: { id: true, isOwner: true } });
-  if (!target) throw new AppError('NOT_FOUND', apiMessages.notFound);
+export async function deactivateUser(ctx: CallerContext, input: { id: string }): Promise<PublicUser> {
+  const target = await ctx.db.user.findUnique({ where: { id: input.id }, select: publicUserSelect });
+  if (!target) throw notFound();
   if (target.isOwner) throw new AppError('FORBIDDEN', apiMessages.ownerCannotBeDeactivated);
-  if (target.id === caller.id) throw new AppError('FORBIDDEN', apiMessages.cannotDeactivateSelf);
-  return db.$transaction(async (tx) => {
+  if (target.id === ctx.user.id) throw new AppError('FORBIDDEN', apiMessages.cannotDeactivateSelf);
+  const before = toPublicUser(target);
+  return ctx.db.$transaction(async (tx) => {
     const row = await tx.user.update({
-      where: { id },
+      where: { id: input.id },
       data: { isAdminApproved: false },
       select: publicUserSelect,
     });
-    await tx.refreshToken.updateMany({ where: { userId: id, revokedAt: null }, data: { revokedAt: now } });
+    await tx.refreshToken.updateMany({
+      where: { userId: input.id, revokedAt: null },
+      data: { revokedAt: ctx.deps.clock.now() },
+    });
     // Their open live connections close on every instance, not only at the next request.
-    await revokeLiveSessions(tx, id);
-    return toPublicUser(row);
+    await revokeLiveSessions(tx, input.id);
+    const after = toPublicUser(row);
+    if (before.isAdminApproved) {
+      await recordAudit(tx, {
+        actorId: ctx.user.id,
+        action: 'user.deactivate',
+        entity: 'User',
+        entityId: input.id,
+        before,
+        after,
+      });
+    }
+    return after;
   });
 }

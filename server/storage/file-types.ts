@@ -1,19 +1,14 @@
 import { fileTypeFromBuffer } from 'file-type';
+import { ACCEPTED_FILE_TYPES } from '../../shared/file-types';
 import { downloadName } from './keys';
 
 /**
- * The file types a brokerage's documents come in (DESIGN.md section 6), recognised by their
- * bytes, never by the name or the Content-Type a client claims.
+ * The file types of shared/file-types.ts (DESIGN.md section 6), recognised by their bytes, never
+ * by the name or the Content-Type a client claims: file-type's extension -> the type we serve.
  */
-const ACCEPTED: Record<string, string> = {
-  pdf: 'application/pdf',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-};
+const ACCEPTED: Record<string, string> = Object.fromEntries(
+  ACCEPTED_FILE_TYPES.map(({ ext, mime }) => [ext, mime]),
+);
 
 /** Enough of the start of a file for every accepted type (DOCX and XLSX need their zip entries). */
 export const SNIFF_BYTES = 64 * 1024;

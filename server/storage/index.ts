@@ -1,6 +1,6 @@
 import path from 'node:path';
+import type { Clock } from '../clock';
 import type { AppConfig } from '../config';
-import type { Clock } from '../deps';
 import { localStorage } from './local';
 import { fileSigningKey } from './signed-urls';
 import type { Storage } from './storage';

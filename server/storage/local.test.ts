@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { type Clock, systemClock } from '../deps';
+import { type Clock, systemClock } from '../clock';
 import { buildTestApp, setupTestDatabase, TEST_JWT_SECRET, testDeps } from '../test/harness';
 import { localStorage } from './local';
 import { fileSigningKey } from './signed-urls';

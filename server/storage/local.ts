@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { Clock } from '../deps';
+import type { Clock } from '../clock';
 import { isValidKey } from './keys';
 import { signFilePath } from './signed-urls';
 import { SIGNED_URL_TTL_SECONDS, type Storage } from './storage';

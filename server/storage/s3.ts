@@ -10,7 +10,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { apiMessages } from '../../shared/messages';
-import type { Clock } from '../deps';
+import type { Clock } from '../clock';
 import { AppError } from '../errors';
 import { downloadHeadersOfKey } from './file-types';
 import { isValidKey } from './keys';

@@ -3,7 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../deps';
+import type { Clock } from '../clock';
 import { TestClock } from '../test/harness';
 import { until } from '../test/until';
 import { SIGNED_URL_TTL_SECONDS, type Storage } from './storage';

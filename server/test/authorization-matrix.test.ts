@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessOf } from '../rest/adapter';
 import { restRoutes } from '../rest/routes';
-import { hashSecretToken, newSecretToken } from '../services/secret-tokens';
+import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
+import { accessOf } from '../trpc/init';
+import { proceduresOf, procedureTypeOf } from '../trpc/internals';
 import { appRouter } from '../trpc/router';
 import { bearer, multipartBody, subscribeOverWebSocket, TINY_PDF, trpcRequest } from './api-calls';
 import {
@@ -629,9 +629,8 @@ function outcomeOf(status: number): Outcome | number {
 }
 
 /** Every procedure of the app by its path, as tRPC's router records them. */
-const router: AnyRouter = appRouter;
-const allProcedures = Object.entries(router._def.procedures) as Array<[string, AnyProcedure]>;
-const procedureTypes = new Map(allProcedures.map(([path, procedure]) => [path, procedure._def.type]));
+const allProcedures = [...proceduresOf(appRouter)];
+const procedureTypes = new Map(allProcedures.map(([path, procedure]) => [path, procedureTypeOf(procedure)]));
 
 async function callProcedure(path: string, row: ProcedureRow, actor: ActorName): Promise<Outcome | number> {
   const type = procedureTypes.get(path);

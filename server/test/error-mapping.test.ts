@@ -21,6 +21,7 @@ import { captureLogs } from './log-capture';
 
 const SECRET_SQL = 'SELECT password_hash FROM users WHERE email = $1';
 
+const ok = z.object({ ok: z.boolean() });
 const testRouter = router({
   echo: publicProcedure
     .input(
@@ -31,34 +32,43 @@ const testRouter = router({
     )
     .output(z.object({ hello: z.string() }))
     .mutation(({ input }) => ({ hello: input.name })),
-  me: protectedProcedure.query(({ ctx }) => ({ id: ctx.user.id })),
-  adminOnly: adminProcedure.query(() => ({ ok: true })),
-  ownerOnly: ownerProcedure.query(() => ({ ok: true })),
-  missing: publicProcedure.query(() => {
+  me: protectedProcedure.output(z.object({ id: z.string() })).query(({ ctx }) => ({ id: ctx.user.id })),
+  adminOnly: adminProcedure.output(ok).query(() => ({ ok: true })),
+  ownerOnly: ownerProcedure.output(ok).query(() => ({ ok: true })),
+  missing: publicProcedure.output(ok).query(() => {
     throw new AppError('NOT_FOUND', 'Transaction not found');
   }),
-  updateMissingRow: publicProcedure.mutation(({ ctx }) =>
-    ctx.db.user.update({ where: { id: '00000000-0000-4000-8000-000000000000' }, data: { company: 'x' } }),
-  ),
-  duplicateEmail: publicProcedure.input(z.object({ email: z.string() })).mutation(async ({ ctx, input }) => {
-    await ctx.db.user.create({
-      data: {
-        email: input.email,
-        firstName: 'A',
-        lastName: 'B',
-        company: 'C',
-        phoneNumber: '+1',
-        passwordHash: 'x',
-      },
+  updateMissingRow: publicProcedure.output(ok).mutation(async ({ ctx }) => {
+    await ctx.db.user.update({
+      where: { id: '00000000-0000-4000-8000-000000000000' },
+      data: { company: 'x' },
     });
-    return { created: true };
+    return { ok: true };
   }),
-  crash: publicProcedure.query(() => {
+  duplicateEmail: publicProcedure
+    .input(z.object({ email: z.string() }))
+    .output(z.object({ created: z.boolean() }))
+    .mutation(async ({ ctx, input }) => {
+      await ctx.db.user.create({
+        data: {
+          email: input.email,
+          firstName: 'A',
+          lastName: 'B',
+          company: 'C',
+          phoneNumber: '+1',
+          passwordHash: 'x',
+        },
+      });
+      return { created: true };
+    }),
+  crash: publicProcedure.output(ok).query(() => {
     const error = new Error(`${SECRET_SQL} failed: connection string postgresql://portal:hunter2@db/portal`);
     error.stack = `${error.message}\n    at secretFunction (/srv/server/secret.ts:10:5)`;
     throw error;
   }),
-  countUsers: publicProcedure.query(async ({ ctx }) => ({ users: await ctx.db.user.count() })),
+  countUsers: publicProcedure
+    .output(z.object({ users: z.number() }))
+    .query(async ({ ctx }) => ({ users: await ctx.db.user.count() })),
 });
 const row = (
   method: RestRoute['method'],
@@ -68,13 +78,13 @@ const row = (
 ): RestRoute => restRoute({ method, url, summary: url, tag: 'test', procedure, ...extra });
 
 const testRoutes: RestRoute[] = [
-  row('POST', '/api/test/echo', testRouter.echo, { successStatus: 201, input: ({ body }) => body }),
+  row('POST', '/api/test/echo', testRouter.echo, { successStatus: 201 }),
   row('GET', '/api/test/me', testRouter.me),
   row('GET', '/api/test/admin', testRouter.adminOnly),
   row('GET', '/api/test/owner', testRouter.ownerOnly),
   row('GET', '/api/test/missing', testRouter.missing),
   row('PUT', '/api/test/missing-row', testRouter.updateMissingRow),
-  row('POST', '/api/test/users', testRouter.duplicateEmail, { input: ({ body }) => body }),
+  row('POST', '/api/test/users', testRouter.duplicateEmail),
   row('GET', '/api/test/crash', testRouter.crash),
   row('GET', '/api/test/users/count', testRouter.countUsers),
 ];

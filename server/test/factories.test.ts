@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { verifyPassword } from '../services/passwords';
+import { verifyPassword } from '../security/passwords';
 import {
   accessTokenFor,
   createAdmin,

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
-import { signAccessToken } from '../services/access-tokens';
-import { hashPassword } from '../services/passwords';
+import { signAccessToken } from '../security/access-tokens';
+import { hashPassword } from '../security/passwords';
 import { TEST_JWT_SECRET } from './harness';
 
 /**

@@ -9,10 +9,11 @@ import { apiError } from '../../shared/schemas/common';
 import type { AppDeps } from '../deps';
 import type { NotificationBus } from '../realtime/bus';
 import type { RestRoute } from '../rest/adapter';
-import { accessOf } from '../rest/adapter';
 import { restRoutes } from '../rest/routes';
 import { libraryFileKey, transactionFileKey } from '../storage/keys';
 import type { Access } from '../trpc/init';
+import { accessOf } from '../trpc/init';
+import { inputSchemaOf, proceduresOf, procedureTypeOf } from '../trpc/internals';
 import { appRouter } from '../trpc/router';
 import { TINY_PDF } from './api-calls';
 import { runSql } from './databases';
@@ -74,7 +75,7 @@ const MAX_UPLOAD_BYTES = 96 * 1024;
 const METRICS_TOKEN = 'fuzz-metrics-token-0123456789abcdef0123456789';
 const GUARD_EVERY = 100;
 /** Every procedure by its path, as tRPC's HTTP handler finds them. */
-const ALL_PROCEDURES = appRouter._def.procedures as unknown as Record<string, AnyProcedure>;
+const ALL_PROCEDURES = proceduresOf(appRouter);
 
 const database = setupTestDatabase();
 let app: FastifyInstance;
@@ -298,8 +299,8 @@ const proceduresWithoutSample = new Set<string>();
 function sampleFor(procedurePath: string): unknown {
   const samples = validInputs(world);
   if (procedurePath in samples) return samples[procedurePath];
-  const procedure = ALL_PROCEDURES[procedurePath] as unknown as { _def: { inputs: unknown[] } } | undefined;
-  if (procedure && procedure._def.inputs.length > 0) proceduresWithoutSample.add(procedurePath);
+  const procedure = ALL_PROCEDURES.get(procedurePath);
+  if (procedure && inputSchemaOf(procedure) !== undefined) proceduresWithoutSample.add(procedurePath);
   return undefined;
 }
 
@@ -652,9 +653,9 @@ function restRequest(route: RestRoute, procedurePath: string): fc.Arbitrary<Fuzz
 type ProcedureInfo = { path: string; type: 'query' | 'mutation' | 'subscription'; access: Access };
 
 function procedures(): ProcedureInfo[] {
-  return Object.entries(ALL_PROCEDURES).map(([procedurePath, procedure]) => ({
+  return [...ALL_PROCEDURES].map(([procedurePath, procedure]) => ({
     path: procedurePath,
-    type: procedure._def.type,
+    type: procedureTypeOf(procedure),
     access: accessOf(procedure),
   }));
 }
@@ -990,7 +991,7 @@ afterAll(async () => {
 // The families
 
 const procedurePathOf = new Map<AnyProcedure, string>(
-  Object.entries(ALL_PROCEDURES).map(([procedurePath, procedure]) => [procedure, procedurePath]),
+  [...ALL_PROCEDURES].map(([procedurePath, procedure]) => [procedure, procedurePath]),
 );
 const restFamilies = new Map<string, RestRoute[]>();
 for (const route of restRoutes) restFamilies.set(route.tag, [...(restFamilies.get(route.tag) ?? []), route]);
@@ -1268,7 +1269,7 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
 
   it('every route and procedure was fuzzed, and every sample names a procedure', () => {
     for (const samplePath of Object.keys(validInputs(world)))
-      expect(ALL_PROCEDURES).toHaveProperty([samplePath]);
+      expect([...ALL_PROCEDURES.keys()]).toContain(samplePath);
     const fuzzed = new Set([...families.values()].flatMap((stats) => [...stats.perTarget.keys()]));
     for (const route of restRoutes) expect(fuzzed).toContain(`${route.method} ${route.url}`);
     for (const procedure of procedures()) expect(fuzzed).toContain(`${procedure.type} ${procedure.path}`);

@@ -3,14 +3,17 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { type BuildAppOptions, buildApp } from '../app';
+import type { Clock } from '../clock';
 import type { AppConfig } from '../config';
 import { createDb, type Db } from '../db/client';
-import type { AppDeps, Clock } from '../deps';
+import type { AppDeps } from '../deps';
 import { outboxMailer } from '../mail/mailer';
 import type { NotificationBus } from '../realtime/bus';
-import { createPasswordHasher, type PasswordHasher } from '../services/passwords';
-import { createRateLimiter } from '../services/rate-limits';
+import { createPasswordHasher, type PasswordHasher } from '../security/passwords';
+import { createRateLimiter } from '../security/rate-limits';
+import type { CallerContext, ServiceContext } from '../services/context';
 import { createStorage } from '../storage';
+import { type Context, createContext } from '../trpc/context';
 import { createDatabase, dropDatabase, uniqueDatabaseName } from './databases';
 
 /**
@@ -152,4 +155,22 @@ export const TEST_DATA_DIR = path.join(os.tmpdir(), 'portal-test-data');
 /** The real app on a test database; no client files, logs discarded unless a logger is given. */
 export function buildTestApp(deps: AppDeps, options: BuildAppOptions = {}) {
   return buildApp(deps, { clientDir: null, loggerInstance: pino({ level: 'silent' }), ...options });
+}
+
+const SILENT_PINO = pino({ level: 'silent' });
+
+/**
+ * A call's context without any request (issue 16): what the HTTP layer would make for a caller
+ * holding `token` (none: anonymous), for tests that call procedures through createCaller.
+ */
+export function testContext(deps: AppDeps, token?: string): Promise<Context> {
+  return createContext(deps, { token, requestId: 'test', ip: '127.0.0.1', log: SILENT_PINO });
+}
+
+/** A service's context for tests that call a service directly; with `user`, a signed-in caller. */
+export function serviceContext(deps: AppDeps): ServiceContext;
+export function serviceContext(deps: AppDeps, user: CallerContext['user']): CallerContext;
+export function serviceContext(deps: AppDeps, user?: CallerContext['user']): ServiceContext | CallerContext {
+  const base: ServiceContext = { deps, db: deps.db, ip: '127.0.0.1', requestId: 'test', log: SILENT_PINO };
+  return user ? { ...base, user } : base;
 }

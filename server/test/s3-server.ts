@@ -9,7 +9,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import S3rver, { type S3rverMiddleware } from 's3rver';
-import type { Clock } from '../deps';
+import type { Clock } from '../clock';
 import { type S3Settings, s3Storage } from '../storage/s3';
 import type { Storage } from '../storage/storage';
 

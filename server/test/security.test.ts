@@ -5,7 +5,7 @@ import { apiMessages, validation } from '../../shared/messages';
 import type { AppDeps } from '../deps';
 import { loggerOptions } from '../logger';
 import { smtpMailer } from '../mail/mailer';
-import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from '../services/access-tokens';
+import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from '../security/access-tokens';
 import { bearer as bearerOf, injectUpload, multipartBody, TINY_PDF } from './api-calls';
 import {
   accessTokenFor,

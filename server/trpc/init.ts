@@ -1,9 +1,10 @@
-import { initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
+import { type AnyProcedure, initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
 import { apiMessages } from '../../shared/messages';
 import type { ApiErrorCode } from '../../shared/schemas/common';
 import { classifyError } from '../errors';
 import { sessionUser } from '../services/sessions';
 import type { Context } from './context';
+import { procedureMetaOf } from './internals';
 
 /**
  * The only initTRPC of the project (DESIGN.md section 10). Routers import the four base
@@ -13,6 +14,11 @@ import type { Context } from './context';
 export type Access = 'public' | 'user' | 'admin' | 'owner';
 /** `access` documents who may call a procedure; the REST docs and the authorization matrix read it. */
 export type Meta = { access: Access; summary?: string };
+
+/** Who may call the procedure, as its base procedure declares. */
+export function accessOf(procedure: AnyProcedure): Access {
+  return procedureMetaOf<Meta>(procedure)?.access ?? 'public';
+}
 
 const TRPC_CODE: Record<ApiErrorCode, TRPC_ERROR_CODE_KEY> = {
   BAD_REQUEST: 'BAD_REQUEST',
@@ -111,7 +117,7 @@ const signedIn = base.use(async ({ ctx, next }) => {
       message: ctx.tokenRejected ? apiMessages.sessionInvalid : apiMessages.notSignedIn,
     });
   }
-  const user = await sessionUser(ctx.db, ctx.auth.sub);
+  const user = await sessionUser(ctx, { id: ctx.auth.sub });
   if (!user?.isAdminApproved || user.tokenVersion !== ctx.auth.ver) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: apiMessages.sessionInvalid });
   }

@@ -1,14 +1,13 @@
 import { createTRPCClient, createWSClient, TRPCClientError, wsLink } from '@trpc/client';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { ACCESS_TOKEN_TTL_SECONDS } from '../services/access-tokens';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../security/access-tokens';
 import { accessTokenFor, createAdmin, createOwner, createUser } from '../test/factories';
-import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
-import { createContext } from './context';
+import { buildTestApp, setupTestDatabase, TestClock, testContext, testDeps } from '../test/harness';
 import {
+  accessOf,
   adminProcedure,
   createCallerFactory,
   ownerProcedure,
@@ -16,6 +15,7 @@ import {
   publicProcedure,
   router,
 } from './init';
+import { proceduresOf } from './internals';
 
 /** The four base procedures every router builds on, against real users in a real database. */
 
@@ -30,17 +30,9 @@ const createCaller = createCallerFactory(testRouter);
 const database = setupTestDatabase();
 const clock = new TestClock();
 
-const silent = pino({ level: 'silent' });
-
-/** A caller with the context exactly as the HTTP layer builds it from a request. */
+/** A caller with the context the HTTP layer would build for a request bearing `token`. */
 async function callerWith(token: string | undefined) {
-  const req = {
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-    id: 'test',
-    ip: '127.0.0.1',
-    log: silent,
-  };
-  return createCaller(await createContext(testDeps(database.db, { clock }), req as never));
+  return createCaller(await testContext(testDeps(database.db, { clock }), token));
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
@@ -55,10 +47,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 describe('base procedures', () => {
   test('each declares who may call it, for the REST docs and the authorization matrix', () => {
     const access = Object.fromEntries(
-      Object.entries(testRouter._def.procedures).map(([name, p]) => [
-        name,
-        (p as { _def: { meta?: { access?: string } } })._def.meta?.access,
-      ]),
+      [...proceduresOf(testRouter)].map(([name, procedure]) => [name, accessOf(procedure)]),
     );
     expect(access).toEqual({ open: 'public', whoAmI: 'user', admin: 'admin', owner: 'owner' });
   });

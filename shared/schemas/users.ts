@@ -32,11 +32,13 @@ export const userActivationInput = z.object({ id: idSchema });
 export const usersListInput = pagingInput.extend({
   query: z.string().trim().max(200).optional(),
 });
+export type UsersListInput = z.infer<typeof usersListInput>;
 export const usersListAnswer = z.object({
   users: z.array(publicUser),
   totalPages: z.number().int(),
   totalUsers: z.number().int(),
 });
+export type UsersListAnswer = z.infer<typeof usersListAnswer>;
 
 /** The Add user dialog (spec section 5): its own messages, the 123-456-7890 phone form. */
 export const createUserInput = z.object({
@@ -106,3 +108,4 @@ export const changePasswordInput = z
     error: validation.passwordsDoNotMatch,
     path: ['confirmPassword'],
   });
+export type ChangePasswordInput = z.infer<typeof changePasswordInput>;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { apiMessages } from '../../shared/messages';
+import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import { sqlRows } from '../db/sql';
-import type { Clock } from '../deps';
 import { AppError } from '../errors';
 
 /**

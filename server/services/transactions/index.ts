@@ -1,0 +1,18 @@
+/**
+ * Transactions, their checklist forms and the conversation on each form (issue 4), by concern:
+ * pages.ts (lists and searches, hand-written SQL), records.ts (a transaction as a whole),
+ * forms.ts (files, comments, reviews); access.ts holds the ownership rule, mappers.ts the rows
+ * and answers, notify.ts who hears of a change.
+ */
+export { assertVisible } from './access';
+export { addComment, review, setFormFile } from './forms';
+export { listAll, listForUser, searchAll, searchForUser } from './pages';
+export {
+  createTransaction,
+  getAny,
+  getForUser,
+  history,
+  softDelete,
+  updateAny,
+  updateForUser,
+} from './records';

@@ -1,0 +1,40 @@
+import type { Tx } from '../../db/client';
+import type { Caller } from '../context';
+import { activeAdminIds, notifyUsers } from '../notifications';
+
+/** Who hears of a change to a transaction, and in what words (DESIGN.md section 7). */
+
+const agentLink = (id: string) => `/home/transactions/${id}`;
+const adminLink = (id: string) => `/adminTransactions/transactions/${id}`;
+
+export const placeOf = (t: { streetAddress: string; city: string }) => `${t.streetAddress}, ${t.city}`;
+
+export async function nameOf(tx: Tx, userId: string): Promise<string> {
+  const user = await tx.user.findUnique({
+    where: { id: userId },
+    select: { firstName: true, lastName: true },
+  });
+  return user ? `${user.firstName} ${user.lastName}` : 'Someone';
+}
+
+/** A comment's first words, for a one-line notification. */
+export function excerpt(text: string, length = 80): string {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}
+
+/**
+ * "The other side" of a transaction: when its agent acts, every active admin hears of it; when
+ * anyone else acts, the agent does. Inside the change's transaction, so both commit together.
+ */
+export async function notifyOtherSide(
+  tx: Tx,
+  actor: Caller,
+  transaction: { id: string; userId: string },
+  message: string,
+): Promise<void> {
+  if (actor.id === transaction.userId) {
+    await notifyUsers(tx, await activeAdminIds(tx, actor.id), { message, link: adminLink(transaction.id) });
+  } else {
+    await notifyUsers(tx, [transaction.userId], { message, link: agentLink(transaction.id) });
+  }
+}

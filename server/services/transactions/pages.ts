@@ -1,0 +1,193 @@
+import { apiMessages } from '../../../shared/messages';
+import type { PagingInput } from '../../../shared/schemas/common';
+import type { TransactionSummary, TransactionsPage } from '../../../shared/schemas/transactions';
+import { Prisma } from '../../db/generated/client';
+import { isStatementTimeout, sqlRows, sqlRowsWithin } from '../../db/sql';
+import { AppError } from '../../errors';
+import { assertSelfOrAdmin } from '../access';
+import type { CallerContext } from '../context';
+import { escapeLike, pageCount } from '../paging';
+
+/**
+ * The transaction lists and searches (spec section 4), agents' and admins', in hand-written SQL
+ * on the hot path (issue 9): one statement and one round trip per page, total included.
+ */
+
+/** A row of transactionPageSql: the total on every row; a page past the end is one row of nulls. */
+type PageRow = {
+  total: number;
+  id: string | null;
+  street_address: string;
+  city: string;
+  state: string;
+  zip: string;
+  type: string;
+  role: string;
+  is_transaction_coordinator: boolean;
+  is_title_report: boolean;
+  is_natural_hazard_disclosure: boolean;
+  created_at: Date;
+  user_id: string;
+  first_name: string;
+  last_name: string;
+};
+
+/**
+ * One page of transactions (newest first) and the total of `filter`, in one statement and one
+ * round trip (issue 9). Only the keys (id, created_at) of the matching rows are counted and
+ * paged; the page's 10 rows alone are then read in full with their agent's name, so a deep page
+ * or a large total costs index entries, not table rows.
+ *
+ * `collect: 'once'` materialises the matches (a search: one bitmap scan of transactions_search_idx
+ * feeds both the count and the page); `'per-use'` lets count and page each run on the index
+ * (a plain list: an index-only count and an ordered index scan that stops after the page).
+ * Exported so the benchmark's raw route runs exactly this SQL.
+ */
+export function transactionPageSql(
+  filter: Prisma.Sql,
+  { page, limit }: PagingInput,
+  collect: 'once' | 'per-use',
+): Prisma.Sql {
+  const materialized = collect === 'once' ? Prisma.sql`MATERIALIZED` : Prisma.sql`NOT MATERIALIZED`;
+  return Prisma.sql`
+    WITH matched AS ${materialized} (SELECT t.id, t.created_at FROM transactions t WHERE ${filter})
+    SELECT c.total, p.*
+      FROM (SELECT count(*)::int AS total FROM matched) AS c
+      LEFT JOIN LATERAL (
+        SELECT t.id, t.street_address, t.city, t.state, t.zip, t.type, t.role,
+               t.is_transaction_coordinator, t.is_title_report, t.is_natural_hazard_disclosure,
+               t.created_at, u.id AS user_id, u.first_name, u.last_name
+          FROM (SELECT id, created_at FROM matched
+                 ORDER BY created_at DESC, id DESC
+                 LIMIT ${limit} OFFSET ${(page - 1) * limit}) AS k
+          JOIN transactions t ON t.id = k.id
+          JOIN users u ON u.id = t.user_id) AS p ON true
+     ORDER BY p.created_at DESC, p.id DESC`;
+}
+
+/** The answer of the list and search routes, from the rows of transactionPageSql. */
+export function toTransactionsPage(rows: PageRow[], limit: number): TransactionsPage {
+  const total = rows[0]?.total ?? 0;
+  const transactions: TransactionSummary[] = [];
+  for (const row of rows) {
+    if (row.id === null) continue; // the page is past the end: only the total came back
+    transactions.push({
+      _id: row.id,
+      streetAddress: row.street_address,
+      city: row.city,
+      state: row.state,
+      zip: row.zip,
+      type: row.type,
+      role: row.role,
+      isTransactionCoordinator: row.is_transaction_coordinator,
+      isTitleReport: row.is_title_report,
+      isNaturalHazardDisclosure: row.is_natural_hazard_disclosure,
+      createdAt: row.created_at.toISOString(),
+      user: { _id: row.user_id, firstName: row.first_name, lastName: row.last_name },
+    });
+  }
+  return { transactions, totalPages: pageCount(total, limit), totalTransactions: total };
+}
+
+async function listPage(
+  ctx: CallerContext,
+  filter: Prisma.Sql,
+  paging: PagingInput,
+): Promise<TransactionsPage> {
+  // The plan of a list does not depend on its values (an index in every case): prepared.
+  const rows = await sqlRows<PageRow>(ctx.db, transactionPageSql(filter, paging, 'per-use'), {
+    prepared: true,
+  });
+  return toTransactionsPage(rows, paging.limit);
+}
+
+/** Joins the four address fields in transactions_search_idx. */
+const SEPARATOR = '\u001f';
+/** The four address fields joined exactly as transactions_search_idx indexes them. */
+const ADDRESS_TEXT = Prisma.raw(
+  "(t.street_address || E'\\x1f' || t.city || E'\\x1f' || t.state || E'\\x1f' || t.zip)",
+);
+
+/**
+ * Case-insensitive substring on the address fields, served by the trigrams of
+ * transactions_search_idx: a term without the separator is found in the joined fields exactly
+ * when it is found in one of them (one test per row, where four would cost about four times as
+ * much on a broad term). A term that holds the separator could match across two fields there,
+ * so it is tested field by field, without the index (no one types U+001F into a search box).
+ * Admins' searches also match the agent's first or last name, through the agents' ids, which
+ * the same index's first column serves.
+ */
+function matching(term: string, withAgentName: boolean): Prisma.Sql {
+  const pattern = `%${escapeLike(term)}%`;
+  const address = term.includes(SEPARATOR)
+    ? Prisma.sql`(t.street_address ILIKE ${pattern} OR t.city ILIKE ${pattern}
+        OR t.state ILIKE ${pattern} OR t.zip ILIKE ${pattern})`
+    : Prisma.sql`${ADDRESS_TEXT} ILIKE ${pattern}`;
+  if (!withAgentName) return address;
+  return Prisma.sql`(${address} OR t.user_id = ANY (ARRAY(SELECT u.id FROM users u
+    WHERE u.first_name ILIKE ${pattern} OR u.last_name ILIKE ${pattern})))`;
+}
+
+const ownActive = (userId: string) => Prisma.sql`t.user_id = ${userId}::uuid AND t.deleted_at IS NULL`;
+const active = Prisma.sql`t.deleted_at IS NULL`;
+
+/**
+ * The statement of a search for a non-empty term: an agent's own transactions (`userId`), or
+ * everyone's with the agents' names too (`null`, the admin search). Exported for the benchmark.
+ */
+export function searchStatement(term: string, userId: string | null, paging: PagingInput): Prisma.Sql {
+  const filter =
+    userId === null
+      ? Prisma.sql`${active} AND ${matching(term, true)}`
+      : Prisma.sql`${ownActive(userId)} AND ${matching(term, false)}`;
+  return transactionPageSql(filter, paging, 'once');
+}
+
+/**
+ * A search runs under its own statement_timeout (SEARCH_TIMEOUT_MS): a term no index can serve
+ * ('a', '%%%') would otherwise scan every transaction while holding a pool connection. Cut off,
+ * it is a 503 that says what to do, not a 500 and not a request that hangs. Not prepared: its
+ * best plan depends on the term.
+ */
+async function searchPage(
+  ctx: CallerContext,
+  statement: Prisma.Sql,
+  limit: number,
+): Promise<TransactionsPage> {
+  try {
+    return toTransactionsPage(
+      await sqlRowsWithin<PageRow>(ctx.db, ctx.deps.config.searchTimeoutMs, statement),
+      limit,
+    );
+  } catch (error) {
+    if (isStatementTimeout(error)) throw new AppError('SERVICE_UNAVAILABLE', apiMessages.searchTooSlow);
+    throw error;
+  }
+}
+
+// --- Agents (their own transactions; admins may use these paths too) ---
+
+export function listForUser(ctx: CallerContext, input: PagingInput & { userId: string }) {
+  assertSelfOrAdmin(ctx.user, input.userId);
+  return listPage(ctx, ownActive(input.userId), input);
+}
+
+/** An empty term is the plain list (spec section 4). */
+export function searchForUser(ctx: CallerContext, input: PagingInput & { userId: string; term: string }) {
+  assertSelfOrAdmin(ctx.user, input.userId);
+  const term = input.term.trim();
+  if (!term) return listPage(ctx, ownActive(input.userId), input);
+  return searchPage(ctx, searchStatement(term, input.userId, input), input.limit);
+}
+
+// --- Admins (every user's transactions) ---
+
+export function listAll(ctx: CallerContext, input: PagingInput) {
+  return listPage(ctx, active, input);
+}
+
+export function searchAll(ctx: CallerContext, input: PagingInput & { term: string }) {
+  const term = input.term.trim();
+  if (!term) return listPage(ctx, active, input);
+  return searchPage(ctx, searchStatement(term, null, input), input.limit);
+}

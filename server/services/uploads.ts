@@ -1,0 +1,132 @@
+import { Readable } from 'node:stream';
+import { apiMessages } from '../../shared/messages';
+import type { UploadAnswer } from '../../shared/schemas/transactions';
+import { AppError } from '../errors';
+import { SNIFF_BYTES, sniffAcceptedType } from '../storage/file-types';
+import { downloadName, libraryFileKey, transactionFileKey } from '../storage/keys';
+import type { CallerContext, ServiceContext } from './context';
+import { assertVisible } from './transactions';
+
+/**
+ * Uploads (DESIGN.md section 6): who may upload where, and how a file becomes a stored file with
+ * its row. The transport (server/plugins/uploads.ts) parses the multipart body and hands the file
+ * over as a stream; everything from its first byte on is decided here. The file streams to
+ * storage (never whole in memory); its type is decided by its first bytes (415 otherwise), its
+ * size by what arrived (413, and nothing is kept), and it is recorded in stored_files, or removed
+ * again when it cannot be.
+ */
+
+/** Whose file it will be: recorded with it in stored_files. */
+export type UploadTarget = { transactionId: string | null; uploadedBy: string };
+
+/** An agent uploads to their own transaction, an admin to any: else 404, before a byte is read. */
+export async function transactionUploadTarget(
+  ctx: CallerContext,
+  { id }: { id: string },
+): Promise<UploadTarget> {
+  await assertVisible(ctx, { id });
+  return { transactionId: id, uploadedBy: ctx.user.id };
+}
+
+/** Library forms are the owner's; the owner procedure has checked who calls. */
+export function libraryUploadTarget(ctx: CallerContext): UploadTarget {
+  return { transactionId: null, uploadedBy: ctx.user.id };
+}
+
+/** A file as the transport hands it over. */
+export type IncomingFile = {
+  /** The name the client gave it (only a hint: keys are made here). */
+  filename: string;
+  bytes: Readable;
+  /**
+   * Called once `bytes` is read to its end: settles when the rest of the request is known.
+   * Rejects (an AppError) when the request carried more than this one file; `truncated` says the
+   * size limit cut the file short.
+   */
+  finish(): Promise<{ truncated: boolean }>;
+};
+
+/** The first `bytes` of the stream (or all of it when shorter); the stream stays readable. */
+function readHead(stream: Readable, bytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    // The parser may have failed the part before it was handed over (a body that ends inside a
+    // later part): such a stream never emits again, and waiting on it would hold the request forever.
+    if (stream.destroyed) {
+      reject(new AppError('BAD_REQUEST', apiMessages.uploadMalformed));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const fail = () => reject(new AppError('BAD_REQUEST', apiMessages.uploadMalformed));
+    const finish = () => {
+      stream.off('data', onData);
+      stream.off('end', finish);
+      stream.off('error', fail);
+      stream.pause();
+      resolve(Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= bytes) finish();
+    };
+    stream.on('data', onData);
+    stream.once('end', finish);
+    stream.once('error', fail);
+  });
+}
+
+async function* headThenRest(head: Buffer, rest: Readable): AsyncGenerator<Buffer> {
+  if (head.length) yield head;
+  try {
+    for await (const chunk of rest) yield chunk as Buffer;
+  } catch {
+    // The request's body failed (not the storage): storage.put removes what it wrote.
+    throw new AppError('BAD_REQUEST', apiMessages.uploadMalformed);
+  }
+}
+
+/**
+ * Stores the file for the target and records it; the answer of both upload routes. The target
+ * comes from transactionUploadTarget or libraryUploadTarget, which decided who may upload.
+ */
+export async function storeUpload(
+  ctx: ServiceContext,
+  { target, file }: { target: UploadTarget; file: IncomingFile },
+): Promise<UploadAnswer> {
+  const { storage } = ctx.deps;
+  const head = await readHead(file.bytes, SNIFF_BYTES);
+  const type = await sniffAcceptedType(head);
+  if (!type) {
+    file.bytes.resume(); // let the rest of the request body drain
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', apiMessages.fileTypeRefused);
+  }
+  const key = target.transactionId
+    ? transactionFileKey(target.transactionId, file.filename, type.ext)
+    : libraryFileKey(file.filename, type.ext);
+  const { size } = await storage.put(key, Readable.from(headThenRest(head, file.bytes)), {
+    contentType: type.mime,
+  });
+  // Whatever is wrong with the rest of the request (a size limit reached, a part too many), the
+  // file just stored goes: nothing of a refused upload is kept.
+  let truncated: boolean;
+  try {
+    ({ truncated } = await file.finish());
+  } catch (error) {
+    await storage.delete(key);
+    throw error;
+  }
+  if (truncated) {
+    await storage.delete(key);
+    throw new AppError('PAYLOAD_TOO_LARGE', apiMessages.fileTooLarge);
+  }
+  // Should the database refuse the row (down, say), the file is removed again and the error
+  // answers (503): a file never outlives a failed upload without its row.
+  try {
+    await ctx.db.storedFile.create({ data: { key, size, contentType: type.mime, ...target } });
+  } catch (error) {
+    await storage.delete(key);
+    throw error;
+  }
+  return { key, url: await storage.signedUrl(key), name: downloadName(key), size, contentType: type.mime };
+}

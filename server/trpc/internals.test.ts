@@ -1,0 +1,161 @@
+import { TRPCError } from '@trpc/server';
+import { pino } from 'pino';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { testDeps } from '../test/harness';
+import type { Context } from './context';
+import { adminProcedure, publicProcedure, router } from './init';
+import {
+  type CallResult,
+  callProcedure,
+  deserializeInput,
+  errorShapeOf,
+  httpStatusOf,
+  inputSchemaOf,
+  outputSchemaOf,
+  procedureMetaOf,
+  proceduresOf,
+  procedureTypeOf,
+  serializeResponse,
+  toTRPCError,
+} from './internals';
+
+/**
+ * Pins every behaviour of tRPC's internals that server/trpc/internals.ts relies on (issue 16). A
+ * tRPC upgrade that moves or changes one of them fails here, by name, before the REST adapter,
+ * the query fast path or /metrics misbehave. No database: the procedures below never use it.
+ */
+
+const greetingInput = z.object({ name: z.string().min(2) });
+const greetingOutput = z.object({ greeting: z.string() });
+
+const testRouter = router({
+  greet: publicProcedure
+    .input(greetingInput)
+    .output(greetingOutput)
+    .query(({ input, ctx }) => ({ greeting: `Hello ${input.name} from ${ctx.requestId}` })),
+  nested: router({
+    save: adminProcedure.input(z.object({ id: z.string() })).mutation(() => 'saved'),
+    bare: publicProcedure.query(() => 'no schemas'),
+  }),
+  stream: publicProcedure.subscription(async function* () {
+    yield 1;
+  }),
+  fails: publicProcedure.query(() => {
+    throw new Error('boom');
+  }),
+});
+
+/** A context as tRPC's adapters pass it; the database is never reached by these procedures. */
+function context(): Context {
+  const deps = testDeps(undefined as unknown as Context['db']);
+  return {
+    deps,
+    db: deps.db,
+    ip: '127.0.0.1',
+    requestId: 'req-1',
+    log: pino({ level: 'silent' }),
+    auth: null,
+    tokenRejected: false,
+  };
+}
+
+describe('tRPC internals the project relies on', () => {
+  test('proceduresOf: every procedure by its dotted path, the very procedure objects', () => {
+    const procedures = proceduresOf(testRouter);
+    expect([...procedures.keys()].sort()).toEqual(['fails', 'greet', 'nested.bare', 'nested.save', 'stream']);
+    expect(procedures.get('greet')).toBe(testRouter.greet);
+    expect(procedures.get('nested.save')).toBe(testRouter.nested.save);
+  });
+
+  test('procedureTypeOf and procedureMetaOf read the type and the base procedure’s meta', () => {
+    expect(procedureTypeOf(testRouter.greet)).toBe('query');
+    expect(procedureTypeOf(testRouter.nested.save)).toBe('mutation');
+    expect(procedureTypeOf(testRouter.stream)).toBe('subscription');
+    expect(procedureMetaOf(testRouter.greet)).toEqual({ access: 'public' });
+    expect(procedureMetaOf(testRouter.nested.save)).toEqual({ access: 'admin' });
+  });
+
+  test('inputSchemaOf and outputSchemaOf give back the schemas given to .input() and .output()', () => {
+    expect(inputSchemaOf(testRouter.greet)).toBe(greetingInput);
+    expect(outputSchemaOf(testRouter.greet)).toBe(greetingOutput);
+    expect(inputSchemaOf(testRouter.nested.bare)).toBeUndefined();
+    expect(outputSchemaOf(testRouter.nested.bare)).toBeUndefined();
+  });
+
+  test('callProcedure runs the middlewares, validates input and output, and passes the context', async () => {
+    const ctx = context();
+    await expect(
+      callProcedure({ router: testRouter, path: 'greet', type: 'query', ctx, input: { name: 'Ann' } }),
+    ).resolves.toEqual({ greeting: 'Hello Ann from req-1' });
+    const invalid = callProcedure({
+      router: testRouter,
+      path: 'greet',
+      type: 'query',
+      ctx,
+      input: { name: 'A' },
+    });
+    await expect(invalid).rejects.toBeInstanceOf(TRPCError);
+    await expect(invalid).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    // The admin middleware ran: an anonymous context is refused before the resolver.
+    await expect(
+      callProcedure({ router: testRouter, path: 'nested.save', type: 'mutation', ctx, input: { id: 'x' } }),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  test('callProcedure refuses an unknown path, or a procedure called as another type, with NOT_FOUND', async () => {
+    const ctx = context();
+    await expect(
+      callProcedure({ router: testRouter, path: 'nope', type: 'query', ctx, input: undefined }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      callProcedure({ router: testRouter, path: 'greet', type: 'mutation', ctx, input: { name: 'Ann' } }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  test('errorShapeOf applies our errorFormatter, as the adapters do', async () => {
+    const ctx = context();
+    const error = toTRPCError(
+      await callProcedure({ router: testRouter, path: 'greet', type: 'query', ctx, input: {} }).catch(
+        (cause: unknown) => cause,
+      ),
+    );
+    const shape = errorShapeOf(testRouter, { error, type: 'query', path: 'greet', input: {}, ctx });
+    expect(shape).toEqual({
+      code: -32600,
+      message: 'Invalid input: expected string, received undefined',
+      data: {
+        code: 'BAD_REQUEST',
+        httpStatus: 400,
+        appCode: 'BAD_REQUEST',
+        path: 'greet',
+        issues: [{ path: 'name', message: expect.any(String) }],
+      },
+    });
+    // Anything else thrown becomes an INTERNAL_SERVER_ERROR TRPCError whose shape says nothing.
+    const crash = toTRPCError(new Error('secret details'));
+    expect(crash).toBeInstanceOf(TRPCError);
+    expect(crash.code).toBe('INTERNAL_SERVER_ERROR');
+    expect(
+      JSON.stringify(
+        errorShapeOf(testRouter, { error: crash, type: 'query', path: 'fails', input: undefined, ctx }),
+      ),
+    ).not.toContain('secret');
+  });
+
+  test('httpStatusOf, serializeResponse and deserializeInput: statuses and JSON as the HTTP adapter writes them', () => {
+    const ok: CallResult = { result: { data: { greeting: 'hi' } } };
+    const failed: CallResult = {
+      error: { code: -32004, message: 'Not found', data: { code: 'NOT_FOUND', httpStatus: 404 } },
+    };
+    expect(httpStatusOf(ok)).toBe(200);
+    expect(httpStatusOf([ok, ok])).toBe(200);
+    expect(httpStatusOf(failed)).toBe(404);
+    expect(httpStatusOf([failed, failed])).toBe(404);
+    expect(httpStatusOf([ok, failed])).toBe(207);
+    // No transformer: answers and inputs travel as plain JSON (DESIGN.md section 5).
+    expect(serializeResponse(testRouter, [ok, failed])).toEqual([ok, failed]);
+    const input = { when: '2026-11-21T12:00:00.000Z', n: 1 };
+    expect(deserializeInput(testRouter, input)).toBe(input);
+  });
+});

@@ -1,0 +1,111 @@
+import {
+  type AnyProcedure,
+  type AnyRouter,
+  callTRPCProcedure,
+  getTRPCErrorFromUnknown,
+  getTRPCErrorShape,
+  type ProcedureType,
+  type TRPCError,
+  transformTRPCResponse,
+} from '@trpc/server';
+import { getHTTPStatusCode } from '@trpc/server/http';
+import type { TRPCResponse } from '@trpc/server/rpc';
+
+/**
+ * Every use of tRPC's internals in the project, in this one module (issue 16). tRPC's public API
+ * cannot list a router's procedures, read a procedure's meta, type or schemas, or answer a query
+ * with tRPC's own error shape outside its adapters; the REST adapter (server/rest/), the query
+ * fast path (server/plugins/trpc-queries.ts), /metrics and the cross-cutting tests need all of
+ * that. They ask here, and internals.test.ts pins each behaviour relied on, so a tRPC upgrade that
+ * changes one fails that test by name instead of somewhere downstream. What tRPC exports publicly
+ * (callTRPCProcedure, getTRPCErrorShape, getHTTPStatusCode...) is still called only from here: the
+ * functions are public, but the shapes they take (the router's `_def._config`) are not.
+ *
+ * Lazy routers (`experimental_lazy`) are not used: every procedure is in `_def.procedures`.
+ */
+
+/** Every procedure of the router by its dotted path ("transactions.list"), sub-routers included. */
+export function proceduresOf(router: AnyRouter): ReadonlyMap<string, AnyProcedure> {
+  return new Map(Object.entries(router._def.procedures as Record<string, AnyProcedure>));
+}
+
+export function procedureTypeOf(procedure: AnyProcedure): ProcedureType {
+  return procedure._def.type;
+}
+
+/** What `.meta()` set on the procedure (its base procedure's meta included). */
+export function procedureMetaOf<TMeta>(procedure: AnyProcedure): TMeta | undefined {
+  return procedure._def.meta as TMeta | undefined;
+}
+
+/** The schema given to `.input()` (zod here), or undefined for a procedure without input. */
+export function inputSchemaOf(procedure: AnyProcedure): unknown {
+  const inputs = procedure._def.inputs as unknown[];
+  // tRPC merges several .input() calls into one object; this project never chains them.
+  if (inputs.length > 1) throw new Error('A procedure with more than one .input() is not supported here');
+  return inputs[0];
+}
+
+/** The schema given to `.output()`, or undefined. */
+export function outputSchemaOf(procedure: AnyProcedure): unknown {
+  return (procedure._def as { output?: unknown }).output;
+}
+
+export type ProcedureCall<TContext> = {
+  router: AnyRouter;
+  path: string;
+  type: ProcedureType;
+  ctx: TContext;
+  /** The input as the client sent it: the procedure's own schema validates it. */
+  input: unknown;
+  /** The position of this call in a batch (0 outside one). */
+  batchIndex?: number;
+  signal?: AbortSignal;
+};
+
+/**
+ * Calls a procedure the way tRPC's own server-side caller does (middlewares, input and output
+ * validation), without building the caller's proxy on every request. A path that is not a
+ * procedure of that type is a NOT_FOUND TRPCError, as in tRPC's adapters.
+ */
+export function callProcedure<TContext>(call: ProcedureCall<TContext>): Promise<unknown> {
+  return callTRPCProcedure({
+    router: call.router,
+    path: call.path,
+    type: call.type,
+    ctx: call.ctx,
+    getRawInput: async () => call.input,
+    signal: call.signal,
+    batchIndex: call.batchIndex ?? 0,
+  });
+}
+
+/** One call's outcome as tRPC's HTTP adapter writes it: `{result: {data}}` or `{error: shape}`. */
+export type CallResult = TRPCResponse;
+type CallErrorShape = Extract<CallResult, { error: unknown }>['error'];
+
+/** Anything a procedure threw, as the TRPCError tRPC's adapters would report. */
+export const toTRPCError: (cause: unknown) => TRPCError = getTRPCErrorFromUnknown;
+
+/** The error as tRPC's adapters put it in an answer: the router's errorFormatter applied. */
+export function errorShapeOf<TContext>(
+  router: AnyRouter,
+  failure: { error: TRPCError; type: ProcedureType; path: string; input: unknown; ctx: TContext },
+): CallErrorShape {
+  return getTRPCErrorShape({ config: router._def._config, ...failure });
+}
+
+/** The input of a call as the router's transformer reads it (the identity without one). */
+export function deserializeInput(router: AnyRouter, raw: unknown): unknown {
+  return router._def._config.transformer.input.deserialize(raw);
+}
+
+/** The answer of one call, or of a batch, as tRPC's HTTP adapter writes it. */
+export function serializeResponse(router: AnyRouter, json: CallResult | CallResult[]): unknown {
+  return transformTRPCResponse(router._def._config, json);
+}
+
+/** The HTTP status tRPC's adapter gives these results: 200, 207 for a mixed batch, or the error's. */
+export function httpStatusOf(results: CallResult | CallResult[]): number {
+  return getHTTPStatusCode(results);
+}
