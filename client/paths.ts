@@ -27,7 +27,7 @@ export const paths = {
   notFound: '/not-found',
 } as const;
 
-export const VERIFICATION_TYPES = ['register', 'reset'] as const;
+const VERIFICATION_TYPES = ['register', 'reset'] as const;
 export type VerificationType = (typeof VERIFICATION_TYPES)[number];
 
 export function isVerificationType(value: unknown): value is VerificationType {

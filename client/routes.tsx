@@ -14,68 +14,95 @@ import { Verification } from './pages/Verification';
 import { VerifyEmail } from './pages/VerifyEmail';
 import { decodeParam, paths, routeTo } from './paths';
 
-/**
- * The signed-in pages load on demand: the sign-in screens and the shell stay small, and each
- * feature's code (tables, dialogs, later the banner editor's canvas) arrives when it is opened.
- */
-const AdminTransaction = lazyPage(
-  () => import('./pages/AdminTransaction'),
-  (m) => m.AdminTransaction,
-);
-const AdminTransactions = lazyPage(
-  () => import('./pages/AdminTransactions'),
-  (m) => m.AdminTransactions,
-);
-const Banner = lazyPage(
-  () => import('./pages/Banner'),
-  (m) => m.Banner,
-);
-const Forms = lazyPage(
-  () => import('./pages/Forms'),
-  (m) => m.Forms,
-);
-const Home = lazyPage(
-  () => import('./pages/Home'),
-  (m) => m.Home,
-);
-const Notifications = lazyPage(
-  () => import('./pages/Notifications'),
-  (m) => m.Notifications,
-);
-const Settings = lazyPage(
-  () => import('./pages/Settings'),
-  (m) => m.Settings,
-);
-const Templates = lazyPage(
-  () => import('./pages/Templates'),
-  (m) => m.Templates,
-);
-const Transaction = lazyPage(
-  () => import('./pages/Transaction'),
-  (m) => m.Transaction,
-);
-const Tutorials = lazyPage(
-  () => import('./pages/Tutorials'),
-  (m) => m.Tutorials,
-);
-const Users = lazyPage(
-  () => import('./pages/Users'),
-  (m) => m.Users,
-);
+type SignedInRoute = { path: string; page: LazyPage; adminOnly?: boolean };
 
-/** Which lazy page each signed-in path shows, as in AppRoutes below. */
-const LAZY_PAGES: ReadonlyArray<[pattern: string, page: LazyPage]> = [
-  [paths.home, Home],
-  [paths.transaction, Transaction],
-  [paths.forms, Forms],
-  [paths.tutorials, Tutorials],
-  [paths.settings, Settings],
-  [paths.banner, Banner],
-  [paths.notifications, Notifications],
-  [paths.users, Users],
-  [paths.adminTransactions, AdminTransactions],
-  [paths.adminTransaction, AdminTransaction],
-  [paths.templates, Templates],
+/**
+ * The signed-in pages, in the order AppRoutes tries them. They load on demand: the sign-in screens
+ * and the shell stay small, and each feature's code (tables, dialogs, the banner editor's canvas)
+ * arrives when it is opened.
+ */
+const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
+  {
+    path: paths.home,
+    page: lazyPage(
+      () => import('./pages/Home'),
+      (m) => m.Home,
+    ),
+  },
+  {
+    path: paths.transaction,
+    page: lazyPage(
+      () => import('./pages/Transaction'),
+      (m) => m.Transaction,
+    ),
+  },
+  {
+    path: paths.forms,
+    page: lazyPage(
+      () => import('./pages/Library'),
+      (m) => m.Forms,
+    ),
+  },
+  {
+    path: paths.tutorials,
+    page: lazyPage(
+      () => import('./pages/Library'),
+      (m) => m.Tutorials,
+    ),
+  },
+  {
+    path: paths.settings,
+    page: lazyPage(
+      () => import('./pages/Settings'),
+      (m) => m.Settings,
+    ),
+  },
+  {
+    path: paths.banner,
+    page: lazyPage(
+      () => import('./pages/Banner'),
+      (m) => m.Banner,
+    ),
+  },
+  {
+    path: paths.notifications,
+    page: lazyPage(
+      () => import('./pages/Notifications'),
+      (m) => m.Notifications,
+    ),
+  },
+  {
+    path: paths.users,
+    page: lazyPage(
+      () => import('./pages/Users'),
+      (m) => m.Users,
+    ),
+    adminOnly: true,
+  },
+  {
+    path: paths.adminTransactions,
+    page: lazyPage(
+      () => import('./pages/AdminTransactions'),
+      (m) => m.AdminTransactions,
+    ),
+    adminOnly: true,
+  },
+  {
+    path: paths.adminTransaction,
+    page: lazyPage(
+      () => import('./pages/AdminTransaction'),
+      (m) => m.AdminTransaction,
+    ),
+    adminOnly: true,
+  },
+  {
+    path: paths.templates,
+    page: lazyPage(
+      () => import('./pages/Templates'),
+      (m) => m.Templates,
+    ),
+    adminOnly: true,
+  },
 ];
 
 /**
@@ -83,8 +110,8 @@ const LAZY_PAGES: ReadonlyArray<[pattern: string, page: LazyPage]> = [
  * a loader in between. Never rejects: a page that failed to load is tried again when it renders.
  */
 export async function preloadPageAt(pathname: string): Promise<void> {
-  const page = LAZY_PAGES.find(([pattern]) => matchesPattern(pattern, pathname))?.[1];
-  await page?.preload().catch(() => {});
+  const route = SIGNED_IN_ROUTES.find(({ path }) => matchesPattern(path, pathname));
+  await route?.page.preload().catch(() => {});
 }
 
 function RootRedirect() {
@@ -124,65 +151,19 @@ export function AppRoutes() {
       <Route path={paths.verifyEmail} component={VerifyEmail} />
       <Route path={paths.newPassword} component={NewPassword} />
 
-      {/* Every signed-in route sits at this same place in the tree, so moving between them
-          keeps one shell mounted instead of rebuilding it (and refetching its data). */}
-      <Route path={paths.home}>
-        <SignedIn>
-          <LoadedPage page={Home} />
-        </SignedIn>
-      </Route>
-      <Route path={paths.transaction}>
-        <SignedIn>
-          <LoadedPage page={Transaction} />
-        </SignedIn>
-      </Route>
+      {/* Every signed-in route sits at this same place in the tree with the same key (Switch
+          renders only the one that matches), so moving between them keeps one shell mounted
+          instead of rebuilding it (and refetching its data). */}
+      {SIGNED_IN_ROUTES.map(({ path, page, adminOnly }) => (
+        <Route key="signed-in" path={path}>
+          <SignedIn adminOnly={adminOnly}>
+            <LoadedPage page={page} />
+          </SignedIn>
+        </Route>
+      ))}
+      {/* Matches none of the paths above, so its place among them does not matter. */}
       <Route path={paths.transactionAlias}>
         {(params) => <Redirect to={routeTo.transaction(decodeParam(params.id))} replace />}
-      </Route>
-      <Route path={paths.forms}>
-        <SignedIn>
-          <LoadedPage page={Forms} />
-        </SignedIn>
-      </Route>
-      <Route path={paths.tutorials}>
-        <SignedIn>
-          <LoadedPage page={Tutorials} />
-        </SignedIn>
-      </Route>
-      <Route path={paths.settings}>
-        <SignedIn>
-          <LoadedPage page={Settings} />
-        </SignedIn>
-      </Route>
-      <Route path={paths.banner}>
-        <SignedIn>
-          <LoadedPage page={Banner} />
-        </SignedIn>
-      </Route>
-      <Route path={paths.notifications}>
-        <SignedIn>
-          <LoadedPage page={Notifications} />
-        </SignedIn>
-      </Route>
-      <Route path={paths.users}>
-        <SignedIn adminOnly>
-          <LoadedPage page={Users} />
-        </SignedIn>
-      </Route>
-      <Route path={paths.adminTransactions}>
-        <SignedIn adminOnly>
-          <LoadedPage page={AdminTransactions} />
-        </SignedIn>
-      </Route>
-      <Route path={paths.adminTransaction}>
-        <SignedIn adminOnly>
-          <LoadedPage page={AdminTransaction} />
-        </SignedIn>
-      </Route>
-      <Route path={paths.templates}>
-        <SignedIn adminOnly>
-          <LoadedPage page={Templates} />
-        </SignedIn>
       </Route>
 
       <Route path={paths.notFound} component={NotFound} />

@@ -1,6 +1,17 @@
 import { TRPCClientError } from '@trpc/client';
 import { apiMessages } from '../../shared/messages';
-import { RestError } from './rest';
+
+/** A non-2xx answer of the REST API, carrying its `{message, code}` body (DESIGN.md section 5). */
+export class RestError extends Error {
+  override readonly name = 'RestError';
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The HTTP status the server answered with, or undefined when no answer arrived (offline). */
 export function httpStatusOf(error: unknown): number | undefined {
@@ -13,10 +24,16 @@ export function httpStatusOf(error: unknown): number | undefined {
 }
 
 /**
- * The text to show for a failed call: the server's own message (built to be shown: it never
- * carries internals), or a general one when the request never got an answer.
+ * The server's own message for a failed call (built to be shown: it never carries internals), or
+ * `fallback` when there is none: the request never got an answer, or the answer said nothing.
  */
+export function answeredMessageOr(error: unknown, fallback: string): string {
+  return httpStatusOf(error) !== undefined && error instanceof Error && error.message
+    ? error.message
+    : fallback;
+}
+
+/** The text to show for a failed call: the server's message, or a general one without it. */
 export function serverMessageOf(error: unknown): string {
-  if (httpStatusOf(error) !== undefined && error instanceof Error && error.message) return error.message;
-  return apiMessages.serviceUnavailable;
+  return answeredMessageOr(error, apiMessages.serviceUnavailable);
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SessionRefresher } from '../auth/refresh';
 import { setSession } from '../auth/session';
-import { RestError } from './rest';
+import { RestError } from './errors';
 import { createUploader, transactionUploadPath } from './upload';
 
 type Answer = { status: number; body?: unknown; statusText?: string };

@@ -2,7 +2,7 @@ import { apiError } from '../../shared/schemas/common';
 import { type UploadAnswer, uploadAnswer } from '../../shared/schemas/transactions';
 import { type SessionRefresher, sessionRefresher } from '../auth/refresh';
 import { getAccessToken, getRefreshToken } from '../auth/session';
-import { RestError } from './rest';
+import { RestError } from './errors';
 
 /** Whole percent of the file sent so far, 0 to 100. */
 export type UploadProgress = (percent: number) => void;
@@ -52,7 +52,7 @@ function parseJson(answer: RawAnswer): unknown {
   }
 }
 
-/** The `{message, code}` error body of DESIGN.md section 5, as the RestError restFetch throws. */
+/** The `{message, code}` error body of DESIGN.md section 5, as a RestError. */
 function toError(answer: RawAnswer): RestError {
   const parsed = apiError.safeParse(parseJson(answer));
   if (parsed.success) return new RestError(answer.status, parsed.data.message, parsed.data.code);
@@ -64,7 +64,7 @@ export type UploadFile = (path: string, file: File, onProgress?: UploadProgress)
 /** `refresher` is replaceable so tests can watch the 401 handling without a network. */
 export function createUploader(refresher: SessionRefresher): UploadFile {
   return async (path, file, onProgress) => {
-    // As restFetch: the bearer token never leaves for another origin.
+    // The bearer token never leaves for another origin.
     if (!path.startsWith('/') || path.startsWith('//')) {
       throw new Error(`uploadFile takes a same-origin path, got "${path}"`);
     }

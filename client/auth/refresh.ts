@@ -6,7 +6,7 @@ import { clearSession, getRefreshToken, setSession } from './session';
 /**
  * What happens after a 401 (DESIGN.md section 9.2): one silent refresh with the stored refresh
  * token, then one retry; only when that fails does the user see the spec's alert and sign-in.
- * Shared by the tRPC link and the REST helper so both take the same, single refresh.
+ * Shared by the tRPC link and the uploader so both take the same, single refresh.
  */
 
 /** Trades a refresh token for a new pair; rejects when the server refuses it. */
@@ -112,5 +112,5 @@ export function createSessionRefresher({
   return { recover, expire };
 }
 
-/** The one refresher of the running app: the tRPC client and restFetch share its single flight. */
+/** The one refresher of the running app: the tRPC client and the uploads share its single flight. */
 export const sessionRefresher = createSessionRefresher();

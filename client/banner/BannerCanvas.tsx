@@ -2,14 +2,14 @@ import type Konva from 'konva';
 import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Circle, Image as KonvaImage, Layer, Rect, Stage, Text, Transformer } from 'react-konva';
 import type { BannerElement } from '../../shared/schemas/banners';
-import { type BannerAction, MIN_SIZE, type TextElement } from './history';
+import { type BannerAction, MIN_SIZE, type TextElement, type Transform } from './history';
 
 /**
  * The Konva stage (issue 7). Only this folder imports konva, and only the lazily loaded Banner
  * page imports this folder, so the canvas library stays out of the main bundle.
  */
 
-export const STAGE_HEIGHT = 550;
+const STAGE_HEIGHT = 550;
 
 /** Read-only hook for browser tests: the live Konva stage. */
 type TestWindow = Window & { __bannerStage?: Konva.Stage };
@@ -27,7 +27,8 @@ function useImage(src: string): HTMLImageElement | undefined {
   return image;
 }
 
-type NodeEvents = {
+/** What every element's node takes: its id, where it stands, and the handlers of the editor. */
+type NodeProps = Transform & {
   id: string;
   name: string;
   draggable: boolean;
@@ -40,25 +41,13 @@ type NodeEvents = {
 
 function ImageNode({
   element,
-  events,
+  node,
 }: {
   element: Extract<BannerElement, { type: 'image' }>;
-  events: NodeEvents;
+  node: NodeProps;
 }) {
   const image = useImage(element.src);
-  return (
-    <KonvaImage
-      {...events}
-      image={image}
-      x={element.x}
-      y={element.y}
-      width={element.width}
-      height={element.height}
-      scaleX={element.scaleX}
-      scaleY={element.scaleY}
-      rotation={element.rotation}
-    />
-  );
+  return <KonvaImage {...node} image={image} width={element.width} height={element.height} />;
 }
 
 type Editing = {
@@ -118,8 +107,13 @@ export function BannerCanvas({
     transformer.getLayer()?.batchDraw();
   });
 
-  const eventsFor = (element: BannerElement): NodeEvents => ({
+  const nodePropsFor = (element: BannerElement): NodeProps => ({
     id: element.id,
+    x: element.x,
+    y: element.y,
+    rotation: element.rotation,
+    scaleX: element.scaleX,
+    scaleY: element.scaleY,
     name: 'banner-element',
     draggable: element.draggable,
     onMouseDown: () => dispatch({ type: 'select', id: element.id }),
@@ -196,23 +190,18 @@ export function BannerCanvas({
         >
           <Layer>
             {elements.map((element) => {
-              const events = eventsFor(element);
+              const node = nodePropsFor(element);
               switch (element.type) {
                 case 'text':
                   return (
                     <Text
                       key={element.id}
-                      {...events}
+                      {...node}
                       text={element.text}
-                      x={element.x}
-                      y={element.y}
                       fontSize={element.fontSize}
                       fontStyle={element.fontStyle}
                       textDecoration={element.underline ? 'underline' : ''}
                       fill={element.fill ?? 'black'}
-                      scaleX={element.scaleX}
-                      scaleY={element.scaleY}
-                      rotation={element.rotation}
                       visible={editing?.id !== element.id}
                       onDblClick={() => startEditing(element)}
                       onDblTap={() => startEditing(element)}
@@ -222,33 +211,16 @@ export function BannerCanvas({
                   return (
                     <Rect
                       key={element.id}
-                      {...events}
-                      x={element.x}
-                      y={element.y}
+                      {...node}
                       width={element.width}
                       height={element.height}
                       fill={element.fill}
-                      scaleX={element.scaleX}
-                      scaleY={element.scaleY}
-                      rotation={element.rotation}
                     />
                   );
                 case 'circle':
-                  return (
-                    <Circle
-                      key={element.id}
-                      {...events}
-                      x={element.x}
-                      y={element.y}
-                      radius={element.radius}
-                      fill={element.fill}
-                      scaleX={element.scaleX}
-                      scaleY={element.scaleY}
-                      rotation={element.rotation}
-                    />
-                  );
+                  return <Circle key={element.id} {...node} radius={element.radius} fill={element.fill} />;
                 case 'image':
-                  return <ImageNode key={element.id} element={element} events={events} />;
+                  return <ImageNode key={element.id} element={element} node={node} />;
               }
               return null;
             })}

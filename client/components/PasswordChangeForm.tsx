@@ -1,13 +1,14 @@
-import { Alert, Button, Group, PasswordInput, Stack, Title } from '@mantine/core';
+import { Alert, Group, PasswordInput, Stack, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
-import { apiMessages, ui, validation } from '../../shared/messages';
+import { apiMessages, validation } from '../../shared/messages';
 import { changePasswordInput } from '../../shared/schemas/users';
 import { serverMessageOf } from '../api/errors';
 import { setSession } from '../auth/session';
 import { notifySuccess } from '../notify';
 import { useTRPC } from '../trpc';
+import { SubmitButton } from './SubmitButton';
 
 // The shared rules field by field (the contract's userId is added on submit), with its match rule.
 const { currentPassword, password, confirmPassword } = changePasswordInput.shape;
@@ -80,9 +81,7 @@ export function PasswordChangeForm({ userId }: { userId: string }) {
           </Alert>
         )}
         <Group justify="flex-end">
-          <Button type="submit" disabled={change.isPending}>
-            {change.isPending ? ui.loading : 'Change password'}
-          </Button>
+          <SubmitButton pending={change.isPending}>Change password</SubmitButton>
         </Group>
       </Stack>
     </form>

@@ -1,18 +1,19 @@
-import { Alert, Button, Group, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Alert, Group, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ui } from '../../shared/messages';
 import { type PublicUser, updateProfileInput } from '../../shared/schemas/users';
 import { serverMessageOf } from '../api/errors';
 import { notifySuccess } from '../notify';
 import { useTRPC } from '../trpc';
+import { NameInputs } from './NameInputs';
+import { SubmitButton } from './SubmitButton';
 
 export const PROFILE_UPDATED = 'Profile updated successfully';
 
 /** The profile fields (spec section 5): the shared input without `userId`, which the page adds. */
 const profileSchema = updateProfileInput.omit({ userId: true });
 
-export type ProfileValues = {
+type ProfileValues = {
   firstName: string;
   lastName: string;
   company: string;
@@ -60,20 +61,7 @@ export function ProfileForm({ profile }: { profile: PublicUser }) {
   return (
     <form onSubmit={submit} noValidate aria-label="Profile">
       <Stack gap="md">
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput
-            label="First name"
-            withAsterisk
-            key={form.key('firstName')}
-            {...form.getInputProps('firstName')}
-          />
-          <TextInput
-            label="Last name"
-            withAsterisk
-            key={form.key('lastName')}
-            {...form.getInputProps('lastName')}
-          />
-        </SimpleGrid>
+        <NameInputs form={form} sideBySideFrom="sm" />
         <TextInput
           label="Company"
           withAsterisk
@@ -94,9 +82,7 @@ export function ProfileForm({ profile }: { profile: PublicUser }) {
           </Alert>
         )}
         <Group justify="flex-end">
-          <Button type="submit" disabled={update.isPending}>
-            {update.isPending ? ui.loading : 'Submit'}
-          </Button>
+          <SubmitButton pending={update.isPending}>Submit</SubmitButton>
         </Group>
       </Stack>
     </form>

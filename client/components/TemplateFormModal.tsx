@@ -1,10 +1,12 @@
-import { ActionIcon, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { randomId } from '@mantine/hooks';
 import { IconTrash } from '@tabler/icons-react';
 import { z } from 'zod';
-import { ui, validation } from '../../shared/messages';
+import { validation } from '../../shared/messages';
 import { type TemplateInput, templateInput } from '../../shared/schemas/templates';
+import { DialogActions } from './DialogActions';
+import { type EditDialogProps, FormModal } from './FormModal';
 
 /**
  * The add and update dialog of a checklist template (spec sections 2, 3 and 5). The form holds
@@ -13,7 +15,7 @@ import { type TemplateInput, templateInput } from '../../shared/schemas/template
 
 type DocumentField = { name: string; key: string };
 
-export type TemplateFormValues = {
+type TemplateFormValues = {
   type: string;
   role: string;
   documents: DocumentField[];
@@ -25,7 +27,7 @@ const documentField = (name = ''): DocumentField => ({ name, key: randomId() });
 // messages ('Type is required', ...) and the length limits.
 const { type, role, forms } = templateInput.shape;
 
-export const templateFormSchema = z
+const templateFormSchema = z
   .object({
     type,
     role,
@@ -43,42 +45,22 @@ export const templateFormSchema = z
   });
 
 /** The values the API takes: the document objects become their names. */
-export function toTemplateInput(values: { type: string; role: string; documents: { name: string }[] }) {
+function toTemplateInput(values: { type: string; role: string; documents: { name: string }[] }) {
   return { type: values.type, role: values.role, forms: values.documents.map((document) => document.name) };
 }
 
-type TemplateFormModalProps = {
-  opened: boolean;
-  title: string;
-  /** What the fields start with: a template's own values on update, nothing on add. */
-  initial?: { type: string; role: string; forms: string[] };
-  submitting: boolean;
-  onSubmit: (input: TemplateInput) => void;
-  onClose: () => void;
-};
+/** `initial` is what the fields start with: a template's own values on update, nothing on add. */
+type TemplateFormModalProps = EditDialogProps<{ type: string; role: string; forms: string[] }, TemplateInput>;
 
-export function TemplateFormModal({
-  opened,
-  title,
-  initial,
-  submitting,
-  onSubmit,
-  onClose,
-}: TemplateFormModalProps) {
+export function TemplateFormModal({ opened, title, onClose, ...form }: TemplateFormModalProps) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={title}
-      closeButtonProps={{ 'aria-label': 'Close dialog' }}
-    >
-      {/* The modal unmounts its content once closed, so every opening starts from `initial`. */}
-      <TemplateForm initial={initial} submitting={submitting} onSubmit={onSubmit} onCancel={onClose} />
-    </Modal>
+    <FormModal opened={opened} title={title} onClose={onClose}>
+      <TemplateForm {...form} onCancel={onClose} />
+    </FormModal>
   );
 }
 
-type TemplateFormProps = Pick<TemplateFormModalProps, 'initial' | 'submitting' | 'onSubmit'> & {
+type TemplateFormProps = Omit<TemplateFormModalProps, 'opened' | 'title' | 'onClose'> & {
   onCancel: () => void;
 };
 
@@ -147,14 +129,7 @@ function TemplateForm({ initial, submitting, onSubmit, onCancel }: TemplateFormP
             </Button>
           </Group>
         </Stack>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel} disabled={submitting}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={submitting}>
-            {submitting ? ui.loading : 'Submit'}
-          </Button>
-        </Group>
+        <DialogActions pending={submitting} onCancel={onCancel} />
       </Stack>
     </form>
   );

@@ -1,24 +1,17 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  NativeSelect,
-  PasswordInput,
-  SimpleGrid,
-  Stack,
-  TextInput,
-} from '@mantine/core';
+import { Alert, NativeSelect, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { ROLES } from '../../shared/constants';
-import { alerts, ui } from '../../shared/messages';
+import { alerts } from '../../shared/messages';
 import { createUserInput, type PublicUser } from '../../shared/schemas/users';
-import { httpStatusOf } from '../api/errors';
+import { answeredMessageOr } from '../api/errors';
 import { useTRPC } from '../trpc';
+import { DialogActions } from './DialogActions';
+import { FormModal } from './FormModal';
+import { NameInputs } from './NameInputs';
 
 /** The dialog's fields; Role starts empty so 'Role is required' can show. */
-export type AddUserValues = {
+type AddUserValues = {
   firstName: string;
   lastName: string;
   email: string;
@@ -43,13 +36,6 @@ const ROLE_CHOICES = [
   ...ROLES.map((role) => ({ value: role, label: role })),
 ];
 
-/** Spec section 8: the server's message, or 'Failed to add user. Please try again.' without one. */
-export function addUserFailureMessage(error: unknown): string {
-  return httpStatusOf(error) !== undefined && error instanceof Error && error.message
-    ? error.message
-    : alerts.addUserFailed;
-}
-
 type UsersAddUserModalProps = {
   opened: boolean;
   onClose: () => void;
@@ -59,15 +45,9 @@ type UsersAddUserModalProps = {
 /** The Add user dialog of the users page (spec sections 2, 5 and 8). */
 export function UsersAddUserModal({ opened, onClose, onCreated }: UsersAddUserModalProps) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title="Add user"
-      closeButtonProps={{ 'aria-label': 'Close dialog' }}
-    >
-      {/* The modal unmounts its content once closed: each opening starts empty, without an old error. */}
+    <FormModal opened={opened} title="Add user" onClose={onClose}>
       <AddUserForm onCancel={onClose} onCreated={onCreated} />
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -94,20 +74,7 @@ function AddUserForm({
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <SimpleGrid cols={{ base: 1, xs: 2 }}>
-          <TextInput
-            label="First name"
-            withAsterisk
-            key={form.key('firstName')}
-            {...form.getInputProps('firstName')}
-          />
-          <TextInput
-            label="Last name"
-            withAsterisk
-            key={form.key('lastName')}
-            {...form.getInputProps('lastName')}
-          />
-        </SimpleGrid>
+        <NameInputs form={form} sideBySideFrom="xs" />
         <TextInput
           label="Email"
           type="email"
@@ -143,19 +110,13 @@ function AddUserForm({
           key={form.key('role')}
           {...form.getInputProps('role')}
         />
+        {/* Spec section 8: the server's message, or 'Failed to add user. Please try again.' without one. */}
         {create.error && (
           <Alert color="red" role="alert">
-            {addUserFailureMessage(create.error)}
+            {answeredMessageOr(create.error, alerts.addUserFailed)}
           </Alert>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel} disabled={sending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={sending}>
-            {sending ? ui.loading : 'Submit'}
-          </Button>
-        </Group>
+        <DialogActions pending={sending} onCancel={onCancel} />
       </Stack>
     </form>
   );

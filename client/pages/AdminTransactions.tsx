@@ -1,5 +1,4 @@
-import { Button, Container, Group, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Button, Group } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
@@ -7,9 +6,10 @@ import { PAGE_SIZE } from '../../shared/constants';
 import { toasts } from '../../shared/messages';
 import type { TransactionSummary } from '../../shared/schemas/transactions';
 import { serverMessageOf } from '../api/errors';
-import { QuickSearch } from '../components/QuickSearch';
+import { confirmDelete } from '../components/confirm-delete';
+import { ListPage } from '../components/ListPage';
 import { TransactionsTable } from '../components/transactions/TransactionsTable';
-import { useListSearch } from '../components/transactions/useListSearch';
+import { useListSearch } from '../components/useListSearch';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
 import { routeTo } from '../paths';
 import { useTRPC } from '../trpc';
@@ -58,52 +58,42 @@ export function AdminTransactions() {
     }),
   );
 
-  const confirmDelete = (transaction: TransactionSummary) =>
-    modals.openConfirmModal({
-      title: 'Delete transaction',
-      children: (
-        <Text size="sm">
-          Delete the transaction at {transaction.streetAddress}, {transaction.city}?
-        </Text>
-      ),
-      labels: { confirm: 'Delete', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: () => remove.mutate({ id: transaction._id }),
-    });
+  const confirmRemove = (transaction: TransactionSummary) =>
+    confirmDelete(
+      'Delete transaction',
+      <>
+        Delete the transaction at {transaction.streetAddress}, {transaction.city}?
+      </>,
+      () => remove.mutate({ id: transaction._id }),
+    );
 
   return (
-    <Container size="lg" py="xl">
-      <Stack gap="lg">
-        <Title order={1}>Admin Transactions</Title>
-        <QuickSearch onSearch={search} />
-        <TransactionsTable
-          data={query.data}
-          loading={query.isPending || query.isPlaceholderData}
-          failed={query.isError}
-          page={page}
-          onPageChange={setPage}
-          renderActions={(transaction) => (
-            <Group gap="xs" wrap="nowrap">
-              <Button
-                size="xs"
-                variant="light"
-                onClick={() => navigate(routeTo.adminTransaction(transaction._id))}
-              >
-                Edit
-              </Button>
-              <Button
-                size="xs"
-                variant="light"
-                color="red"
-                disabled={remove.isPending && remove.variables?.id === transaction._id}
-                onClick={() => confirmDelete(transaction)}
-              >
-                Delete
-              </Button>
-            </Group>
-          )}
-        />
-      </Stack>
-    </Container>
+    <ListPage title="Admin Transactions" onSearch={search}>
+      <TransactionsTable
+        query={query}
+        page={page}
+        onPageChange={setPage}
+        renderActions={(transaction) => (
+          <Group gap="xs" wrap="nowrap">
+            <Button
+              size="xs"
+              variant="light"
+              onClick={() => navigate(routeTo.adminTransaction(transaction._id))}
+            >
+              Edit
+            </Button>
+            <Button
+              size="xs"
+              variant="light"
+              color="red"
+              disabled={remove.isPending && remove.variables?.id === transaction._id}
+              onClick={() => confirmRemove(transaction)}
+            >
+              Delete
+            </Button>
+          </Group>
+        )}
+      />
+    </ListPage>
   );
 }

@@ -10,7 +10,7 @@ import { renderWithProviders } from '../test-utils/render';
 import { fakeAccessToken } from '../test-utils/tokens';
 import { deferred, type StubHandler, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
 import { TEST_USER_ID, testProfile } from '../test-utils/users';
-import { Forms } from './Forms';
+import { Forms } from './Library';
 
 vi.mock('../api/upload', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../api/upload')>()),

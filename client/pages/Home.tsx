@@ -1,14 +1,14 @@
-import { Button, Container, Group, Stack, Title } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { keepPreviousData, skipToken, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { PAGE_SIZE } from '../../shared/constants';
 import { getUserId } from '../auth/session';
-import { QuickSearch } from '../components/QuickSearch';
+import { ListPage } from '../components/ListPage';
 import { CreateTransactionDialog } from '../components/transactions/CreateTransactionDialog';
 import { TransactionsTable } from '../components/transactions/TransactionsTable';
-import { useListSearch } from '../components/transactions/useListSearch';
+import { useListSearch } from '../components/useListSearch';
 import { useLoadFailureToast } from '../notify';
 import { routeTo } from '../paths';
 import { useTRPC } from '../trpc';
@@ -38,19 +38,18 @@ export function Home() {
   useLoadFailureToast('transactions-list', 'Could not load transactions', query.error, query.refetch);
 
   return (
-    <Container size="lg" py="xl">
-      <Stack gap="lg">
-        <Group justify="space-between">
-          <Title order={1}>Transactions</Title>
+    <>
+      <ListPage
+        title="Transactions"
+        action={
           <Button leftSection={<IconPlus size={18} aria-hidden="true" />} onClick={() => setCreating(true)}>
             Add Transaction
           </Button>
-        </Group>
-        <QuickSearch onSearch={search} />
+        }
+        onSearch={search}
+      >
         <TransactionsTable
-          data={query.data}
-          loading={query.isPending || query.isPlaceholderData}
-          failed={query.isError}
+          query={query}
           page={page}
           onPageChange={setPage}
           renderActions={(transaction) => (
@@ -59,8 +58,8 @@ export function Home() {
             </Button>
           )}
         />
-      </Stack>
+      </ListPage>
       <CreateTransactionDialog opened={creating} onClose={() => setCreating(false)} />
-    </Container>
+    </>
   );
 }

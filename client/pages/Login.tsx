@@ -6,6 +6,8 @@ import { authMessages, ui } from '../../shared/messages';
 import { type LoginInput, loginInput } from '../../shared/schemas/auth';
 import { serverMessageOf } from '../api/errors';
 import { setSession } from '../auth/session';
+import { SubmitButton } from '../components/SubmitButton';
+import { AuthFooterLink } from '../layout/AuthFooterLink';
 import { AuthLayout } from '../layout/AuthLayout';
 import { paths } from '../paths';
 import { useTRPC } from '../trpc';
@@ -58,9 +60,9 @@ export function Login() {
               Forgot password?
             </Anchor>
           </Group>
-          <Button type="submit" fullWidth disabled={login.isPending}>
-            {login.isPending ? ui.loading : 'Sign in'}
-          </Button>
+          <SubmitButton fullWidth pending={login.isPending}>
+            Sign in
+          </SubmitButton>
         </Stack>
       </form>
       {login.error && (
@@ -85,12 +87,9 @@ export function Login() {
           )}
         </Stack>
       )}
-      <Text size="sm" ta="center">
-        Don't have an account?{' '}
-        <Anchor component={Link} href={paths.register}>
-          Register
-        </Anchor>
-      </Text>
+      <AuthFooterLink prompt="Don't have an account?" href={paths.register}>
+        Register
+      </AuthFooterLink>
     </AuthLayout>
   );
 }

@@ -1,11 +1,13 @@
-import { Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Anchor, PasswordInput, Stack, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useParams } from 'wouter';
 import type { z } from 'zod';
-import { authMessages, ui } from '../../shared/messages';
+import { authMessages } from '../../shared/messages';
 import { newPasswordForm } from '../../shared/schemas/auth';
 import { httpStatusOf, serverMessageOf } from '../api/errors';
+import { SubmitButton } from '../components/SubmitButton';
+import { AuthFooterLink } from '../layout/AuthFooterLink';
 import { AuthLayout } from '../layout/AuthLayout';
 import { decodeParam, paths } from '../paths';
 import { useTRPC } from '../trpc';
@@ -52,9 +54,9 @@ export function NewPassword() {
                 key={form.key('confirmPassword')}
                 {...form.getInputProps('confirmPassword')}
               />
-              <Button type="submit" fullWidth disabled={confirmReset.isPending}>
-                {confirmReset.isPending ? ui.loading : authMessages.setPasswordButton}
-              </Button>
+              <SubmitButton fullWidth pending={confirmReset.isPending}>
+                {authMessages.setPasswordButton}
+              </SubmitButton>
             </Stack>
           </form>
           {confirmReset.error && (
@@ -68,11 +70,7 @@ export function NewPassword() {
               Request a new link
             </Anchor>
           )}
-          <Text size="sm" ta="center">
-            <Anchor component={Link} href={paths.login}>
-              Back to sign in
-            </Anchor>
-          </Text>
+          <AuthFooterLink href={paths.login}>Back to sign in</AuthFooterLink>
         </>
       )}
     </AuthLayout>

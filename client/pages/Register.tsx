@@ -1,14 +1,14 @@
-import { Anchor, Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
-import { Link, useLocation } from 'wouter';
-import { ui } from '../../shared/messages';
 import { type RegisterInput, registerInput } from '../../shared/schemas/auth';
 import { serverMessageOf } from '../api/errors';
+import { SubmitButton } from '../components/SubmitButton';
+import { AuthFooterLink } from '../layout/AuthFooterLink';
 import { AuthLayout } from '../layout/AuthLayout';
-import { paths, routeTo } from '../paths';
+import { paths } from '../paths';
 import { useTRPC } from '../trpc';
-import type { VerificationState } from './Verification';
+import { useOpenVerification } from './Verification';
 
 const EMPTY: RegisterInput = {
   firstName: '',
@@ -23,7 +23,7 @@ const EMPTY: RegisterInput = {
 /** Registration (spec section 2, /auth/register); success leads to the verification notice. */
 export function Register() {
   const trpc = useTRPC();
-  const [, navigate] = useLocation();
+  const openVerification = useOpenVerification();
   const register = useMutation(trpc.auth.register.mutationOptions());
   const form = useForm<RegisterInput>({
     mode: 'uncontrolled',
@@ -34,10 +34,7 @@ export function Register() {
   const submit = form.onSubmit((values) => {
     const input = registerInput.parse(values);
     register.mutate(input, {
-      onSuccess: () => {
-        const state: VerificationState = { type: 'register', email: input.email };
-        navigate(routeTo.verification('register', input.email), { state });
-      },
+      onSuccess: () => openVerification('register', input.email),
     });
   });
 
@@ -96,9 +93,9 @@ export function Register() {
               {...form.getInputProps('confirmPassword')}
             />
           </SimpleGrid>
-          <Button type="submit" fullWidth disabled={register.isPending}>
-            {register.isPending ? ui.loading : 'Register'}
-          </Button>
+          <SubmitButton fullWidth pending={register.isPending}>
+            Register
+          </SubmitButton>
         </Stack>
       </form>
       {register.error && (
@@ -106,12 +103,9 @@ export function Register() {
           {serverMessageOf(register.error)}
         </Text>
       )}
-      <Text size="sm" ta="center">
-        Already have an account?{' '}
-        <Anchor component={Link} href={paths.login}>
-          Sign in
-        </Anchor>
-      </Text>
+      <AuthFooterLink prompt="Already have an account?" href={paths.login}>
+        Sign in
+      </AuthFooterLink>
     </AuthLayout>
   );
 }

@@ -1,14 +1,15 @@
-import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
-import { Link, useLocation } from 'wouter';
-import { authMessages, ui } from '../../shared/messages';
+import { authMessages } from '../../shared/messages';
 import { type ResetRequestInput, resetRequestInput } from '../../shared/schemas/auth';
 import { httpStatusOf, serverMessageOf } from '../api/errors';
+import { SubmitButton } from '../components/SubmitButton';
+import { AuthFooterLink } from '../layout/AuthFooterLink';
 import { AuthLayout } from '../layout/AuthLayout';
-import { paths, routeTo } from '../paths';
+import { paths } from '../paths';
 import { useTRPC } from '../trpc';
-import type { VerificationState } from './Verification';
+import { useOpenVerification } from './Verification';
 
 /**
  * Spec section 8 shows a message for a 404 only. A 429 also shows the server's "Too many
@@ -25,7 +26,7 @@ function visibleError(error: unknown): string | null {
 /** Forgot password (spec section 2, /auth/reset): asks for the e-mailed reset link. */
 export function ResetPassword() {
   const trpc = useTRPC();
-  const [, navigate] = useLocation();
+  const openVerification = useOpenVerification();
   const requestReset = useMutation(trpc.auth.requestPasswordReset.mutationOptions());
   const form = useForm<ResetRequestInput>({
     mode: 'uncontrolled',
@@ -36,10 +37,7 @@ export function ResetPassword() {
   const submit = form.onSubmit((values) => {
     const input = resetRequestInput.parse(values);
     requestReset.mutate(input, {
-      onSuccess: () => {
-        const state: VerificationState = { type: 'reset', email: input.email };
-        navigate(routeTo.verification('reset', input.email), { state });
-      },
+      onSuccess: () => openVerification('reset', input.email),
     });
   });
 
@@ -59,9 +57,9 @@ export function ResetPassword() {
             key={form.key('email')}
             {...form.getInputProps('email')}
           />
-          <Button type="submit" fullWidth disabled={requestReset.isPending}>
-            {requestReset.isPending ? ui.loading : 'Reset Password'}
-          </Button>
+          <SubmitButton fullWidth pending={requestReset.isPending}>
+            Reset Password
+          </SubmitButton>
         </Stack>
       </form>
       {errorText && (
@@ -69,11 +67,7 @@ export function ResetPassword() {
           {errorText}
         </Text>
       )}
-      <Text size="sm" ta="center">
-        <Anchor component={Link} href={paths.login}>
-          Back to sign in
-        </Anchor>
-      </Text>
+      <AuthFooterLink href={paths.login}>Back to sign in</AuthFooterLink>
     </AuthLayout>
   );
 }

@@ -1,17 +1,19 @@
-import { Button, Container, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { openConfirmModal } from '@mantine/modals';
 import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PAGE_SIZE, TEMPLATE_PREVIEW_DOCUMENTS } from '../../shared/constants';
 import { toasts, ui } from '../../shared/messages';
 import type { Template, TemplateInput } from '../../shared/schemas/templates';
-import { httpStatusOf, serverMessageOf } from '../api/errors';
+import { answeredMessageOr, serverMessageOf } from '../api/errors';
 import { useIsOwner } from '../auth/useIsOwner';
+import { confirmDelete } from '../components/confirm-delete';
+import { ListPage } from '../components/ListPage';
+import { isListLoading, ListTable } from '../components/ListTable';
 import { Pager } from '../components/Pager';
-import { QuickSearch } from '../components/QuickSearch';
 import { TemplateDocumentsModal } from '../components/TemplateDocumentsModal';
 import { TemplateFormModal } from '../components/TemplateFormModal';
+import { useListSearch } from '../components/useListSearch';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
 
@@ -19,47 +21,25 @@ const COLUMNS = ['Type', 'Role', 'Documents', 'Actions'];
 const LOAD_ERROR_TOAST_ID = 'templates-load-error';
 const LOAD_ERROR_TEXT = 'The templates could not be loaded.';
 
-/** The message of an answered call, or `fallback` when the server gave none. */
-function answeredMessageOr(error: unknown, fallback: string): string {
-  return httpStatusOf(error) !== undefined && error instanceof Error && error.message
-    ? error.message
-    : fallback;
-}
-
-type QueryState = { isPending: boolean; isPlaceholderData: boolean; isError: boolean; isFetching: boolean };
-
-/** A first load, a page change, or a retry after a failure: the rows on screen are not the answer. */
-function isLoading(query: QueryState): boolean {
-  return query.isPending || query.isPlaceholderData || (query.isError && query.isFetching);
-}
-
 /** The list or the search, one page of it, in one shape. */
-function useTemplatesPage(query: string, page: number) {
+function useTemplatesPage(term: string, page: number) {
   const trpc = useTRPC();
   // Both share the keep-previous behaviour so the pager keeps its numbers between pages.
   const list = useQuery({
-    ...trpc.templates.list.queryOptions(query ? skipToken : { page, limit: PAGE_SIZE }),
+    ...trpc.templates.list.queryOptions(term ? skipToken : { page, limit: PAGE_SIZE }),
     placeholderData: keepPreviousData,
   });
   const search = useQuery({
-    ...trpc.templates.search.queryOptions(query ? { query, page, limit: PAGE_SIZE } : skipToken),
+    ...trpc.templates.search.queryOptions(term ? { query: term, page, limit: PAGE_SIZE } : skipToken),
     placeholderData: keepPreviousData,
   });
-  if (query) {
-    return {
-      rows: search.data?.forms,
-      total: search.data?.total ?? 0,
-      loading: isLoading(search),
-      error: search.error,
-      refetch: search.refetch,
-    };
-  }
+  const current = term ? search : list;
   return {
-    rows: list.data?.data,
-    total: list.data?.totalItems ?? 0,
-    loading: isLoading(list),
-    error: list.error,
-    refetch: list.refetch,
+    rows: term ? search.data?.forms : list.data?.data,
+    total: (term ? search.data?.total : list.data?.totalItems) ?? 0,
+    loading: isListLoading(current),
+    error: current.error,
+    refetch: current.refetch,
   };
 }
 
@@ -71,9 +51,9 @@ export function Templates() {
   const queryClient = useQueryClient();
   const isOwner = useIsOwner();
 
-  const [query, setQuery] = useState('');
-  const [page, setPage] = useState(1);
-  const { rows, total, loading, error, refetch } = useTemplatesPage(query, page);
+  // Spec section 4: a search starts at page 1; an empty one reloads the plain list.
+  const { page, setPage, term, search } = useListSearch();
+  const { rows, total, loading, error, refetch } = useTemplatesPage(term, page);
 
   // DESIGN.md 9.4: a failed load says so and offers a retry instead of failing silently.
   useLoadFailureToast(LOAD_ERROR_TOAST_ID, LOAD_ERROR_TEXT, error, refetch);
@@ -114,18 +94,14 @@ export function Templates() {
     }
   };
 
-  const confirmDelete = (template: Template) =>
-    openConfirmModal({
-      title: 'Delete template',
-      children: (
-        <Text size="sm">
-          Delete the checklist of {template.type} / {template.role}? New transactions of this type and role
-          will have no required documents.
-        </Text>
-      ),
-      labels: { confirm: 'Delete', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
+  const confirmRemove = (template: Template) =>
+    confirmDelete(
+      'Delete template',
+      <>
+        Delete the checklist of {template.type} / {template.role}? New transactions of this type and role will
+        have no required documents.
+      </>,
+      () =>
         remove.mutate(
           { id: template._id },
           {
@@ -138,13 +114,7 @@ export function Templates() {
             onSettled: () => void refreshTemplates(),
           },
         ),
-    });
-
-  const runSearch = (text: string) => {
-    // Spec section 4: a search starts at page 1; an empty one reloads the plain list.
-    setQuery(text.trim());
-    setPage(1);
-  };
+    );
 
   const openAdd = () => {
     setEditing({ mode: 'add' });
@@ -160,56 +130,31 @@ export function Templates() {
   };
 
   return (
-    <Container size="lg" py="xl">
-      <Stack gap="lg">
-        <Group justify="space-between" wrap="wrap">
-          <Title order={1}>Transactions Forms</Title>
-          {isOwner && <Button onClick={openAdd}>Add Transactions Forms</Button>}
-        </Group>
-
-        <QuickSearch onSearch={runSearch} />
-
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped highlightOnHover verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                {COLUMNS.map((column) => (
-                  <Table.Th key={column}>{column}</Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {loading ? (
-                <Table.Tr>
-                  <Table.Td colSpan={COLUMNS.length}>{ui.loading}</Table.Td>
-                </Table.Tr>
-              ) : error ? (
-                <Table.Tr>
-                  <Table.Td colSpan={COLUMNS.length}>{LOAD_ERROR_TEXT}</Table.Td>
-                </Table.Tr>
-              ) : rows?.length ? (
-                rows.map((template) => (
-                  <TemplateRow
-                    key={template._id}
-                    template={template}
-                    onSeeMore={() => openDocuments(template.forms)}
-                    onUpdate={() => openUpdate(template)}
-                    onDelete={() => confirmDelete(template)}
-                  />
-                ))
-              ) : (
-                <Table.Tr>
-                  <Table.Td colSpan={COLUMNS.length}>
-                    {query ? `No templates match "${query}".` : 'No templates yet.'}
-                  </Table.Td>
-                </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-
+    <>
+      <ListPage
+        title="Transactions Forms"
+        action={isOwner && <Button onClick={openAdd}>Add Transactions Forms</Button>}
+        onSearch={search}
+      >
+        <ListTable
+          columns={COLUMNS}
+          minWidth={640}
+          rows={rows}
+          loading={loading}
+          failure={error ? LOAD_ERROR_TEXT : null}
+          empty={term ? `No templates match "${term}".` : 'No templates yet.'}
+          renderRow={(template) => (
+            <TemplateRow
+              key={template._id}
+              template={template}
+              onSeeMore={() => openDocuments(template.forms)}
+              onUpdate={() => openUpdate(template)}
+              onDelete={() => confirmRemove(template)}
+            />
+          )}
+        />
         <Pager page={page} pageSize={PAGE_SIZE} total={total} onChange={setPage} />
-      </Stack>
+      </ListPage>
 
       <TemplateDocumentsModal
         opened={documentsOpened}
@@ -224,7 +169,7 @@ export function Templates() {
         onSubmit={submitTemplate}
         onClose={formModal.close}
       />
-    </Container>
+    </>
   );
 }
 

@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
-import { RestError } from '../api/rest';
+import { RestError } from '../api/errors';
 import { uploadFile } from '../api/upload';
 import { paths } from '../paths';
 import { field } from '../test-utils/forms';

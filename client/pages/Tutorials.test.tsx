@@ -8,7 +8,7 @@ import { renderWithProviders } from '../test-utils/render';
 import { fakeAccessToken } from '../test-utils/tokens';
 import { type StubHandler, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
 import { TEST_USER_ID, testProfile } from '../test-utils/users';
-import { Tutorials } from './Tutorials';
+import { Tutorials } from './Library';
 
 const intro: LibraryItem = {
   _id: 'c0000000-0000-4000-8000-000000000001',

@@ -1,14 +1,15 @@
-import { Badge, Button, Container, Group, Stack, Table, Title } from '@mantine/core';
+import { Badge, Button, Table } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PAGE_SIZE } from '../../shared/constants';
-import { ui } from '../../shared/messages';
 import type { PublicUser } from '../../shared/schemas/users';
 import { serverMessageOf } from '../api/errors';
+import { ListPage } from '../components/ListPage';
+import { isListLoading, ListTable } from '../components/ListTable';
 import { Pager } from '../components/Pager';
-import { QuickSearch } from '../components/QuickSearch';
 import { UsersAddUserModal } from '../components/UsersAddUserModal';
+import { useListSearch } from '../components/useListSearch';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
 
@@ -27,15 +28,12 @@ export function Users() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
 
-  const [query, setQuery] = useState('');
-  const [page, setPage] = useState(1);
+  // Spec section 4: a search starts at page 1; an empty one reloads the plain list.
+  const { page, setPage, term, search } = useListSearch();
   const list = useQuery({
-    ...trpc.users.list.queryOptions({ page, limit: PAGE_SIZE, ...(query ? { query } : {}) }),
+    ...trpc.users.list.queryOptions({ page, limit: PAGE_SIZE, ...(term ? { query: term } : {}) }),
     placeholderData: keepPreviousData,
   });
-  const loading = list.isPending || list.isPlaceholderData || (list.isError && list.isFetching);
-  const rows = list.data?.users;
-  const total = list.data?.totalUsers ?? 0;
 
   // DESIGN.md 9.4: a failed load says so and offers a retry.
   useLoadFailureToast(LOAD_ERROR_TOAST_ID, LOAD_ERROR_TEXT, list.error, list.refetch);
@@ -64,12 +62,6 @@ export function Users() {
     );
   };
 
-  const runSearch = (text: string) => {
-    // Spec section 4: a search starts at page 1; an empty one reloads the plain list.
-    setQuery(text.trim());
-    setPage(1);
-  };
-
   const added = () => {
     addModal.close();
     notifySuccess(userToasts.added);
@@ -78,59 +70,30 @@ export function Users() {
   };
 
   return (
-    <Container size="lg" py="xl">
-      <Stack gap="lg">
-        <Group justify="space-between" wrap="wrap">
-          <Title order={1}>Users</Title>
-          <Button onClick={addModal.open}>Add user</Button>
-        </Group>
-
-        <QuickSearch onSearch={runSearch} />
-
-        <Table.ScrollContainer minWidth={760}>
-          <Table striped highlightOnHover verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                {COLUMNS.map((column) => (
-                  <Table.Th key={column}>{column}</Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {loading ? (
-                <Table.Tr>
-                  <Table.Td colSpan={COLUMNS.length}>{ui.loading}</Table.Td>
-                </Table.Tr>
-              ) : list.error ? (
-                <Table.Tr>
-                  <Table.Td colSpan={COLUMNS.length}>{LOAD_ERROR_TEXT}</Table.Td>
-                </Table.Tr>
-              ) : rows?.length ? (
-                rows.map((user) => (
-                  <UserRow
-                    key={user._id}
-                    user={user}
-                    busy={toggling === user._id}
-                    disabled={toggling !== null}
-                    onToggle={() => toggle(user)}
-                  />
-                ))
-              ) : (
-                <Table.Tr>
-                  <Table.Td colSpan={COLUMNS.length}>
-                    {query ? `No users match "${query}".` : 'No users yet.'}
-                  </Table.Td>
-                </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-
-        <Pager page={page} pageSize={PAGE_SIZE} total={total} onChange={setPage} />
-      </Stack>
+    <>
+      <ListPage title="Users" action={<Button onClick={addModal.open}>Add user</Button>} onSearch={search}>
+        <ListTable
+          columns={COLUMNS}
+          minWidth={760}
+          rows={list.data?.users}
+          loading={isListLoading(list)}
+          failure={list.error ? LOAD_ERROR_TEXT : null}
+          empty={term ? `No users match "${term}".` : 'No users yet.'}
+          renderRow={(user) => (
+            <UserRow
+              key={user._id}
+              user={user}
+              busy={toggling === user._id}
+              disabled={toggling !== null}
+              onToggle={() => toggle(user)}
+            />
+          )}
+        />
+        <Pager page={page} pageSize={PAGE_SIZE} total={list.data?.totalUsers ?? 0} onChange={setPage} />
+      </ListPage>
 
       <UsersAddUserModal opened={addOpened} onClose={addModal.close} onCreated={added} />
-    </Container>
+    </>
   );
 }
 

@@ -1,16 +1,25 @@
 import { Button, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { Link, useParams } from 'wouter';
+import { Link, useLocation, useParams } from 'wouter';
 import { useHistoryState } from 'wouter/use-browser-location';
 import { authMessages, ui } from '../../shared/messages';
 import { serverMessageOf } from '../api/errors';
 import { AuthLayout } from '../layout/AuthLayout';
-import { decodeParam, isVerificationType, paths, type VerificationType } from '../paths';
+import { decodeParam, isVerificationType, paths, routeTo, type VerificationType } from '../paths';
 import { useTRPC } from '../trpc';
 import { NotFound } from './NotFound';
 
 /** What registration and reset hand over in the history entry (spec: "read from route state"). */
-export type VerificationState = { type: VerificationType; email: string };
+type VerificationState = { type: VerificationType; email: string };
+
+/** Opens the "check your inbox" notice, with the type and address in the history entry too. */
+export function useOpenVerification(): (type: VerificationType, email: string) => void {
+  const [, navigate] = useLocation();
+  return (type, email) => {
+    const state: VerificationState = { type, email };
+    navigate(routeTo.verification(type, email), { state });
+  };
+}
 
 function readState(state: unknown): VerificationState | null {
   if (typeof state !== 'object' || state === null) return null;

@@ -28,7 +28,7 @@ export function trpcError(httpStatus: number, message: string): TRPCClientError<
   return TRPCClientError.from({ error: { code, message, data: { code: name, httpStatus } } });
 }
 
-export function stubLink(handlers: Record<string, StubHandler>, calls: StubCall[]): TRPCLink<AppRouter> {
+function stubLink(handlers: Record<string, StubHandler>, calls: StubCall[]): TRPCLink<AppRouter> {
   return () =>
     ({ op }) =>
       observable((observer) => {

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import type { z } from 'zod';
 import { NO_ROLE } from '../../../shared/constants';
-import { toasts, ui } from '../../../shared/messages';
+import { toasts } from '../../../shared/messages';
 import type { Template } from '../../../shared/schemas/templates';
 import { createTransactionInput } from '../../../shared/schemas/transactions';
 import { serverMessageOf } from '../../api/errors';
@@ -12,6 +12,7 @@ import { getUserId } from '../../auth/session';
 import { notifySuccess, useLoadFailureToast } from '../../notify';
 import { routeTo } from '../../paths';
 import { useTRPC } from '../../trpc';
+import { SubmitButton } from '../SubmitButton';
 import { AddressInputs } from './AddressInputs';
 
 /** The dialog's fields: the shared create input without `user`, which the dialog adds itself. */
@@ -133,9 +134,7 @@ export function CreateTransactionDialog({ opened, onClose }: CreateTransactionDi
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending ? ui.loading : 'Submit'}
-            </Button>
+            <SubmitButton pending={create.isPending}>Submit</SubmitButton>
           </Group>
         </Stack>
       </form>

@@ -1,48 +1,24 @@
-import {
-  Badge,
-  Button,
-  Card,
-  FileButton,
-  Group,
-  Paper,
-  Progress,
-  Stack,
-  Text,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Card, FileButton, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconCheck, IconEye, IconUpload, IconX } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import { FILE_PICKER_ACCEPT } from '../../../shared/file-types';
 import { toasts, validation } from '../../../shared/messages';
-import type { Comment, FormStatus, TransactionForm } from '../../../shared/schemas/transactions';
+import type { Comment, FormStatus, Transaction, TransactionForm } from '../../../shared/schemas/transactions';
 import { serverMessageOf } from '../../api/errors';
 import { transactionUploadPath, uploadFile } from '../../api/upload';
 import { formatDateTime } from '../../dates';
 import { notifyError, notifySuccess } from '../../notify';
 import { useTRPC } from '../../trpc';
+import { UploadProgress } from '../UploadProgress';
 
 export type Decision = 'accepted' | 'rejected';
-
-/** What the upload route accepts (DESIGN.md section 6); the picker offers only these. */
-const ACCEPTED_FILES = [
-  'application/pdf',
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  '.docx',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  '.xlsx',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-].join(',');
 
 const STATUS_COLOR: Record<FormStatus, string> = { pending: 'yellow', accepted: 'green', rejected: 'red' };
 const DECISION_LABEL: Record<Decision, string> = { accepted: 'Accepted', rejected: 'Rejected' };
 
 type FormsChecklistProps = {
-  transactionId: string;
-  forms: TransactionForm[];
+  transaction: Transaction;
   /** Posts a non-empty comment; resolves true when posted, which clears the box. */
   onComment: (form: TransactionForm, text: string) => Promise<boolean>;
   /**
@@ -56,37 +32,38 @@ type FormsChecklistProps = {
 };
 
 /** The checklist of a transaction (spec section 2): one card per required document. */
-export function FormsChecklist({
-  transactionId,
-  forms,
-  onComment,
-  onReview,
-  onFileStored,
-}: FormsChecklistProps) {
-  if (forms.length === 0) {
-    return (
-      <Text c="dimmed" size="sm">
-        This transaction has no documents to collect.
-      </Text>
-    );
-  }
+export function FormsChecklist({ transaction, onComment, onReview, onFileStored }: FormsChecklistProps) {
   return (
-    <Stack gap="md">
-      {forms.map((form) => (
-        <FormCard
-          key={form._id}
-          transactionId={transactionId}
-          form={form}
-          onComment={onComment}
-          onReview={onReview}
-          onFileStored={onFileStored}
-        />
-      ))}
+    <Stack gap="sm">
+      <Title order={2} size="h3">
+        Documents
+      </Title>
+      {transaction.forms.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          This transaction has no documents to collect.
+        </Text>
+      ) : (
+        <Stack gap="md">
+          {transaction.forms.map((form) => (
+            <FormCard
+              key={form._id}
+              transactionId={transaction._id}
+              form={form}
+              onComment={onComment}
+              onReview={onReview}
+              onFileStored={onFileStored}
+            />
+          ))}
+        </Stack>
+      )}
     </Stack>
   );
 }
 
-type FormCardProps = Omit<FormsChecklistProps, 'forms'> & { form: TransactionForm };
+type FormCardProps = Omit<FormsChecklistProps, 'transaction'> & {
+  transactionId: string;
+  form: TransactionForm;
+};
 
 type Busy = 'comment' | Decision | null;
 
@@ -161,7 +138,7 @@ function FormCard({ transactionId, form, onComment, onReview, onFileStored }: Fo
               View
             </Button>
           )}
-          <FileButton onChange={upload.start} accept={ACCEPTED_FILES} resetRef={upload.resetRef}>
+          <FileButton onChange={upload.start} accept={FILE_PICKER_ACCEPT} resetRef={upload.resetRef}>
             {(props) => (
               <Button
                 {...props}
@@ -200,19 +177,7 @@ function FormCard({ transactionId, form, onComment, onReview, onFileStored }: Fo
           )}
         </Group>
 
-        {upload.progress !== null && (
-          <Group gap="sm" wrap="nowrap">
-            <Progress
-              value={upload.progress}
-              flex={1}
-              aria-label="Upload progress"
-              transitionDuration={150}
-            />
-            <Text size="xs" c="dimmed" w={40} ta="right">
-              {upload.progress}%
-            </Text>
-          </Group>
-        )}
+        {upload.progress !== null && <UploadProgress percent={upload.progress} />}
 
         {form.comments.length > 0 && (
           <Stack gap="xs" component="ul" p={0} m={0}>

@@ -5,17 +5,7 @@ import { Link } from 'wouter';
 import { NO_ROLE } from '../../../shared/constants';
 import { ui } from '../../../shared/messages';
 import type { Transaction } from '../../../shared/schemas/transactions';
-import { httpStatusOf } from '../../api/errors';
 import { formatDateTime } from '../../dates';
-
-/**
- * A transaction the caller may not see answers 404, never revealing it exists (DESIGN.md
- * section 5); a malformed id in a hand-edited URL answers 400. Both mean "nothing here".
- */
-export function isMissing(error: unknown): boolean {
-  const status = httpStatusOf(error);
-  return status === 404 || status === 400;
-}
 
 type TransactionDetailLayoutProps = {
   transaction: Transaction | undefined;

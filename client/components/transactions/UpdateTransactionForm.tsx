@@ -1,9 +1,9 @@
-import { Button, Checkbox, Group, Stack, Title } from '@mantine/core';
+import { Checkbox, Group, Stack, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useId } from 'react';
 import { z } from 'zod';
-import { ui } from '../../../shared/messages';
 import { addressFields, type Transaction } from '../../../shared/schemas/transactions';
+import { SubmitButton } from '../SubmitButton';
 import { AddressInputs } from './AddressInputs';
 
 /** The address fields with the spec's messages (section 5), plus the admin's three flags. */
@@ -75,9 +75,7 @@ export function UpdateTransactionForm({
             </Stack>
           )}
           <Group justify="flex-end">
-            <Button type="submit" disabled={submitting}>
-              {submitting ? ui.loading : 'Submit'}
-            </Button>
+            <SubmitButton pending={submitting}>Submit</SubmitButton>
           </Group>
         </Stack>
       </form>
