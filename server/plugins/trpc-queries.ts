@@ -44,7 +44,7 @@ export type TrpcQueriesOptions = {
   routeUrl: string;
 };
 
-type Call = { path: string; input: unknown };
+type Call = { path: string; input: unknown; procedure: AnyProcedure };
 
 /** The query string as tRPC reads it (everything after the first "?"). */
 function searchOf(req: FastifyRequest): URLSearchParams {
@@ -91,7 +91,11 @@ function queryCalls(
     const procedure = procedures.get(callPath);
     if (!procedure || procedureTypeOf(procedure) !== 'query') return undefined;
     const raw = batch ? (inputs as Record<string, unknown> | undefined)?.[index] : inputs;
-    calls.push({ path: callPath, input: raw === undefined ? undefined : deserializeInput(router, raw) });
+    calls.push({
+      path: callPath,
+      input: raw === undefined ? undefined : deserializeInput(router, raw),
+      procedure,
+    });
   }
   return calls;
 }
@@ -105,9 +109,9 @@ async function answer(
 ) {
   const { router } = options;
   const results = await Promise.all(
-    calls.map(async ({ path, input }, batchIndex): Promise<CallResult> => {
+    calls.map(async ({ path, input, procedure }, batchIndex): Promise<CallResult> => {
       try {
-        const data = await callProcedure({ router, path, type: 'query', ctx, input, batchIndex });
+        const data = await callProcedure({ procedure, path, ctx, input, batchIndex });
         return { result: { data } };
       } catch (cause) {
         const error = toTRPCError(cause);

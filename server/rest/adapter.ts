@@ -8,13 +8,7 @@ import { apiError } from '../../shared/schemas/common';
 import type { AppDeps } from '../deps';
 import { contextOfRequest } from '../trpc/context';
 import { type Access, accessOf } from '../trpc/init';
-import {
-  callProcedure,
-  inputSchemaOf,
-  outputSchemaOf,
-  proceduresOf,
-  procedureTypeOf,
-} from '../trpc/internals';
+import { callProcedure, inputSchemaOf, outputSchemaOf, proceduresOf } from '../trpc/internals';
 
 /**
  * The /api adapter (DESIGN.md section 5): a table of documented paths, each calling exactly one
@@ -186,7 +180,7 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
       );
     }
     const shape = routeShape(route, path);
-    const type = procedureTypeOf(route.procedure);
+    const { procedure } = route;
     const access = accessOf(route.procedure);
     const status = route.successStatus ?? 200;
     const restIn = readsQuery(route.method) ? 'querystring' : 'body';
@@ -211,7 +205,7 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
         const from = readsQuery(route.method) ? req.query : req.body;
         const params = (req.params ?? {}) as Record<string, string>;
         const input = shape.hasInput ? inputOf(from, params, shape.params !== undefined) : undefined;
-        const result = await callProcedure({ router, path, type, ctx, input });
+        const result = await callProcedure({ procedure, path, ctx, input });
         reply.code(status);
         return status === 204 ? reply.send() : reply.send(result);
       },

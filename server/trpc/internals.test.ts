@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { testDeps } from '../test/harness';
 import type { Context } from './context';
-import { adminProcedure, publicProcedure, router } from './init';
+import { adminProcedure, createCallerFactory, publicProcedure, router } from './init';
 import {
   type CallResult,
   callProcedure,
@@ -85,38 +85,43 @@ describe('tRPC internals the project relies on', () => {
 
   test('callProcedure runs the middlewares, validates input and output, and passes the context', async () => {
     const ctx = context();
-    await expect(
-      callProcedure({ router: testRouter, path: 'greet', type: 'query', ctx, input: { name: 'Ann' } }),
-    ).resolves.toEqual({ greeting: 'Hello Ann from req-1' });
-    const invalid = callProcedure({
-      router: testRouter,
-      path: 'greet',
-      type: 'query',
-      ctx,
-      input: { name: 'A' },
+    const greet = { procedure: testRouter.greet, path: 'greet', ctx };
+    await expect(callProcedure({ ...greet, input: { name: 'Ann' } })).resolves.toEqual({
+      greeting: 'Hello Ann from req-1',
     });
+    const invalid = callProcedure({ ...greet, input: { name: 'A' } });
     await expect(invalid).rejects.toBeInstanceOf(TRPCError);
     await expect(invalid).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     // The admin middleware ran: an anonymous context is refused before the resolver.
     await expect(
-      callProcedure({ router: testRouter, path: 'nested.save', type: 'mutation', ctx, input: { id: 'x' } }),
+      callProcedure({ procedure: testRouter.nested.save, path: 'nested.save', ctx, input: { id: 'x' } }),
     ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
-  test('callProcedure refuses an unknown path, or a procedure called as another type, with NOT_FOUND', async () => {
+  test("callProcedure answers exactly as tRPC's own server-side caller", async () => {
     const ctx = context();
-    await expect(
-      callProcedure({ router: testRouter, path: 'nope', type: 'query', ctx, input: undefined }),
-    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(
-      callProcedure({ router: testRouter, path: 'greet', type: 'mutation', ctx, input: { name: 'Ann' } }),
-    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const caller = createCallerFactory(testRouter)(ctx);
+    expect(
+      await callProcedure({ procedure: testRouter.greet, path: 'greet', ctx, input: { name: 'Bo' } }),
+    ).toEqual(await caller.greet({ name: 'Bo' }));
+    const viaCaller = await caller.greet({ name: '' }).catch((error: unknown) => error);
+    const viaCall = await callProcedure({
+      procedure: testRouter.greet,
+      path: 'greet',
+      ctx,
+      input: { name: '' },
+    }).catch((error: unknown) => error);
+    expect(viaCall).toBeInstanceOf(TRPCError);
+    expect(viaCall).toMatchObject({
+      code: (viaCaller as TRPCError).code,
+      message: (viaCaller as TRPCError).message,
+    });
   });
 
   test('errorShapeOf applies our errorFormatter, as the adapters do', async () => {
     const ctx = context();
     const error = toTRPCError(
-      await callProcedure({ router: testRouter, path: 'greet', type: 'query', ctx, input: {} }).catch(
+      await callProcedure({ procedure: testRouter.greet, path: 'greet', ctx, input: {} }).catch(
         (cause: unknown) => cause,
       ),
     );

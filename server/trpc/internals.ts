@@ -1,7 +1,6 @@
 import {
   type AnyProcedure,
   type AnyRouter,
-  callTRPCProcedure,
   getTRPCErrorFromUnknown,
   getTRPCErrorShape,
   type ProcedureType,
@@ -18,8 +17,8 @@ import type { TRPCResponse } from '@trpc/server/rpc';
  * fast path (server/plugins/trpc-queries.ts), /metrics and the cross-cutting tests need all of
  * that. They ask here, and internals.test.ts pins each behaviour relied on, so a tRPC upgrade that
  * changes one fails that test by name instead of somewhere downstream. What tRPC exports publicly
- * (callTRPCProcedure, getTRPCErrorShape, getHTTPStatusCode...) is still called only from here: the
- * functions are public, but the shapes they take (the router's `_def._config`) are not.
+ * (getTRPCErrorShape, getHTTPStatusCode...) is still called only from here: the functions are
+ * public, but the shapes they take (the router's `_def._config`) are not.
  *
  * Lazy routers (`experimental_lazy`) are not used: every procedure is in `_def.procedures`.
  */
@@ -52,9 +51,9 @@ export function outputSchemaOf(procedure: AnyProcedure): unknown {
 }
 
 export type ProcedureCall<TContext> = {
-  router: AnyRouter;
+  procedure: AnyProcedure;
+  /** Its path in the router, for error shapes and logs. */
   path: string;
-  type: ProcedureType;
   ctx: TContext;
   /** The input as the client sent it: the procedure's own schema validates it. */
   input: unknown;
@@ -63,18 +62,27 @@ export type ProcedureCall<TContext> = {
   signal?: AbortSignal;
 };
 
+/** How tRPC's server-side caller (createCallerFactory) invokes a built procedure. */
+type Invoke = (opts: {
+  path: string;
+  getRawInput: () => Promise<unknown>;
+  ctx: unknown;
+  type: ProcedureType;
+  signal: AbortSignal | undefined;
+  batchIndex: number;
+}) => Promise<unknown>;
+
 /**
  * Calls a procedure the way tRPC's own server-side caller does (middlewares, input and output
- * validation), without building the caller's proxy on every request. A path that is not a
- * procedure of that type is a NOT_FOUND TRPCError, as in tRPC's adapters.
+ * validation), on the hot paths: no caller proxy built per request, no lookup by path (the REST
+ * table and the query fast path hold the procedure already).
  */
 export function callProcedure<TContext>(call: ProcedureCall<TContext>): Promise<unknown> {
-  return callTRPCProcedure({
-    router: call.router,
+  return (call.procedure as unknown as Invoke)({
     path: call.path,
-    type: call.type,
-    ctx: call.ctx,
     getRawInput: async () => call.input,
+    ctx: call.ctx,
+    type: call.procedure._def.type,
     signal: call.signal,
     batchIndex: call.batchIndex ?? 0,
   });
