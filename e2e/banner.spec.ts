@@ -161,6 +161,34 @@ test('adds every element type, drags, resizes with a 20x20 minimum and rotates',
   expect(Math.round(image.box.width)).toBe(200);
 });
 
+/** Where the canvas sits on the page. */
+function canvasTop(page: Page): Promise<number | undefined> {
+  return page.evaluate(() => (window as StageWindow).__bannerStage?.container().getBoundingClientRect().top);
+}
+
+test('the canvas stays put as a selection starts and ends, so a double-click opens the text editor at once', async ({
+  page,
+  request,
+}) => {
+  await openDesigner(page, request, 'Wanda');
+  const toolbar = page.getByRole('toolbar', { name: 'Banner tools' });
+  await toolbar.getByRole('button', { name: 'Text' }).click();
+  await expect(page.getByLabel('Font size')).toBeVisible();
+  const whileSelected = await canvasTop(page);
+
+  // A click on the empty stage ends the selection: the format bar goes, the canvas stays.
+  const text = await only(page, 'Text');
+  // Well below the new text (placed at the top left), inside the 550 px tall stage.
+  await page.mouse.click(centre(text).x, centre(text).y + 300);
+  await expect(page.getByLabel('Font size')).toHaveCount(0);
+  expect(await canvasTop(page)).toBe(whileSelected);
+
+  // The first click selects (the format bar appears) and the second lands on the same text.
+  await page.mouse.dblclick(centre(text).x, centre(text).y);
+  await expect(page.getByLabel('Edit text')).toBeVisible();
+  expect(await canvasTop(page)).toBe(whileSelected);
+});
+
 test('edits text, deletes, undoes, saves and reopens, and exports a PNG', async ({
   page,
   request,

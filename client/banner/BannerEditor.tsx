@@ -1,4 +1,15 @@
-import { Button, ColorInput, Group, NumberInput, Paper, Select, Stack, TextInput } from '@mantine/core';
+import {
+  Box,
+  Button,
+  ColorInput,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type Konva from 'konva';
 import { type ChangeEvent, useEffect, useReducer, useRef, useState } from 'react';
@@ -18,6 +29,14 @@ import {
   newElementId,
   type TextElement,
 } from './history';
+
+/**
+ * The height of the row above the canvas that shows the selection's properties: a labelled input
+ * is about 61 px tall, and the row keeps this height whatever is selected, so the canvas never
+ * moves when a selection starts or ends. It used to drop by that much on the first click of a
+ * double-click, and the second click then landed beside the text instead of opening its editor.
+ */
+const PROPERTIES_ROW_HEIGHT = 64;
 
 /** A colour field that makes one history step per finished choice, not one per keystroke. */
 function ColorField({
@@ -254,21 +273,26 @@ export function BannerEditor() {
         </Button>
       </Group>
 
-      {selected?.type === 'text' && (
-        <TextFormatBar
-          key={selected.id}
-          element={selected}
-          onFormat={(format) => dispatch({ type: 'format', id: selected.id, format })}
-        />
-      )}
-      {(selected?.type === 'rect' || selected?.type === 'circle') && (
-        <ColorField
-          key={selected.id}
-          label="Fill color"
-          value={selected.fill ?? ''}
-          onCommit={(fill) => dispatch({ type: 'fill', id: selected.id, fill })}
-        />
-      )}
+      <Box mih={PROPERTIES_ROW_HEIGHT} data-testid="banner-properties">
+        {selected?.type === 'text' ? (
+          <TextFormatBar
+            key={selected.id}
+            element={selected}
+            onFormat={(format) => dispatch({ type: 'format', id: selected.id, format })}
+          />
+        ) : selected?.type === 'rect' || selected?.type === 'circle' ? (
+          <ColorField
+            key={selected.id}
+            label="Fill color"
+            value={selected.fill ?? ''}
+            onCommit={(fill) => dispatch({ type: 'fill', id: selected.id, fill })}
+          />
+        ) : (
+          <Text size="sm" c="dimmed" pt="lg">
+            Select a text to change its font, or a shape to change its colour.
+          </Text>
+        )}
+      </Box>
 
       <BannerCanvas
         elements={state.elements}
