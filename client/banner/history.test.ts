@@ -70,6 +70,15 @@ describe('bannerReducer', () => {
     expect(bannerReducer(none, { type: 'select', id: 'nope' }).selectedId).toBeNull();
   });
 
+  it('selecting what is already selected gives back the same state (so nothing re-renders)', () => {
+    const added = run({ type: 'add', element: createRect('r') });
+    expect(added.selectedId).toBe('r');
+    expect(bannerReducer(added, { type: 'select', id: 'r' })).toBe(added);
+    const none = bannerReducer(added, { type: 'select', id: null });
+    expect(bannerReducer(none, { type: 'select', id: null })).toBe(none);
+    expect(bannerReducer(none, { type: 'select', id: 'nope' })).toBe(none);
+  });
+
   it('moves an element', () => {
     const s = run({ type: 'add', element: createCircle('c') }, { type: 'move', id: 'c', x: 300, y: 120 });
     expect(byId(s, 'c')).toMatchObject({ x: 300, y: 120, radius: 50 });

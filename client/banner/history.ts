@@ -131,8 +131,13 @@ export function bannerReducer(state: BannerState, action: BannerAction): BannerS
   switch (action.type) {
     case 'add':
       return commit(state, [...state.elements, clampElement(action.element)], action.element.id);
-    case 'select':
-      return { ...state, selectedId: keepSelection(state.elements, action.id) };
+    case 'select': {
+      const selectedId = keepSelection(state.elements, action.id);
+      // Pressing what is already selected (the first half of a double-click on it) changes nothing:
+      // the same state lets React skip the render, which on a busy machine could outlast Konva's
+      // 400 ms double-click window and lose the double-click.
+      return selectedId === state.selectedId ? state : { ...state, selectedId };
+    }
     case 'move':
       return update(state, action.id, (el) => ({ ...el, x: action.x, y: action.y }));
     case 'transform':
