@@ -192,6 +192,39 @@ test('the canvas stays put as a selection starts and ends, so the text stays und
   await expect(page.getByLabel('Edit text')).toBeVisible();
 });
 
+test('with animation frames coming late, as on a busy machine, each click still lands on what it aims at', async ({
+  page,
+  request,
+}) => {
+  // Konva draws (and hit-tests) on the next animation frame unless told to draw at once: delay
+  // every frame by 300 ms, so a click right after a change meets the old drawing.
+  await page.addInitScript(() => {
+    const nextFrame = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) => {
+      setTimeout(() => nextFrame(callback), 300);
+      return 0;
+    };
+  });
+  await openDesigner(page, request, 'Slowpoke');
+  const toolbar = page.getByRole('toolbar', { name: 'Banner tools' });
+  await toolbar.getByRole('button', { name: 'Text' }).click();
+  const editor = page.getByLabel('Edit text');
+
+  // A text that has just appeared opens its editor on a double-click.
+  const text = await only(page, 'Text');
+  await page.mouse.dblclick(centre(text).x, centre(text).y);
+  await expect(editor).toBeVisible();
+  await editor.fill('Open House');
+  await editor.press('Escape');
+  await expect(editor).toHaveCount(0);
+
+  // Back from under its closed editor, it is clicked, not the empty stage behind it.
+  await page.mouse.click(centre(text).x, centre(text).y);
+  await expect(page.getByLabel('Font size')).toBeVisible();
+  await page.mouse.dblclick(centre(text).x, centre(text).y);
+  await expect(editor).toBeVisible();
+});
+
 test('edits text, deletes, undoes, saves and reopens, and exports a PNG', async ({
   page,
   request,

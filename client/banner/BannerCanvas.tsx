@@ -97,14 +97,18 @@ export function BannerCanvas({
     [],
   );
 
-  // The transformer follows the selection (and the node a re-render may have replaced).
-  useEffect(() => {
+  // After every render: the transformer follows the selection (and the node a re-render may have
+  // replaced), and the layer is drawn at once, its hit graph included. Left to Konva, the drawing
+  // waits for the next animation frame, which a busy machine delivers late: a click in between
+  // missed a shape that had just appeared, moved, or come back from under its text editor (it
+  // landed on the empty stage and ended the selection instead).
+  useLayoutEffect(() => {
     const transformer = transformerRef.current;
     const stage = stageRef.current;
     if (!transformer || !stage) return;
     const node = selectedId && !editing ? stage.findOne(`#${selectedId}`) : undefined;
     transformer.nodes(node ? [node] : []);
-    transformer.getLayer()?.batchDraw();
+    transformer.getLayer()?.draw();
   });
 
   const nodePropsFor = (element: BannerElement): NodeProps => ({
