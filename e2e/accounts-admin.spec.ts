@@ -52,8 +52,15 @@ test("a deactivated agent's open session is thrown out at once", async ({ browse
   await ownerPage.getByLabel('Quick Search').fill(agent.email);
   await ownerPage.getByRole('button', { name: 'search' }).click();
   const row = ownerPage.getByRole('row', { name: new RegExp(agent.email) });
+  await expect(row.getByText('Active', { exact: true })).toBeVisible();
   await row.getByRole('button', { name: 'Deactivate' }).click();
+  // Deactivation asks first (issue 17); the row then says what happened to the account.
+  await ownerPage
+    .getByRole('dialog', { name: 'Deactivate user' })
+    .getByRole('button', { name: 'Deactivate' })
+    .click();
   await expect(row.getByRole('button', { name: 'Activate' })).toBeVisible();
+  await expect(row.getByText('Deactivated', { exact: true })).toBeVisible();
 
   expect(await alertText).toBe(alerts.tokenExpired);
   await expect(agentPage).toHaveURL(/\/auth\/login$/);

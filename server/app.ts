@@ -31,6 +31,12 @@ import { appRouter } from './trpc/router';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
+/**
+ * /trpc is the portal's own client: its answers link to this server's files by path, so the
+ * browser stays on the address it uses (a wrong APP_URL broke "View"). REST keeps APP_URL links.
+ */
+const TRPC_LINKS = { fileLinks: 'same-origin' } as const;
+
 /** tRPC hands createContext the WebSocket as `res` for calls made over one. */
 function isWebSocket(value: unknown): value is { close(code?: number, reason?: string): void } {
   return (
@@ -208,7 +214,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     app.register(trpcQueries, {
       router: api.router,
       routeUrl: '/trpc/:path',
-      createContext: (req) => contextOfRequest(deps, req),
+      createContext: (req) => contextOfRequest(deps, req, TRPC_LINKS),
       onError: onProcedureError,
     });
   }
@@ -218,7 +224,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     trpcOptions: {
       router: api.router,
       createContext: ({ req, res, info }): Promise<Context> => {
-        if (!isWebSocket(res)) return contextOfRequest(deps, req);
+        if (!isWebSocket(res)) return contextOfRequest(deps, req, TRPC_LINKS);
         // Over a WebSocket tRPC hands over Node's own upgrade request, not Fastify's: no request
         // id, logger or proxy-aware address. The token comes in connectionParams (browsers cannot
         // set headers on a WebSocket). The app's logger, not a child per socket: thousands of
@@ -230,6 +236,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
           ip: raw.socket.remoteAddress ?? '',
           log: app.log,
           socket: res,
+          ...TRPC_LINKS,
         });
       },
       onError: onProcedureError,

@@ -106,7 +106,10 @@ describe('uploadFile', () => {
     const [request] = FakeRequest.sent;
     if (!request) throw new Error('nothing was sent');
     expect(request.method).toBe('POST');
-    expect(request.url).toBe('/api/uploads/transactions/0b9e6a52-1111-4111-8111-000000000002');
+    // Asking for a same-origin link to the stored file (a wrong APP_URL cannot break it).
+    expect(request.url).toBe(
+      '/api/uploads/transactions/0b9e6a52-1111-4111-8111-000000000002?links=same-origin',
+    );
     expect(request.headers.authorization).toBe('Bearer old-access');
     expect(request.body).toBeInstanceOf(FormData);
     const sentFile = (request.body as FormData).get('file');

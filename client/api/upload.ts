@@ -16,7 +16,9 @@ type RawAnswer = { status: number; statusText: string; body: string; contentType
 function send(path: string, file: File, onProgress: UploadProgress | undefined): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open('POST', path);
+    // The answer's link then points at this very origin (a /files/ path), as /trpc answers do:
+    // the server's APP_URL may name another address than the one this page was loaded from.
+    request.open('POST', `${path}${path.includes('?') ? '&' : '?'}links=same-origin`);
     request.setRequestHeader('accept', 'application/json');
     // Read per attempt, so the retry after a refresh carries the new token.
     const token = getAccessToken();

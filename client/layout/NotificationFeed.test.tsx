@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiMessages } from '../../shared/messages';
 import type { Notification, NotificationsPage } from '../../shared/schemas/notifications';
 import { sessionRefresher } from '../auth/refresh';
+import { TRANSACTION_DELETED_NOTE } from '../components/notification-target';
 import { AppRoutes } from '../routes';
 import { renderWithProviders } from '../test-utils/render';
 import {
@@ -28,6 +29,7 @@ function notification(n: number, overrides: Partial<Notification> = {}): Notific
     link: `/home/transactions/${uuid(n)}`,
     read: false,
     createdAt: '2025-03-04T14:05:00.000Z',
+    transactionDeleted: false,
     ...overrides,
   };
 }
@@ -128,6 +130,22 @@ describe('live notifications in the shell', () => {
     act(() => feed.emit({ id: uuid(907), data: notification(7, { link }) }));
     await user.click(await screen.findByRole('button', { name: 'View' }));
     expect(currentPath()).toBe(link);
+  });
+
+  it('a live notification whose transaction was deleted says so and offers no View (issue 17)', async () => {
+    const { feed } = renderShell('/tutorials');
+    await subscribed(feed);
+    act(() =>
+      feed.emit({
+        id: uuid(908),
+        data: notification(8, { message: 'Comment on 9 Gone Street', transactionDeleted: true }),
+      }),
+    );
+    const toast = (await screen.findByText('Comment on 9 Gone Street')).closest('.mantine-Notification-root');
+    expect(toast).not.toBeNull();
+    expect(within(toast as HTMLElement).getByText(TRANSACTION_DELETED_NOTE)).toBeVisible();
+    expect(within(toast as HTMLElement).queryByRole('button', { name: 'View' })).not.toBeInTheDocument();
+    expect(bell()).toHaveAttribute('data-unread');
   });
 
   it('clears the dot when the bell is clicked and goes to /notifications', async () => {

@@ -1,4 +1,4 @@
-import { Button, Group, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
@@ -8,6 +8,7 @@ import { PAGE_SIZE } from '../../shared/constants';
 import type { Notification } from '../../shared/schemas/notifications';
 import { sessionRefresher } from '../auth/refresh';
 import { getRefreshToken, getUserId } from '../auth/session';
+import { notificationTarget, TRANSACTION_DELETED_NOTE } from '../components/notification-target';
 import { useTRPC } from '../trpc';
 
 /**
@@ -91,14 +92,21 @@ function NotificationStream({ resumeFrom, onEvent, onStarted, onRefused }: Strea
 
 function showNotificationToast(notification: NotificationEvent['data'], open: (path: string) => void) {
   const id = `notification-${notification._id}`;
-  const target = clientPath(notification.link);
+  const target = notificationTarget(notification, clientPath);
   notifications.show({
     // By id, so an event delivered twice (a resume replays from the last id) shows once.
     id,
     title: 'New notification',
     message: (
       <Group justify="space-between" wrap="nowrap" gap="sm">
-        <Text size="sm">{notification.message}</Text>
+        <Stack gap={2}>
+          <Text size="sm">{notification.message}</Text>
+          {notification.transactionDeleted && (
+            <Text size="xs" c="dimmed" fs="italic">
+              {TRANSACTION_DELETED_NOTE}
+            </Text>
+          )}
+        </Stack>
         {target && (
           <Button
             size="xs"

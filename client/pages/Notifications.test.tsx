@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiMessages, ui } from '../../shared/messages';
 import type { Notification, NotificationsPage } from '../../shared/schemas/notifications';
+import { TRANSACTION_DELETED_NOTE } from '../components/notification-target';
 import { formatDateTime } from '../dates';
 import { AppRoutes } from '../routes';
 import { renderWithProviders } from '../test-utils/render';
@@ -23,6 +24,7 @@ function notification(n: number, overrides: Partial<Notification> = {}): Notific
     link: `/home/transactions/${uuid(n)}`,
     read: true,
     createdAt: `2025-03-0${n}T14:05:00.000Z`,
+    transactionDeleted: false,
     ...overrides,
   };
 }
@@ -106,6 +108,27 @@ describe('notifications page', () => {
     });
     expect(await screen.findByText('Elsewhere')).toBeVisible();
     expect(screen.queryByRole('link', { name: 'Elsewhere' })).not.toBeInTheDocument();
+  });
+
+  it('keeps a notification whose transaction was deleted, says so, and offers no link to it (issue 17)', async () => {
+    const { user, currentPath } = renderPage({
+      'notifications.list': () =>
+        pageOf([
+          notification(2, { message: 'Comment on 9 Gone Street', transactionDeleted: true, read: false }),
+          notification(1, { message: 'Comment on 1 Kept Road' }),
+        ]),
+    });
+    await waitFor(() => expect(items()).toHaveLength(2));
+    const gone = item(0);
+    expect(within(gone).getByText('Comment on 9 Gone Street')).toBeVisible();
+    expect(within(gone).getByText(TRANSACTION_DELETED_NOTE)).toBeVisible();
+    expect(within(gone).queryByRole('link')).not.toBeInTheDocument();
+    expect(within(gone).getByText('New')).toBeVisible();
+    await user.click(within(gone).getByText('Comment on 9 Gone Street'));
+    expect(currentPath()).toBe('/notifications');
+
+    expect(within(item(1)).getByRole('link', { name: 'Comment on 1 Kept Road' })).toBeVisible();
+    expect(within(item(1)).queryByText(TRANSACTION_DELETED_NOTE)).not.toBeInTheDocument();
   });
 
   it("says 'No new notifications' when there are none", async () => {

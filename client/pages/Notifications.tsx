@@ -6,6 +6,7 @@ import { PAGE_SIZE } from '../../shared/constants';
 import { ui } from '../../shared/messages';
 import type { Notification } from '../../shared/schemas/notifications';
 import { getUserId } from '../auth/session';
+import { notificationTarget, TRANSACTION_DELETED_NOTE } from '../components/notification-target';
 import { Pager } from '../components/Pager';
 import { formatDateTime } from '../dates';
 import { clientPath, useNotificationFeed } from '../layout/NotificationFeed';
@@ -13,7 +14,7 @@ import { useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
 
 function NotificationItem({ notification }: { notification: Notification }) {
-  const target = clientPath(notification.link);
+  const target = notificationTarget(notification, clientPath);
   const unread = !notification.read;
   return (
     <Paper
@@ -33,6 +34,11 @@ function NotificationItem({ notification }: { notification: Notification }) {
             </Anchor>
           ) : (
             <Text fw={unread ? 600 : 400}>{notification.message}</Text>
+          )}
+          {notification.transactionDeleted && (
+            <Text size="sm" c="dimmed" fs="italic">
+              {TRANSACTION_DELETED_NOTE}
+            </Text>
           )}
           <Text size="sm" c="dimmed" component="time" dateTime={notification.createdAt}>
             {formatDateTime(notification.createdAt)}

@@ -52,6 +52,7 @@ function renderTemplates({ isOwner = true, handlers = {} }: { isOwner?: boolean;
   const stub = stubTrpcClient({
     'settings.getUser': () => profile(isOwner),
     'templates.list': () => listAnswer([lease, listing]),
+    'templates.all': () => [lease, listing],
     ...handlers,
   });
   const view = renderWithProviders(<Templates />, {
@@ -199,7 +200,9 @@ describe('Templates page', () => {
     });
     await user.click(await screen.findByRole('button', { name: 'Add Transactions Forms' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Add Transactions Forms' }));
-    await user.type(dialog.getByRole('textbox', { name: /^Type/ }), '  Referral ');
+    await user.type(dialog.getByRole('combobox', { name: /^Type/ }), '  Referral ');
+    // A new type is added explicitly (issue 17).
+    await user.click(await screen.findByRole('option', { name: '+ Create type "Referral"' }));
     await user.type(dialog.getByRole('textbox', { name: /^Role/ }), '-');
     await user.type(dialog.getByRole('textbox', { name: /^Document 1/ }), 'Referral Agreement ');
     await user.click(dialog.getByRole('button', { name: 'Add' }));
@@ -215,6 +218,48 @@ describe('Templates page', () => {
     await waitFor(() => expect(stub.callsTo('templates.list')).toHaveLength(2));
   });
 
+  it('offers the existing types, takes a case variant as the existing type, and adds a new one only when asked (issue 17)', async () => {
+    const { user, stub } = renderTemplates({
+      handlers: {
+        'templates.create': (input) => ({
+          _id: 'a0000000-0000-4000-8000-000000000004',
+          ...(input as object),
+        }),
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Add Transactions Forms' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Add Transactions Forms' }));
+    const typeField = dialog.getByRole('combobox', { name: /^Type/ });
+
+    await user.click(typeField);
+    await waitFor(() =>
+      expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['Lease', 'Listing']),
+    );
+    // A typo is not a new type until "Create type" is chosen: left alone, the field goes back.
+    await user.type(typeField, 'Lisitng');
+    expect(screen.getByRole('option', { name: '+ Create type "Lisitng"' })).toBeVisible();
+    await user.click(dialog.getByRole('textbox', { name: /^Role/ }));
+    expect(typeField).toHaveValue('');
+    await user.click(dialog.getByRole('button', { name: 'Submit' }));
+    expect(await dialog.findByText('Type is required')).toBeVisible();
+
+    // Another case of an existing type is that type: no "Create" offered, and its spelling is kept.
+    await user.type(typeField, 'listing ');
+    expect(screen.queryByRole('option', { name: /Create type/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('option', { name: 'Listing' })).toBeVisible();
+    await user.click(dialog.getByRole('textbox', { name: /^Role/ }));
+    expect(typeField).toHaveValue('Listing');
+
+    await user.type(dialog.getByRole('textbox', { name: /^Role/ }), 'Buyer');
+    await user.type(dialog.getByRole('textbox', { name: /^Document 1/ }), 'Offer');
+    await user.click(dialog.getByRole('button', { name: 'Submit' }));
+    await waitFor(() =>
+      expect(stub.callsTo('templates.create')).toEqual([
+        { type: 'Listing', role: 'Buyer', forms: ['Offer'] },
+      ]),
+    );
+  });
+
   it("closes the add dialog and shows the server's message when the template exists", async () => {
     const message = 'A template for Lease / Landlord already exists';
     const { user } = renderTemplates({
@@ -226,7 +271,7 @@ describe('Templates page', () => {
     });
     await user.click(await screen.findByRole('button', { name: 'Add Transactions Forms' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Add Transactions Forms' }));
-    await user.type(dialog.getByRole('textbox', { name: /^Type/ }), 'Lease');
+    await user.type(dialog.getByRole('combobox', { name: /^Type/ }), 'Lease');
     await user.type(dialog.getByRole('textbox', { name: /^Role/ }), 'Landlord');
     await user.type(dialog.getByRole('textbox', { name: /^Document 1/ }), 'Lease Agreement');
     await user.click(dialog.getByRole('button', { name: 'Submit' }));
@@ -249,7 +294,7 @@ describe('Templates page', () => {
     await user.click(rowOf('Listing').getByRole('button', { name: 'Update' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Update Transactions Forms' }));
 
-    expect(dialog.getByRole('textbox', { name: /^Type/ })).toHaveValue('Listing');
+    expect(dialog.getByRole('combobox', { name: /^Type/ })).toHaveValue('Listing');
     expect(dialog.getByRole('textbox', { name: /^Role/ })).toHaveValue('Seller');
     const documentValues = () =>
       dialog
@@ -295,7 +340,7 @@ describe('Templates page', () => {
 
     await user.click(screen.getByRole('button', { name: 'Add Transactions Forms' }));
     dialog = within(await screen.findByRole('dialog', { name: 'Add Transactions Forms' }));
-    expect(dialog.getByRole('textbox', { name: /^Type/ })).toHaveValue('');
+    expect(dialog.getByRole('combobox', { name: /^Type/ })).toHaveValue('');
     expect(dialog.getAllByRole('textbox', { name: /^Document \d/ })).toHaveLength(1);
     expect(dialog.getByRole('textbox', { name: /^Document 1/ })).toHaveValue('');
   });

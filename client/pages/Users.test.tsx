@@ -30,6 +30,25 @@ const pending = testProfile({
   lastName: 'Pending',
   email: 'pat@example.com',
   isAdminApproved: false,
+  status: 'awaitingApproval',
+});
+const unverified = testProfile({
+  _id: 'b0000000-0000-4000-8000-000000000004',
+  firstName: 'Una',
+  lastName: 'Unverified',
+  email: 'una@example.com',
+  isAdminApproved: false,
+  isEmailVerified: false,
+  status: 'emailUnverified',
+});
+const deactivated = testProfile({
+  _id: 'b0000000-0000-4000-8000-000000000005',
+  firstName: 'Dora',
+  lastName: 'Gone',
+  email: 'dora@example.com',
+  isAdminApproved: false,
+  status: 'deactivated',
+  deactivatedAt: '2026-11-20T10:00:00.000Z',
 });
 
 const listAnswer = (users: PublicUser[], totalUsers = users.length) => ({
@@ -56,6 +75,12 @@ const toast = (text: string) =>
   screen.findByText(text, {
     selector: '.mantine-Notification-description, .mantine-Notification-description *',
   });
+
+/** The confirmation every deactivation waits for (issue 17). */
+async function confirmDeactivation(user: ReturnType<typeof renderUsers>['user']) {
+  const dialog = within(await screen.findByRole('dialog', { name: 'Deactivate user' }));
+  await user.click(dialog.getByRole('button', { name: 'Deactivate' }));
+}
 
 async function openAddUser(user: ReturnType<typeof renderUsers>['user']) {
   await user.click(screen.getByRole('button', { name: 'Add user' }));
@@ -97,6 +122,7 @@ describe('Users page', () => {
       'Email',
       'Phone',
       'Role',
+      'Status',
       'Actions',
     ]);
     expect(screen.getByText('Loading...')).toBeVisible();
@@ -122,6 +148,7 @@ describe('Users page', () => {
     await screen.findByRole('cell', { name: 'dana@example.com' });
 
     await user.click(rowOf('dana@example.com').getByRole('button', { name: 'Deactivate' }));
+    await confirmDeactivation(user);
     expect(await toast(userToasts.deactivated)).toBeVisible();
     expect(stub.callsTo('users.deactivate')).toEqual([{ id: active._id }]);
     await waitFor(() => expect(stub.callsTo('users.list')).toHaveLength(2));
@@ -130,6 +157,8 @@ describe('Users page', () => {
       expect(rowOf('pat@example.com').getByRole('button', { name: 'Activate' })).toBeEnabled(),
     );
     await user.click(rowOf('pat@example.com').getByRole('button', { name: 'Activate' }));
+    // Activation asks nothing.
+    expect(screen.queryByRole('dialog', { name: 'Deactivate user' })).not.toBeInTheDocument();
     expect(await toast(userToasts.activated)).toBeVisible();
     expect(stub.callsTo('users.activate')).toEqual([{ id: pending._id }]);
     await waitFor(() => expect(stub.callsTo('users.list')).toHaveLength(3));
@@ -143,7 +172,34 @@ describe('Users page', () => {
     });
     await screen.findByRole('cell', { name: 'dana@example.com' });
     await user.click(rowOf('dana@example.com').getByRole('button', { name: 'Deactivate' }));
+    await confirmDeactivation(user);
     expect(await toast('You cannot deactivate your own account')).toBeVisible();
+  });
+
+  it('asks before deactivating: Cancel sends nothing (issue 17)', async () => {
+    const { user, stub } = renderUsers({ 'users.deactivate': () => ({ ...active, isAdminApproved: false }) });
+    await screen.findByRole('cell', { name: 'dana@example.com' });
+    await user.click(rowOf('dana@example.com').getByRole('button', { name: 'Deactivate' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Deactivate user' }));
+    expect(dialog.getByText(/Deactivate Dana Agent \(dana@example\.com\)\?/)).toBeVisible();
+    await user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Deactivate user' })).not.toBeInTheDocument(),
+    );
+    expect(stub.callsTo('users.deactivate')).toEqual([]);
+  });
+
+  it('tells an unverified registration, one awaiting approval, an active and a deactivated account apart (issue 17)', async () => {
+    renderUsers({ 'users.list': () => listAnswer([owner, active, pending, unverified, deactivated]) });
+    await screen.findByRole('cell', { name: 'dora@example.com' });
+    expect(rowOf('olive@example.com').getByText('Active')).toBeVisible();
+    expect(rowOf('dana@example.com').getByText('Active')).toBeVisible();
+    expect(rowOf('pat@example.com').getByText('Awaiting approval')).toBeVisible();
+    expect(rowOf('una@example.com').getByText('E-mail not verified')).toBeVisible();
+    expect(rowOf('dora@example.com').getByText('Deactivated')).toBeVisible();
+    // The spec's toggle texts are unchanged.
+    expect(rowOf('dora@example.com').getByRole('button', { name: 'Activate' })).toBeVisible();
+    expect(rowOf('una@example.com').getByRole('button', { name: 'Activate' })).toBeVisible();
   });
 
   it('searches with the trimmed term from page 1', async () => {

@@ -1,9 +1,10 @@
-import { Badge, Button, Table } from '@mantine/core';
+import { Badge, Button, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { openConfirmModal } from '@mantine/modals';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PAGE_SIZE } from '../../shared/constants';
-import type { PublicUser } from '../../shared/schemas/users';
+import type { AccountStatus, PublicUser } from '../../shared/schemas/users';
 import { serverMessageOf } from '../api/errors';
 import { ListPage } from '../components/ListPage';
 import { isListLoading, ListTable } from '../components/ListTable';
@@ -13,7 +14,34 @@ import { useListSearch } from '../components/useListSearch';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
 
-const COLUMNS = ['First name', 'Last name', 'Email', 'Phone', 'Role', 'Actions'];
+const COLUMNS = ['First name', 'Last name', 'Email', 'Phone', 'Role', 'Status', 'Actions'];
+
+/**
+ * The account's standing in words (issue 17): "Activate" alone could not tell a registration
+ * that still waits for its e-mail or an approval from an account an admin deactivated.
+ */
+export const statusBadges: Record<AccountStatus, { label: string; color: string }> = {
+  emailUnverified: { label: 'E-mail not verified', color: 'gray' },
+  awaitingApproval: { label: 'Awaiting approval', color: 'yellow' },
+  active: { label: 'Active', color: 'green' },
+  deactivated: { label: 'Deactivated', color: 'red' },
+};
+
+/** Deactivation signs the user out everywhere: it waits for a confirmation (activation does not). */
+function confirmDeactivate(user: PublicUser, onConfirm: () => void): void {
+  openConfirmModal({
+    title: 'Deactivate user',
+    children: (
+      <Text size="sm">
+        Deactivate {user.firstName} {user.lastName} ({user.email})? They are signed out at once and cannot
+        sign in until an admin activates the account again.
+      </Text>
+    ),
+    labels: { confirm: 'Deactivate', cancel: 'Cancel' },
+    confirmProps: { color: 'red' },
+    onConfirm,
+  });
+}
 const LOAD_ERROR_TOAST_ID = 'users-load-error';
 const LOAD_ERROR_TEXT = 'The users could not be loaded.';
 
@@ -46,6 +74,11 @@ export function Users() {
   const [toggling, setToggling] = useState<string | null>(null);
 
   const toggle = (user: PublicUser) => {
+    if (user.isAdminApproved) confirmDeactivate(user, () => setActive(user));
+    else setActive(user);
+  };
+
+  const setActive = (user: PublicUser) => {
     const mutation = user.isAdminApproved ? deactivate : activate;
     const done = user.isAdminApproved ? userToasts.deactivated : userToasts.activated;
     setToggling(user._id);
@@ -74,7 +107,7 @@ export function Users() {
       <ListPage title="Users" action={<Button onClick={addModal.open}>Add user</Button>} onSearch={search}>
         <ListTable
           columns={COLUMNS}
-          minWidth={760}
+          minWidth={880}
           rows={list.data?.users}
           loading={isListLoading(list)}
           failure={list.error ? LOAD_ERROR_TEXT : null}
@@ -114,6 +147,11 @@ function UserRow({ user, busy, disabled, onToggle }: UserRowProps) {
       <Table.Td>
         <Badge variant="light" color={user.role === 'admin' ? 'grape' : 'blue'}>
           {user.role}
+        </Badge>
+      </Table.Td>
+      <Table.Td>
+        <Badge variant="light" color={statusBadges[user.status].color}>
+          {statusBadges[user.status].label}
         </Badge>
       </Table.Td>
       <Table.Td>

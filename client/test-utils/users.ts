@@ -16,6 +16,8 @@ export function testProfile(overrides: Partial<PublicUser> = {}): PublicUser {
     isAdminApproved: true,
     isEmailVerified: true,
     isOwner: false,
+    status: 'active',
+    deactivatedAt: null,
     createdAt: '2025-01-01T00:00:00.000Z',
     ...overrides,
   };

@@ -108,6 +108,23 @@ const responses = {
 };
 const ACCEPTED = `${ACCEPTED_FILE_TYPES_TEXT}, up to MAX_UPLOAD_MB; the one part of the body, named \`file\`.`;
 
+/**
+ * `?links=same-origin`: the answer's `url` is a site-relative /files/ path when this server serves
+ * the file (local storage), as /trpc answers give it; the portal's own pages ask for it so a wrong
+ * APP_URL cannot break the link. Without it (integrators) the url is absolute, as documented.
+ */
+const linksQuery = z.object({
+  links: z
+    .enum(['absolute', 'same-origin'])
+    .optional()
+    .describe('same-origin: a /files/ path instead of an APP_URL link for local files (default absolute)'),
+});
+
+function uploadContext(deps: AppDeps, req: FastifyRequest) {
+  const { links } = (req.query ?? {}) as { links?: unknown };
+  return contextOfRequest(deps, req, links === 'same-origin' ? { fileLinks: 'same-origin' } : {});
+}
+
 export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   await app.register(multipart, { throwFileSizeLimit: false });
 
@@ -120,13 +137,14 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
         tags: ['uploads'],
         consumes: ['multipart/form-data'],
         params: z.object({ id: z.string() }),
+        querystring: linksQuery,
         security: [{ bearerAuth: [] }],
         response: responses,
       },
     },
     async (req, reply) => {
       const { id } = req.params as { id: string };
-      const ctx = await contextOfRequest(deps, req);
+      const ctx = await uploadContext(deps, req);
       const target = await createCaller(ctx).uploads.transactionTarget({ id });
       return reply.code(201).send(await receive(ctx, req, target));
     },
@@ -140,12 +158,13 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
         description: `${ACCEPTED} Access: the owner account only.`,
         tags: ['uploads'],
         consumes: ['multipart/form-data'],
+        querystring: linksQuery,
         security: [{ bearerAuth: [] }],
         response: responses,
       },
     },
     async (req, reply) => {
-      const ctx = await contextOfRequest(deps, req);
+      const ctx = await uploadContext(deps, req);
       const target = await createCaller(ctx).uploads.libraryTarget();
       return reply.code(201).send(await receive(ctx, req, target));
     },

@@ -154,8 +154,45 @@ describe('registration, verification and approval', () => {
       isAdminApproved: true,
       isEmailVerified: true,
       isOwner: false,
+      status: 'active',
+      deactivatedAt: null,
       createdAt: user.createdAt.toISOString(),
     });
+  });
+
+  it('the users list tells an unverified registration, one awaiting approval, an active and a deactivated account apart (issue 17)', async () => {
+    const input = registration();
+    expect((await post('/api/auth/register', input)).statusCode).toBe(201);
+    const { session } = await ownerToken();
+    const statusOf = async () => {
+      const res = await get(`/api/users?query=${encodeURIComponent(input.email)}`, session.token);
+      expect(res.statusCode).toBe(200);
+      const [found] = res.json().users as Array<{ status: string; deactivatedAt: string | null }>;
+      return found && { status: found.status, deactivatedAt: found.deactivatedAt };
+    };
+    expect(await statusOf()).toEqual({ status: 'emailUnverified', deactivatedAt: null });
+
+    const user = await database.db.user.findUniqueOrThrow({ where: { email: input.email } });
+    // Refusing a registration that was never approved does not make it "deactivated".
+    expect((await get(`/api/users/deactivated/${user.id}`, session.token)).statusCode).toBe(200);
+    expect(await statusOf()).toEqual({ status: 'emailUnverified', deactivatedAt: null });
+
+    await post('/api/auth/verify-email', { token: await tokenFromMail(input.email, '/auth/verify-email') });
+    expect(await statusOf()).toEqual({ status: 'awaitingApproval', deactivatedAt: null });
+
+    expect((await get(`/api/users/activate/${user.id}`, session.token)).json().status).toBe('active');
+    expect(await statusOf()).toEqual({ status: 'active', deactivatedAt: null });
+
+    const deactivated = await get(`/api/users/deactivated/${user.id}`, session.token);
+    expect(deactivated.json()).toMatchObject({
+      status: 'deactivated',
+      isAdminApproved: false,
+      deactivatedAt: clock.now().toISOString(),
+    });
+    expect(await statusOf()).toEqual({ status: 'deactivated', deactivatedAt: clock.now().toISOString() });
+
+    await get(`/api/users/activate/${user.id}`, session.token);
+    expect(await statusOf()).toEqual({ status: 'active', deactivatedAt: null });
   });
 
   it('a wrong password on an unverified account is a plain 401: the gates say nothing before the password', async () => {

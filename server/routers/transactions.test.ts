@@ -629,6 +629,45 @@ describe('templates', () => {
     expect(actions).toEqual(['template.create', 'template.update', 'template.delete']);
   });
 
+  it("a type's spelling is normalised: spaces collapsed, a case-only variant is the existing type (issue 17)", async () => {
+    const type = `Short Sale ${Date.now()}`;
+    const insert = (body: { type: string; role: string; forms: string[] }) =>
+      call('POST', '/api/admin/forms/transactions/insert', owner, body);
+    const first = await insert({ type: `  ${type.replace(/ /g, '   ')} `, role: 'Seller', forms: ['Deed'] });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json().type).toBe(type);
+
+    // Another role of the same type, typed in another case: no second menu entry.
+    const second = await insert({ type: type.toLowerCase(), role: 'Buyer', forms: ['Offer'] });
+    expect(second.statusCode, second.body).toBe(201);
+    expect(second.json().type).toBe(type);
+    // The same (type, role) in another case is a duplicate, not a new template.
+    const duplicate = await insert({ type: type.toUpperCase(), role: 'Seller', forms: ['Deed'] });
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.json().message).toBe(`A template for ${type} / Seller already exists`);
+
+    const types = (await call('GET', '/api/admin/forms/transactions/view/all', agentA))
+      .json()
+      .map((t: { type: string }) => t.type)
+      .filter((t: string) => t.toLowerCase() === type.toLowerCase());
+    expect(types).toEqual([type, type]);
+
+    // Updating into a case variant of another template's type takes that type's spelling...
+    const update = (id: string, body: { type: string; role: string; forms: string[] }) =>
+      call('PUT', `/api/admin/forms/transactions/form/${id}`, admin, body);
+    const other = await insert({ type: `Probate ${Date.now()}`, role: '-', forms: ['Letters'] });
+    const moved = await update(other.json()._id, { type: type.toUpperCase(), role: '-', forms: ['Letters'] });
+    expect(moved.json().type).toBe(type);
+    // ...while the only template of a type may change its own case.
+    const lone = await insert({ type: `Relocation ${Date.now()}`, role: '-', forms: ['Move'] });
+    const recased = await update(lone.json()._id, {
+      type: lone.json().type.toUpperCase(),
+      role: '-',
+      forms: ['Move'],
+    });
+    expect(recased.json().type).toBe(lone.json().type.toUpperCase());
+  });
+
   it('an existing transaction keeps its checklist when its template changes', async () => {
     const mine = await open(agentA, { role: 'Buyer' });
     const template = await database.db.transactionTemplate.findFirstOrThrow({

@@ -28,7 +28,16 @@ export type ServiceContext = {
   log: ServiceLog;
   /** Aborted when the caller is gone (a live subscription that ended): long work stops there. */
   signal?: AbortSignal;
+  /**
+   * How answers link to files this server serves itself (the local driver's signed /files/
+   * links): 'same-origin' paths for the portal's own pages, which call over /trpc (or ask for it
+   * on an upload), so the browser stays on the address it uses whatever APP_URL says; absolute
+   * APP_URL links otherwise (the documented REST API). Absent means absolute.
+   */
+  fileLinks?: FileLinks;
 };
+
+export type FileLinks = 'same-origin' | 'absolute';
 
 /** The context of a signed-in call. */
 export type CallerContext = ServiceContext & { user: Caller };

@@ -6,6 +6,7 @@ import { AppError } from '../errors';
 import { isValidKey, keyFromLink } from '../storage/keys';
 import { recordAudit } from './audit';
 import type { CallerContext } from './context';
+import { fileLinker } from './file-links';
 import { escapeLike, pageCount } from './paging';
 
 /**
@@ -26,7 +27,7 @@ async function toItem(ctx: CallerContext, kind: LibraryKind, row: ItemRow): Prom
   return {
     _id: row.id,
     name: row.name,
-    link: kind === 'form' ? await ctx.deps.storage.signedUrl(row.link) : row.link,
+    link: kind === 'form' ? await fileLinker(ctx)(row.link) : row.link,
   };
 }
 

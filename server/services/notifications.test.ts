@@ -5,7 +5,14 @@ import { apiMessages } from '../../shared/messages';
 import type { Transaction } from '../../shared/schemas/transactions';
 import { NOTIFICATIONS_CHANNEL } from '../realtime/bus';
 import { hashSecretToken } from '../security/secret-tokens';
-import { accessTokenFor, createAdmin, createOwner, createTemplate, createUser } from '../test/factories';
+import {
+  accessTokenFor,
+  createAdmin,
+  createNotification,
+  createOwner,
+  createTemplate,
+  createUser,
+} from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
 import { until } from '../test/until';
 import { notifyUsers, toNotification } from './notifications';
@@ -66,7 +73,12 @@ async function received(): Promise<Record<string, string[]>> {
   return byUser;
 }
 
-function call(method: 'GET' | 'POST' | 'PUT', url: string, who: Actor | undefined, payload?: unknown) {
+function call(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  who: Actor | undefined,
+  payload?: unknown,
+) {
   return app.inject({
     method,
     url,
@@ -227,7 +239,15 @@ describe('who hears about what', () => {
       await until(() => ours().length >= 2, 3_000);
       const stored = await database.db.notification.findMany({
         where: { link },
-        select: { id: true, userId: true, message: true, link: true, readAt: true, createdAt: true },
+        select: {
+          id: true,
+          userId: true,
+          message: true,
+          link: true,
+          readAt: true,
+          createdAt: true,
+          transaction: { select: { deletedAt: true } },
+        },
       });
       const byUser = (a: { userId: string }, b: { userId: string }) => a.userId.localeCompare(b.userId);
       expect(stored).toHaveLength(2);
@@ -255,6 +275,7 @@ describe('the list and mark-as-read', () => {
       'link',
       'message',
       'read',
+      'transactionDeleted',
     ]);
     expect((await call('GET', `/api/notifications/${agent.id}`, otherAgent)).statusCode).toBe(403);
 
@@ -262,5 +283,79 @@ describe('the list and mark-as-read', () => {
     expect(read.statusCode).toBe(200);
     expect((await call('GET', `/api/notifications/${agent.id}`, agent)).json().unread).toBe(0);
     expect((await call('POST', `/api/notifications/${agent.id}/read`, otherAgent)).statusCode).toBe(403);
+  });
+});
+
+describe('a notification about a transaction deleted since (issue 17)', () => {
+  const listFor = async (who: Actor) =>
+    (await call('GET', `/api/notifications/${who.id}?page=1&limit=50`, who)).json() as {
+      notifications: Array<{ _id: string; message: string; link: string; transactionDeleted: boolean }>;
+    };
+
+  it('stays in the list with its link, and says its transaction was deleted', async () => {
+    const deal = await open(agent);
+    const kept = await open(agent);
+    await call('POST', `/api/admin/transactions/${deal._id}/forms/${deal.forms[0]?._id}/comments`, admin, {
+      text: 'About the deal that goes',
+    });
+    await call('POST', `/api/admin/transactions/${kept._id}/forms/${kept.forms[0]?._id}/comments`, admin, {
+      text: 'About the deal that stays',
+    });
+    expect((await call('DELETE', `/api/admin/transactions/${deal._id}`, admin)).statusCode).toBe(200);
+
+    const agentSide = (await listFor(agent)).notifications;
+    const gone = agentSide.find((n) => n.message.endsWith('About the deal that goes'));
+    const stays = agentSide.find((n) => n.message.endsWith('About the deal that stays'));
+    expect(gone).toMatchObject({ link: `/home/transactions/${deal._id}`, transactionDeleted: true });
+    expect(stays).toMatchObject({ link: `/home/transactions/${kept._id}`, transactionDeleted: false });
+
+    // The admins' "opened a transaction" notifications are about it too.
+    const adminSide = (await listFor(admin)).notifications.filter((n) =>
+      [`/adminTransactions/transactions/${deal._id}`, `/adminTransactions/transactions/${kept._id}`].includes(
+        n.link,
+      ),
+    );
+    expect(adminSide.map((n) => [n.link, n.transactionDeleted]).sort()).toEqual(
+      [
+        [`/adminTransactions/transactions/${deal._id}`, true],
+        [`/adminTransactions/transactions/${kept._id}`, false],
+      ].sort(),
+    );
+    // Notifications about no transaction (an approval, say) are never "deleted".
+    await createNotification(database.db, { userId: agent.id, link: '/home', message: 'Not about a deal' });
+    expect((await listFor(agent)).notifications.find((n) => n.message === 'Not about a deal')).toMatchObject({
+      transactionDeleted: false,
+    });
+  });
+
+  it('a live event about a deleted transaction says so as well', async () => {
+    const listener = new pg.Client({ connectionString: database.url });
+    await listener.connect();
+    const payloads: string[] = [];
+    listener.on('notification', (event) => {
+      if (event.channel === NOTIFICATIONS_CHANNEL && event.payload) payloads.push(event.payload);
+    });
+    await listener.query(`LISTEN ${NOTIFICATIONS_CHANNEL}`);
+    try {
+      const deal = await open(agent);
+      const link = `/home/transactions/${deal._id}`;
+      await database.db.$transaction((tx) =>
+        notifyUsers(tx, [agent.id], { message: 'Before the delete', link, transactionId: deal._id }),
+      );
+      await call('DELETE', `/api/admin/transactions/${deal._id}`, admin);
+      // A change that raced the delete: its event must not offer the dead page either.
+      await database.db.$transaction((tx) =>
+        notifyUsers(tx, [agent.id], { message: 'After the delete', link, transactionId: deal._id }),
+      );
+      const ours = () =>
+        payloads.map((payload) => JSON.parse(payload)).filter((e) => e.notification.link === link);
+      await until(() => ours().length >= 2, 3_000);
+      expect(ours().map((e) => [e.notification.message, e.notification.transactionDeleted])).toEqual([
+        ['Before the delete', false],
+        ['After the delete', true],
+      ]);
+    } finally {
+      await listener.end();
+    }
   });
 });

@@ -25,6 +25,7 @@ const notificationSelect = {
   link: true,
   readAt: true,
   createdAt: true,
+  transaction: { select: { deletedAt: true } },
 } as const satisfies Prisma.NotificationSelect;
 type NotificationRow = Prisma.NotificationGetPayload<{ select: typeof notificationSelect }>;
 
@@ -35,6 +36,8 @@ export function toNotification(row: NotificationRow): Notification {
     link: row.link,
     read: row.readAt !== null,
     createdAt: row.createdAt.toISOString(),
+    // History is kept, but the link would open "not found": the client shows it without one.
+    transactionDeleted: Boolean(row.transaction?.deletedAt),
   };
 }
 
@@ -44,7 +47,7 @@ const MAX_MESSAGE = 300;
 export async function notifyUsers(
   tx: Tx,
   userIds: ReadonlyArray<string>,
-  event: { message: string; link: string },
+  event: { message: string; link: string; transactionId?: string },
 ) {
   const recipients = [...new Set(userIds)];
   if (recipients.length === 0) return;
@@ -54,13 +57,15 @@ export async function notifyUsers(
   // action notifies every admin, and through Prisma (createManyAndReturn, then one payload per
   // row) 1,000 recipients cost hundreds of milliseconds and left the server about 100 MiB larger
   // (issue 9, bench/websocket.bench.ts). The payload is toNotification's shape, built in SQL:
-  // createdAt as toISOString writes it, read false (the row was just made).
+  // createdAt as toISOString writes it, read false (the row was just made), transactionDeleted
+  // as the transaction is now (the change that notifies works on a transaction that exists).
+  const transactionId = event.transactionId ?? null;
   await tx.$executeRaw`
     WITH inserted AS (
-      INSERT INTO notifications (user_id, message, link, created_at)
-      SELECT recipient, ${message}, ${event.link}, statement_timestamp()
+      INSERT INTO notifications (user_id, message, link, transaction_id, created_at)
+      SELECT recipient, ${message}, ${event.link}, ${transactionId}::uuid, statement_timestamp()
       FROM unnest(${recipients}::uuid[]) AS recipient
-      RETURNING id, user_id, message, link, created_at
+      RETURNING id, user_id, message, link, transaction_id, created_at
     )
     SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, json_build_object(
       'userId', user_id,
@@ -69,7 +74,10 @@ export async function notifyUsers(
         'message', message,
         'link', link,
         'read', false,
-        'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+        'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'transactionDeleted', EXISTS (
+          SELECT 1 FROM transactions t WHERE t.id = inserted.transaction_id AND t.deleted_at IS NOT NULL
+        )
       )
     )::text)
     FROM inserted`;

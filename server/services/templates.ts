@@ -78,9 +78,32 @@ function conflict(input: TemplateInput) {
   return new AppError('CONFLICT', `A template for ${input.type} / ${input.role} already exists`);
 }
 
-export async function createTemplate(ctx: CallerContext, input: TemplateInput): Promise<Template> {
+/** Spaces trimmed and runs of them made one: "Short  Sale " is "Short Sale". */
+export function normalizeTypeName(type: string): string {
+  return type.trim().replace(/\s+/g, ' ');
+}
+
+/**
+ * The type as it will be stored (issue 17): each type is a menu entry for every agent, so a
+ * variant of an existing type in case or spacing only ('listing', ' Listing ') is that type, in
+ * its existing spelling, rather than a second entry. The template being updated does not count:
+ * the only template of a type may change its case.
+ */
+async function canonicalType(ctx: CallerContext, type: string, exceptId?: string): Promise<string> {
+  const name = normalizeTypeName(type);
+  const existing = await ctx.db.transactionTemplate.findFirst({
+    where: { type: { equals: name, mode: 'insensitive' }, ...(exceptId ? { id: { not: exceptId } } : {}) },
+    // Should older data hold two spellings already, the oldest one wins, every time.
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { type: true },
+  });
+  return existing?.type ?? name;
+}
+
+export async function createTemplate(ctx: CallerContext, given: TemplateInput): Promise<Template> {
   const { db } = ctx;
   const actorId = ctx.user.id;
+  const input = { ...given, type: await canonicalType(ctx, given.type) };
   const taken = await db.transactionTemplate.findUnique({
     where: { type_role: { type: input.type, role: input.role } },
     select: { id: true },
@@ -104,12 +127,13 @@ export async function createTemplate(ctx: CallerContext, input: TemplateInput): 
 
 export async function updateTemplate(
   ctx: CallerContext,
-  { id, ...input }: TemplateInput & { id: string },
+  { id, ...given }: TemplateInput & { id: string },
 ): Promise<Template> {
   const { db } = ctx;
   const actorId = ctx.user.id;
   const before = await db.transactionTemplate.findUnique({ where: { id }, select: templateSelect });
   if (!before) throw new AppError('NOT_FOUND', apiMessages.notFound);
+  const input = { ...given, type: await canonicalType(ctx, given.type, id) };
   const clash = await db.transactionTemplate.findUnique({
     where: { type_role: { type: input.type, role: input.role } },
     select: { id: true },

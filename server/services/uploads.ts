@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import { SNIFF_BYTES, sniffAcceptedType } from '../storage/file-types';
 import { downloadName, libraryFileKey, transactionFileKey } from '../storage/keys';
 import type { CallerContext, ServiceContext } from './context';
+import { fileLinker } from './file-links';
 import { assertVisible } from './transactions';
 
 /**
@@ -128,5 +129,5 @@ export async function storeUpload(
     await storage.delete(key);
     throw error;
   }
-  return { key, url: await storage.signedUrl(key), name: downloadName(key), size, contentType: type.mime };
+  return { key, url: await fileLinker(ctx)(key), name: downloadName(key), size, contentType: type.mime };
 }

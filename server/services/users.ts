@@ -1,5 +1,6 @@
 import { apiMessages } from '../../shared/messages';
 import type {
+  AccountStatus,
   CreateUserInput,
   PublicUser,
   UpdateProfileInput,
@@ -33,10 +34,26 @@ export const publicUserSelect = {
   isAdminApproved: true,
   isOwner: true,
   emailVerifiedAt: true,
+  deactivatedAt: true,
   createdAt: true,
 } as const satisfies Prisma.UserSelect;
 
 type PublicUserRow = Prisma.UserGetPayload<{ select: typeof publicUserSelect }>;
+
+/**
+ * Where an account stands (issue 17), in the order that decides: approved is active; an account
+ * that was active and was deactivated says so; a registration waits first for its e-mail, then
+ * for an admin.
+ */
+export function accountStatus(row: {
+  isAdminApproved: boolean;
+  deactivatedAt: Date | null;
+  emailVerifiedAt: Date | null;
+}): AccountStatus {
+  if (row.isAdminApproved) return 'active';
+  if (row.deactivatedAt) return 'deactivated';
+  return row.emailVerifiedAt ? 'awaitingApproval' : 'emailUnverified';
+}
 
 export function toPublicUser(row: PublicUserRow): PublicUser {
   return {
@@ -50,6 +67,8 @@ export function toPublicUser(row: PublicUserRow): PublicUser {
     isAdminApproved: row.isAdminApproved,
     isEmailVerified: row.emailVerifiedAt !== null,
     isOwner: row.isOwner,
+    status: accountStatus(row),
+    deactivatedAt: row.deactivatedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -98,7 +117,7 @@ export async function activateUser(ctx: CallerContext, input: { id: string }): P
   const user = await ctx.db.$transaction(async (tx) => {
     const row = await tx.user.update({
       where: { id: input.id },
-      data: { isAdminApproved: true },
+      data: { isAdminApproved: true, deactivatedAt: null },
       select: publicUserSelect,
     });
     const after = toPublicUser(row);
@@ -198,7 +217,12 @@ export async function deactivateUser(ctx: CallerContext, input: { id: string }):
   return ctx.db.$transaction(async (tx) => {
     const row = await tx.user.update({
       where: { id: input.id },
-      data: { isAdminApproved: false },
+      // Only an account that was active becomes "deactivated": refusing a registration that was
+      // never approved leaves it awaiting approval (and its first deactivation date stays).
+      data: {
+        isAdminApproved: false,
+        ...(target.isAdminApproved ? { deactivatedAt: ctx.deps.clock.now() } : {}),
+      },
       select: publicUserSelect,
     });
     await tx.refreshToken.updateMany({

@@ -67,11 +67,14 @@ export function localStorage(options: {
       await rm(pathOf(key), { force: true });
     },
 
-    async signedUrl(key) {
+    async signedUrl(key, linkOptions) {
       // Links are made only for keys this driver could have stored.
       if (!isValidKey(key)) throw new Error('Invalid storage key');
       const expires = Math.floor(options.clock.now().getTime() / 1000) + SIGNED_URL_TTL_SECONDS;
-      return `${options.publicBaseUrl}${signFilePath(options.signingKey, key, expires)}`;
+      const path = signFilePath(options.signingKey, key, expires);
+      // This server serves the file itself: a page of the portal takes the path, so a wrong or
+      // outdated APP_URL (a proxy, a second host name) cannot send its "View" elsewhere.
+      return linkOptions?.sameOrigin ? path : `${options.publicBaseUrl}${path}`;
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import { type AccessClaims, verifyAccessToken } from '../security/access-tokens';
-import type { ServiceContext, ServiceLog } from '../services/context';
+import type { FileLinks, ServiceContext, ServiceLog } from '../services/context';
 
 /**
  * The per-call context: a ServiceContext (what every service receives) plus what the base
@@ -28,6 +28,8 @@ export type CallFacts = {
   log: ServiceLog;
   /** The WebSocket of a call made over one. */
   socket?: Closable;
+  /** How answers link to this server's files (ServiceContext.fileLinks); absolute if absent. */
+  fileLinks?: FileLinks;
 };
 
 /** Builds a context from facts alone: no request needed, so tests and scripts make their own. */
@@ -42,6 +44,7 @@ export async function createContext(deps: AppDeps, facts: CallFacts): Promise<Co
     log: facts.log,
     auth,
     tokenRejected: Boolean(token) && auth === null,
+    ...(facts.fileLinks ? { fileLinks: facts.fileLinks } : {}),
     // 4001 is ours (4000-4999 are for applications): "signed out by the server".
     ...(socket ? { closeConnection: () => socket.close(4001, 'Session ended') } : {}),
   };
@@ -53,11 +56,16 @@ export function bearerToken(header: string | undefined): string | undefined {
 }
 
 /** The context of an HTTP request (a /trpc call, a REST route, an upload). */
-export function contextOfRequest(deps: AppDeps, req: FastifyRequest): Promise<Context> {
+export function contextOfRequest(
+  deps: AppDeps,
+  req: FastifyRequest,
+  options: { fileLinks?: FileLinks } = {},
+): Promise<Context> {
   return createContext(deps, {
     token: bearerToken(req.headers.authorization),
     requestId: req.id,
     ip: req.ip,
     log: req.log,
+    ...options,
   });
 }

@@ -10,6 +10,11 @@ export const notification = z.object({
   link: z.string(),
   read: z.boolean(),
   createdAt: z.iso.datetime(),
+  /**
+   * The transaction the notification is about has been deleted since: the message stays (history
+   * is never lost) but its link leads to a page that is gone, so clients do not follow it.
+   */
+  transactionDeleted: z.boolean(),
 });
 export type Notification = z.infer<typeof notification>;
 

@@ -4,6 +4,8 @@ import { validation } from '../messages';
 import { passwordSchema, phoneSchema, REGISTRATION_EMAIL } from './auth';
 import { idSchema, pagingInput } from './common';
 
+export const ACCOUNT_STATUSES = ['emailUnverified', 'awaitingApproval', 'active', 'deactivated'] as const;
+
 /**
  * A user as the API shows it (DESIGN.md section 5: "user (no secrets)"). Built from a Prisma
  * select that never reads the password hash or tokens.
@@ -20,9 +22,18 @@ export const publicUser = z.object({
   isEmailVerified: z.boolean(),
   /** The spec's "designated admin" (DESIGN.md section 9.3). */
   isOwner: z.boolean(),
+  /**
+   * Where the account stands (issue 17): emailUnverified (registered, address not confirmed),
+   * awaitingApproval (confirmed, not approved yet), active, or deactivated (was active, then
+   * deactivated by an admin).
+   */
+  status: z.enum(ACCOUNT_STATUSES),
+  /** When the account was last deactivated; null while active or never deactivated. */
+  deactivatedAt: z.iso.datetime().nullable(),
   createdAt: z.iso.datetime(),
 });
 export type PublicUser = z.infer<typeof publicUser>;
+export type AccountStatus = PublicUser['status'];
 
 /** Paths such as /api/settings/getUser/{userId}: the caller's own id unless an admin calls. */
 export const userIdInput = z.object({ userId: idSchema });

@@ -5,6 +5,7 @@ import { isValidKey, keyFromLink } from '../../storage/keys';
 import type { Storage } from '../../storage/storage';
 import { recordAudit } from '../audit';
 import type { CallerContext } from '../context';
+import { fileLinker } from '../file-links';
 import { findForm } from './access';
 import { commentSelect, formSelect, toComment, toForm } from './mappers';
 import { excerpt, nameOf, notifyOtherSide, placeOf } from './notify';
@@ -54,7 +55,7 @@ export async function setFormFile(ctx: CallerContext, input: { id: string; formI
       transaction,
       `${await nameOf(tx, ctx.user.id)} uploaded "${form.label}" for ${placeOf(transaction)}`,
     );
-    return toForm(ctx.deps.storage, row);
+    return toForm(fileLinker(ctx), row);
   });
 }
 
@@ -113,6 +114,6 @@ export async function review(ctx: CallerContext, input: ReviewInput) {
       : `${await nameOf(tx, caller.id)} commented on "${form.label}" (${placeOf(transaction)}): ${excerpt(text)}`;
     await notifyOtherSide(tx, caller, transaction, message);
     const row = await tx.transactionForm.findUniqueOrThrow({ where: { id: form.id }, select: formSelect });
-    return toForm(ctx.deps.storage, row);
+    return toForm(fileLinker(ctx), row);
   });
 }

@@ -5,7 +5,7 @@ import type {
   TransactionSummary,
 } from '../../../shared/schemas/transactions';
 import type { Prisma } from '../../db/generated/client';
-import type { Storage } from '../../storage/storage';
+import type { FileLinker } from '../file-links';
 
 /** What is read of a transaction, its forms and comments, and how each becomes its answer. */
 
@@ -89,16 +89,16 @@ export function toComment(row: CommentRow): Comment {
   };
 }
 
-export async function toForm(storage: Storage, row: FormRow): Promise<TransactionForm> {
+export async function toForm(linkOf: FileLinker, row: FormRow): Promise<TransactionForm> {
   return {
     _id: row.id,
     label: row.label,
-    url: row.fileKey ? await storage.signedUrl(row.fileKey) : null,
+    url: row.fileKey ? await linkOf(row.fileKey) : null,
     status: row.status,
     comments: row.comments.map(toComment),
   };
 }
 
-export async function toTransaction(storage: Storage, row: DetailRow): Promise<Transaction> {
-  return { ...toSummary(row), forms: await Promise.all(row.forms.map((form) => toForm(storage, form))) };
+export async function toTransaction(linkOf: FileLinker, row: DetailRow): Promise<Transaction> {
+  return { ...toSummary(row), forms: await Promise.all(row.forms.map((form) => toForm(linkOf, form))) };
 }

@@ -33,8 +33,16 @@ export async function notifyOtherSide(
   message: string,
 ): Promise<void> {
   if (actor.id === transaction.userId) {
-    await notifyUsers(tx, await activeAdminIds(tx, actor.id), { message, link: adminLink(transaction.id) });
+    await notifyUsers(tx, await activeAdminIds(tx, actor.id), {
+      message,
+      link: adminLink(transaction.id),
+      transactionId: transaction.id,
+    });
   } else {
-    await notifyUsers(tx, [transaction.userId], { message, link: agentLink(transaction.id) });
+    await notifyUsers(tx, [transaction.userId], {
+      message,
+      link: agentLink(transaction.id),
+      transactionId: transaction.id,
+    });
   }
 }

@@ -10,6 +10,7 @@ import { AppError } from '../../errors';
 import { assertSelfOrAdmin } from '../access';
 import { recordAudit } from '../audit';
 import type { CallerContext } from '../context';
+import { fileLinker } from '../file-links';
 import { findVisible } from './access';
 import { type DetailRow, detailSelect, person, toPerson, toSummary, toTransaction } from './mappers';
 import { nameOf, notifyOtherSide, placeOf } from './notify';
@@ -49,7 +50,7 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
       },
       select: detailSelect,
     });
-    const answer = await toTransaction(ctx.deps.storage, created);
+    const answer = await toTransaction(fileLinker(ctx), created);
     await recordAudit(tx, {
       actorId: caller.id,
       action: 'transaction.create',
@@ -70,11 +71,11 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
 
 export async function getForUser(ctx: CallerContext, input: { id: string; userId: string }) {
   assertSelfOrAdmin(ctx.user, input.userId);
-  return toTransaction(ctx.deps.storage, await findVisible(ctx, input.id, input.userId));
+  return toTransaction(fileLinker(ctx), await findVisible(ctx, input.id, input.userId));
 }
 
 export async function getAny(ctx: CallerContext, { id }: { id: string }) {
-  return toTransaction(ctx.deps.storage, await findVisible(ctx, id));
+  return toTransaction(fileLinker(ctx), await findVisible(ctx, id));
 }
 
 type TransactionChanges = AddressFields &
@@ -97,7 +98,7 @@ async function applyChanges(ctx: CallerContext, before: DetailRow, data: Transac
       before: toSummary(before),
       after: toSummary(row),
     });
-    return toTransaction(ctx.deps.storage, row);
+    return toTransaction(fileLinker(ctx), row);
   });
 }
 
