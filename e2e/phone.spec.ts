@@ -331,3 +331,29 @@ test('the owner on a phone: every admin list is cards with its buttons on screen
   await expect(page.getByLabel('Quick Search')).toHaveValue('');
   await expect(page.getByRole('row', { name: new RegExp(E2E_OWNER.email) })).toBeVisible();
 });
+
+test.describe('on a wide screen', () => {
+  const WIDE = { width: 1024, height: 768 };
+  test.use({ viewport: WIDE });
+
+  test("toasts stay top-right (spec section 8) but below the heading row with 'Back to transactions'", async ({
+    page,
+    request,
+  }) => {
+    const { agent, ownerToken, transactionId, formId } = await seed(request, 'Ulrike');
+    await signIn(page, agent.email, agent.password);
+    await page.goto(`/home/transactions/${transactionId}`);
+    await settled(page);
+    // A live notification's toast: a title, a message and a button, taller than a one-line toast.
+    await review(request, ownerToken, transactionId, formId, 'Please initial page 2 as well.');
+    const toast = page.locator('.mantine-Notification-root', { hasText: 'New notification' });
+    await expect(toast).toBeVisible();
+    // Once it has slid in: its right edge where Mantine puts it, 1rem from the window's.
+    await expect.poll(async () => (await rectOf(toast)).right).toBeLessThanOrEqual(WIDE.width - 15);
+    const box = await rectOf(toast);
+    expect(box.right, 'the toast is not at the right edge').toBeGreaterThan(WIDE.width - 40);
+    expect(box.top, 'the toast is not near the top').toBeLessThan(200);
+    const back = await rectOf(page.getByRole('link', { name: 'Back to transactions' }));
+    expect(overlaps(box, back), "the toast covers 'Back to transactions'").toBe(false);
+  });
+});
