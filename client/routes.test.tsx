@@ -85,6 +85,27 @@ describe('routes', () => {
     },
   );
 
+  it.each(['/no-such-page', '/not-found'])(
+    'shows the 404 page at %s inside the shell, with the navigation, for a signed-in user',
+    (path) => {
+      signIn('user');
+      const { history } = renderRoutes(path);
+      expect(screen.getByRole('heading', { level: 1, name: ui.notFound })).toBeVisible();
+      expect(screen.getAllByRole('main')).toHaveLength(1);
+      const navigation = screen.getAllByRole('navigation', { name: 'Main' })[0] as HTMLElement;
+      expect(navigation).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Back to transactions' })).toHaveAttribute('href', '/home');
+      expect(history).toEqual([path]);
+    },
+  );
+
+  it('shows the signed-out 404 page in a main landmark, leading to sign-in', () => {
+    renderRoutes('/no-such-page');
+    expect(screen.getByRole('main')).toContainElement(screen.getByRole('heading', { level: 1 }));
+    expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to sign in' })).toHaveAttribute('href', '/auth/login');
+  });
+
   it('does not show the 404 page on a known route', async () => {
     signIn('user');
     renderRoutes('/home');

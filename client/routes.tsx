@@ -138,6 +138,19 @@ function SignedIn({ adminOnly = false, children }: { adminOnly?: boolean; childr
   );
 }
 
+/**
+ * The 404 page, in the application shell when someone is signed in. An element, not a component,
+ * so the shell is the same <SignedIn> element as on every other signed-in route and stays mounted.
+ */
+function notFoundInPlace(): ReactNode {
+  if (!isSignedIn()) return <NotFound />;
+  return (
+    <SignedIn>
+      <NotFound />
+    </SignedIn>
+  );
+}
+
 export function AppRoutes() {
   return (
     <Switch>
@@ -166,9 +179,12 @@ export function AppRoutes() {
         {(params) => <Redirect to={routeTo.transaction(decodeParam(params.id))} replace />}
       </Route>
 
-      <Route path={paths.notFound} component={NotFound} />
-      {/* Unknown paths keep their URL and show the 404 page in place. */}
-      <Route component={NotFound} />
+      {/* Unknown paths keep their URL and show the 404 page in place: inside the shell for a
+          signed-in user, who keeps the navigation (and the same shell, by the shared key). */}
+      <Route key="signed-in" path={paths.notFound}>
+        {notFoundInPlace()}
+      </Route>
+      <Route key="signed-in">{notFoundInPlace()}</Route>
     </Switch>
   );
 }

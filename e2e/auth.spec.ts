@@ -11,7 +11,7 @@ import { linkFromMail } from './support/outbox';
  * password, an expired session and logout.
  */
 
-const USER_LINKS = ['Transactions', 'Forms', 'Tutorials', 'Settings'];
+const USER_LINKS = ['Transactions', 'Forms', 'Tutorials', 'Banner', 'Settings'];
 const ADMIN_LINKS = ['Users', 'Admin Transactions', 'Transactions Forms'];
 
 async function signInThroughForm(page: Page, email: string, password: string) {

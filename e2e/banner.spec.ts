@@ -98,7 +98,9 @@ async function drag(page: Page, from: { x: number; y: number }, to: { x: number;
 async function openDesigner(page: Page, request: Parameters<typeof approvedAgent>[0], name: string) {
   const agent = await approvedAgent(request, name);
   await signIn(page, agent.email, agent.password);
-  await page.goto('/banner');
+  // Reached from the navigation, as people do, not by typing its address.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Banner' }).click();
+  await expect(page).toHaveURL(/\/banner$/);
   await expect(page.getByRole('heading', { name: 'Banner', level: 1 })).toBeVisible();
   await expect.poll(() => page.evaluate(() => Boolean((window as StageWindow).__bannerStage))).toBe(true);
 }

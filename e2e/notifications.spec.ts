@@ -5,8 +5,8 @@ import { approvedAgent, signIn } from './support/accounts';
 
 /**
  * Live notifications in a real Chromium (issue 5): the agent's page is open in one browser
- * context; the admin rejects a form in another; the agent's bell lights up without a reload and
- * /notifications lists the message.
+ * context; the admin rejects a form in another; without a reload the agent's bell lights up, the
+ * open transaction shows the new status and comment, and /notifications lists the message.
  */
 
 test('a rejection reaches the open agent page live: the bell shows the dot, /notifications lists it', async ({
@@ -41,6 +41,10 @@ test('a rejection reaches the open agent page live: the bell shows the dot, /not
   await agentPage.getByRole('link', { name: 'Transactions', exact: true }).click();
   await expect(agentPage).toHaveURL(/\/home$/);
   await expect(bell).not.toHaveAttribute('data-unread', 'true');
+  // The agent keeps the transaction open while the admin reviews it.
+  await agentPage.goto(`/home/transactions/${deal._id}`);
+  const agentCard = agentPage.getByTestId(`form-${form?.label}`);
+  await expect(agentCard.getByTestId('form-status')).toHaveText('pending');
 
   const adminContext = await browser.newContext();
   const adminPage = await adminContext.newPage();
@@ -51,8 +55,10 @@ test('a rejection reaches the open agent page live: the bell shows the dot, /not
   await card.getByRole('button', { name: 'Reject' }).click();
   await expect(card.getByTestId('form-status')).toHaveText('rejected');
 
-  // No reload on the agent's side.
+  // No reload on the agent's side: the bell, the toast and the open page itself follow.
   await expect(bell).toHaveAttribute('data-unread', 'true');
+  await expect(agentCard.getByTestId('form-status')).toHaveText('rejected');
+  await expect(agentCard.getByText('Signature missing on the last page.')).toBeVisible();
   await expect(agentPage.getByText(/Signature missing on the last page\./).first()).toBeVisible();
   await bell.click();
   await expect(agentPage).toHaveURL(/\/notifications$/);

@@ -86,6 +86,7 @@ test('agent and compliance work a document through rejection to acceptance', asy
     /\/files\/transactions\//,
   );
 
+  await card(agentPage, DOCUMENT).getByRole('button', { name: 'Add a comment' }).click();
   await card(agentPage, DOCUMENT).getByLabel('Comment').fill('Signed by both sellers.');
   await card(agentPage, DOCUMENT).getByRole('button', { name: 'Post comment' }).click();
   await expect(agentPage.getByText(toasts.commentAdded)).toBeVisible();

