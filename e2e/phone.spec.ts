@@ -189,6 +189,7 @@ test('an agent on a phone: every page fits, each list row is a card with its but
     await visit(page, path);
     await expectReachable(page.getByRole('link', { name: 'Open' }).first(), path);
   }
+  await visit(page, '/banner');
   await visit(page, '/settings');
   await visit(page, '/notifications');
   await visit(page, `/home/transactions/${transactionId}`);
@@ -277,6 +278,7 @@ test("toasts leave the top bar and 'Back to transactions' uncovered, and their V
 
   // A success toast after the agent's own comment: the same.
   const card = page.getByTestId(/^form-/).first();
+  await card.getByRole('button', { name: 'Add a comment' }).click();
   await card.getByLabel('Comment').fill('Done.');
   await card.getByRole('button', { name: 'Post comment' }).click();
   const done = page.locator('.mantine-Notification-root', { hasText: toasts.commentAdded });
