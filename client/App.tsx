@@ -1,9 +1,9 @@
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { TOAST_AUTO_CLOSE_MS } from '../shared/constants';
+import './app.css';
+import { Toasts } from './notify';
 import { createQueryClient } from './query-client';
 import { AppRoutes } from './routes';
 import { theme } from './theme';
@@ -28,7 +28,7 @@ export function AppProviders({ queryClient, trpcClient, env = 'default', childre
       <TRPCProvider queryClient={queryClient} trpcClient={trpcClient}>
         <MantineProvider theme={theme} env={env}>
           <ModalsProvider>
-            <Notifications position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} />
+            <Toasts />
             {children}
           </ModalsProvider>
         </MantineProvider>

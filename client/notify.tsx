@@ -1,12 +1,33 @@
 import { Button, Group, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { useMediaQuery } from '@mantine/hooks';
+import { Notifications, notifications } from '@mantine/notifications';
 import { useEffect, useLayoutEffect, useRef } from 'react';
+import { TOAST_AUTO_CLOSE_MS } from '../shared/constants';
 import { serverMessageOf } from './api/errors';
+import { PHONE_QUERY } from './layout/breakpoints';
+import classes from './notify.module.css';
 
 /**
- * The toasts of spec section 8. Position and auto-close (top-right, 5 s) are set once on the
- * provider in App.tsx, so callers only say what happened.
+ * The toasts of spec section 8. Position and auto-close (top-right, 5 s) are set once here, on
+ * the one <Toasts /> of App.tsx, so callers only say what happened.
  */
+
+/**
+ * Where toasts appear: top-right as the spec says, below the page's heading row (notify.module.css).
+ * On a phone a toast is as wide as the screen, and at the top it would cover the top bar (with its
+ * bell) and the page's way back: there they rise from the bottom edge instead.
+ */
+export function Toasts() {
+  // Read at once, not after a first render in the wrong place.
+  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
+  return (
+    <Notifications
+      position={phone ? 'bottom-center' : 'top-right'}
+      autoClose={TOAST_AUTO_CLOSE_MS}
+      className={classes.toasts}
+    />
+  );
+}
 
 export function notifySuccess(message: string): void {
   notifications.show({ color: 'green', message });

@@ -1,6 +1,8 @@
-import { Table, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Button, Stack, Table, Text } from '@mantine/core';
+import type { CSSProperties, ReactNode } from 'react';
 import { ui } from '../../shared/messages';
+import { useListPage } from './ListPage';
+import classes from './ListTable.module.css';
 
 type QueryState = { isPending: boolean; isPlaceholderData: boolean; isError: boolean; isFetching: boolean };
 
@@ -9,9 +11,33 @@ export function isListLoading(query: QueryState): boolean {
   return query.isPending || query.isPlaceholderData || (query.isError && query.isFetching);
 }
 
+/** The header of a last column that holds each row's buttons, as the pages name it. */
+const ACTION_COLUMNS = new Set(['Action', 'Actions']);
+
+/** The card layout labels this many columns; ListTable.module.css has one rule per column. */
+export const MAX_LABELLED_COLUMNS = 8;
+
+/**
+ * The column headers as CSS strings, one custom property per column, which the phone layout
+ * shows before each cell (`--list-label-2` for the second column, ...).
+ */
+function labelVariables(columns: readonly string[]): CSSProperties {
+  return Object.fromEntries(
+    columns.slice(0, MAX_LABELLED_COLUMNS).map((column, index) => [
+      `--list-label-${index + 1}`,
+      // JSON's string escapes (\" and \\) are CSS's too.
+      JSON.stringify(column),
+    ]),
+  ) as CSSProperties;
+}
+
 type ListTableProps<Row> = {
+  /**
+   * The headers. On a phone each row becomes a card: the first column is its title, the others
+   * are labelled with their header, and a last 'Action' or 'Actions' column holds its buttons.
+   */
   columns: readonly string[];
-  /** Below this width the table scrolls sideways rather than squeezing its columns. */
+  /** Below this width a wide screen scrolls the table sideways; a phone shows cards instead. */
   minWidth: number;
   rows: readonly Row[] | undefined;
   /** One <Table.Tr> per row, with its key. */
@@ -26,7 +52,11 @@ type ListTableProps<Row> = {
   dimmedMessages?: boolean;
 };
 
-/** The table of every list page: a header row, then the rows, or one row saying why there are none. */
+/**
+ * The table of every list page: a header row, then the rows, or one row saying why there are
+ * none. Below the `sm` breakpoint the same rows are laid out as cards (ListTable.module.css), so
+ * nothing scrolls sideways and every row's buttons are in reach.
+ */
 export function ListTable<Row>({
   columns,
   minWidth,
@@ -38,9 +68,22 @@ export function ListTable<Row>({
   dimmedMessages = false,
 }: ListTableProps<Row>) {
   const message = loading ? ui.loading : (failure ?? (rows?.length ? null : empty));
+  const isEmpty = message === empty && !loading && failure === null;
+  const withActions = ACTION_COLUMNS.has(columns.at(-1) ?? '');
   return (
-    <Table.ScrollContainer minWidth={minWidth}>
-      <Table striped highlightOnHover verticalSpacing="sm">
+    <Table.ScrollContainer
+      minWidth={0}
+      classNames={{ scrollContainerInner: classes.inner }}
+      style={{ '--list-min-width': `${minWidth}px` } as CSSProperties}
+    >
+      <Table
+        striped
+        highlightOnHover
+        verticalSpacing="sm"
+        className={classes.table}
+        style={labelVariables(columns)}
+        data-with-actions={withActions || undefined}
+      >
         <Table.Thead>
           <Table.Tr>
             {columns.map((column) => (
@@ -52,9 +95,11 @@ export function ListTable<Row>({
           {message === null ? (
             rows?.map(renderRow)
           ) : (
-            <Table.Tr>
+            <Table.Tr className={classes.messageRow}>
               <Table.Td colSpan={columns.length}>
-                {dimmedMessages ? (
+                {isEmpty ? (
+                  <EmptyState message={message} dimmed={dimmedMessages} />
+                ) : dimmedMessages ? (
                   <Text ta="center" c="dimmed" size="sm">
                     {message}
                   </Text>
@@ -67,5 +112,28 @@ export function ListTable<Row>({
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/**
+ * Nothing to show, and a way on: a search that found nothing offers to clear it; the plain list
+ * offers the page's first Add, when the viewer may add.
+ */
+function EmptyState({ message, dimmed }: { message: string; dimmed: boolean }) {
+  const { term, clearSearch, emptyAction } = useListPage();
+  const next = term ? (
+    <Button variant="light" size="xs" onClick={clearSearch}>
+      Clear search
+    </Button>
+  ) : (
+    emptyAction
+  );
+  return (
+    <Stack gap="xs" align={dimmed ? 'center' : 'flex-start'} py={next ? 'xs' : 0}>
+      <Text size="sm" c={dimmed ? 'dimmed' : undefined} ta={dimmed ? 'center' : undefined}>
+        {message}
+      </Text>
+      {next}
+    </Stack>
   );
 }

@@ -29,6 +29,13 @@ describe('Pager', () => {
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
   });
 
+  it('shows nothing until the list has answered: no count is known yet', () => {
+    renderWithProviders(<Pager page={1} pageSize={10} total={undefined} onChange={() => {}} />);
+    expect(screen.queryByTestId('pager-summary')).not.toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Pages' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+  });
+
   it('shows a window of at most 7 numbered pages around the current one', () => {
     expect(visiblePages(1, 3)).toEqual([1, 2, 3]);
     expect(visiblePages(1, 20)).toEqual([1, 2, 3, 4, 5, 6, 7]);

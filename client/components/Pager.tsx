@@ -4,7 +4,8 @@ type PagerProps = {
   /** 1-based. */
   page: number;
   pageSize: number;
-  total: number;
+  /** How many rows the list has; undefined until its first answer, and then nothing shows. */
+  total: number | undefined;
   onChange: (page: number) => void;
 };
 
@@ -19,8 +20,13 @@ export function visiblePages(page: number, totalPages: number): number[] {
   return Array.from({ length: MAX_NUMBERED }, (_, i) => start + i);
 }
 
-/** The spec's pager (section 2): 'Showing X to Y of Z results', previous/next, numbered pages. */
+/**
+ * The spec's pager (section 2): 'Showing X to Y of Z results', previous/next, numbered pages.
+ * Until the list has answered there is no count to give: a first load shows no pager rather than
+ * 'Showing 0 to 0 of 0 results' (a page change keeps the previous answer, and its pager).
+ */
 export function Pager({ page, pageSize, total, onChange }: PagerProps) {
+  if (total === undefined) return null;
   const totalPages = Math.max(1, Math.ceil(total / pageSize));
   const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const to = Math.min(page * pageSize, total);

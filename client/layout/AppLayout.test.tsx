@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../shared/constants';
 import { apiMessages } from '../../shared/messages';
 import { setSession } from '../auth/session';
@@ -8,6 +8,7 @@ import { renderWithProviders } from '../test-utils/render';
 import { fakeAccessToken } from '../test-utils/tokens';
 import { deferred, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
 import { TEST_USER_ID, testProfile } from '../test-utils/users';
+import { PHONE_QUERY } from './breakpoints';
 import { NotificationBell } from './NotificationBell';
 
 const USER_ID = TEST_USER_ID;
@@ -37,14 +38,24 @@ const linkNames = () =>
     .map((link) => link.textContent);
 
 describe('application shell', () => {
-  it("greets the user by first name, fetched for the stored user id; 'User' until then", async () => {
+  it('greets the user by first name, fetched for the stored user id; a placeholder, not a name, until then', async () => {
     signIn('user');
     const answer = deferred();
     const { stub } = renderShell('/home', { 'settings.getUser': () => answer.promise });
-    expect(screen.getByText('Welcome User')).toBeVisible();
+    // Issue 17: 'Welcome User' while the name loads greeted everybody by the wrong name.
+    expect(screen.getByTestId('welcome-name-placeholder')).toBeInTheDocument();
+    expect(screen.queryByText('Welcome User')).not.toBeInTheDocument();
+    expect(screen.queryByText(/^Welcome /)).not.toBeInTheDocument();
     answer.resolve(profile);
     expect(await screen.findByText('Welcome Dana')).toBeVisible();
+    expect(screen.queryByTestId('welcome-name-placeholder')).not.toBeInTheDocument();
     expect(stub.callsTo('settings.getUser')).toEqual([{ userId: USER_ID }]);
+  });
+
+  it("says 'Welcome User' when the profile has no first name", async () => {
+    signIn('user');
+    renderShell('/home', { 'settings.getUser': () => ({ ...profile, firstName: '' }) });
+    expect(await screen.findByText('Welcome User')).toBeVisible();
   });
 
   it("keeps 'User' when the profile cannot be loaded", async () => {
@@ -55,7 +66,7 @@ describe('application shell', () => {
       },
     });
     await waitFor(() => expect(stub.callsTo('settings.getUser')).toHaveLength(1));
-    expect(screen.getByText('Welcome User')).toBeVisible();
+    expect(await screen.findByText('Welcome User')).toBeVisible();
   });
 
   it('shows the user navigation for a user token, with the current page marked', () => {
@@ -173,6 +184,56 @@ describe('application shell', () => {
     await user.click(within(menu).getByRole('link', { name: 'Settings' }));
     expect(currentPath()).toBe('/settings');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+});
+
+describe('on a phone', () => {
+  const { matchMedia } = window;
+  beforeEach(() => {
+    window.matchMedia = (query: string) => ({ ...matchMedia(query), matches: query === PHONE_QUERY });
+  });
+  afterEach(() => {
+    window.matchMedia = matchMedia;
+  });
+
+  it("the top bar holds the bell with the feed's dot; opening it clears the dot and shows the notifications", async () => {
+    signIn('user');
+    const { user, currentPath } = renderShell('/home', {
+      'settings.getUser': () => profile,
+      'notifications.list': () => ({
+        notifications: [
+          {
+            _id: '00000000-0000-4000-8000-000000000901',
+            message: 'Your form was rejected',
+            link: '/home',
+            read: false,
+            createdAt: '2025-03-04T14:05:00.000Z',
+          },
+        ],
+        totalPages: 1,
+        total: 1,
+        unread: 1,
+      }),
+      'notifications.markAllRead': () => ({ message: 'ok' }),
+    });
+    const topBar = within(screen.getByTestId('top-bar'));
+    const bell = topBar.getByRole('button', { name: 'Notifications' });
+    await waitFor(() => expect(bell).toHaveAttribute('data-unread'));
+    expect(bell).toHaveAccessibleDescription('New notifications');
+
+    await user.click(bell);
+    expect(currentPath()).toBe('/notifications');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
+    expect(topBar.getByRole('button', { name: 'Notifications' })).not.toHaveAttribute('data-unread');
+  });
+});
+
+describe('on a wide screen', () => {
+  it('the top bar (hidden there) has no second bell: the sidebar has the one', () => {
+    signIn('user');
+    renderShell('/home', { 'settings.getUser': () => profile });
+    expect(within(screen.getByTestId('top-bar')).queryByRole('button', { name: 'Notifications' })).toBeNull();
+    expect(screen.getAllByRole('button', { name: 'Notifications' })).toHaveLength(1);
   });
 });
 

@@ -1,4 +1,17 @@
-import { Anchor, AppShell, Box, Burger, Button, Drawer, Group, NavLink, Stack, Text } from '@mantine/core';
+import {
+  Anchor,
+  AppShell,
+  Box,
+  Burger,
+  Button,
+  Drawer,
+  Group,
+  NavLink,
+  Skeleton,
+  Stack,
+  Text,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconLogout } from '@tabler/icons-react';
 import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -9,6 +22,7 @@ import { clearSession, getRefreshToken, getUserId } from '../auth/session';
 import { Logo } from '../components/Logo';
 import { paths } from '../paths';
 import { useTRPC, useTRPCClient } from '../trpc';
+import { PHONE_QUERY } from './breakpoints';
 import { NotificationBell } from './NotificationBell';
 import { NotificationFeedProvider, useNotificationFeed } from './NotificationFeed';
 import { isActive, navigationFor } from './navigation';
@@ -17,12 +31,34 @@ import { isActive, navigationFor } from './navigation';
 const SIDEBAR_BREAKPOINT = 'sm';
 const SIDEBAR_WIDTH = 260;
 
-/** The signed-in user's first name for the greeting; the spec's 'User' until it arrives. */
-function useWelcomeName(): string {
+/**
+ * The signed-in user's first name for the greeting: null while it loads (a placeholder shows, not
+ * a wrong name), then the name, or the spec's fallback 'User' when it is empty or cannot be had.
+ */
+function useWelcomeName(): string | null {
   const trpc = useTRPC();
   const userId = getUserId();
-  const { data } = useQuery(trpc.settings.getUser.queryOptions(userId ? { userId } : skipToken));
+  const { data, isPending } = useQuery(trpc.settings.getUser.queryOptions(userId ? { userId } : skipToken));
+  // Without a stored user id the query never runs: 'User' at once.
+  if (userId && isPending) return null;
   return data?.firstName || ui.welcomeFallbackName;
+}
+
+function Welcome() {
+  const name = useWelcomeName();
+  if (name === null) {
+    return (
+      <Group gap={6} wrap="nowrap" aria-busy="true">
+        <Text fw={600}>Welcome</Text>
+        <Skeleton height={16} width={72} radius="sm" data-testid="welcome-name-placeholder" />
+      </Group>
+    );
+  }
+  return (
+    <Text fw={600} truncate>
+      Welcome {name}
+    </Text>
+  );
 }
 
 /** How long sign-out waits for the server to revoke the refresh token before leaving anyway. */
@@ -64,33 +100,38 @@ function useSignOut() {
   return { signOut, signingOut };
 }
 
+/** The bell wired to the shell's feed: opening it clears the dot and shows the notifications. */
+function ShellBell({ onOpen }: { onOpen?: () => void }) {
+  const [, navigate] = useLocation();
+  const { hasUnread, markSeen } = useNotificationFeed();
+  return (
+    <NotificationBell
+      hasUnread={hasUnread}
+      onOpen={() => {
+        markSeen();
+        navigate(paths.notifications);
+        onOpen?.();
+      }}
+    />
+  );
+}
+
 type SidebarProps = {
   /** Called after any navigation from the sidebar, so the slide-over menu can close. */
   onNavigate?: () => void;
 };
 
 function Sidebar({ onNavigate }: SidebarProps) {
-  const [location, navigate] = useLocation();
-  const welcomeName = useWelcomeName();
+  const [location] = useLocation();
   const { signOut, signingOut } = useSignOut();
-  const { hasUnread, markSeen } = useNotificationFeed();
   const navigation = navigationFor(storedRole());
 
   return (
     <Stack h="100%" gap="md" justify="space-between">
       <Stack gap="md">
         <Group justify="space-between" wrap="nowrap">
-          <Text fw={600} truncate>
-            Welcome {welcomeName}
-          </Text>
-          <NotificationBell
-            hasUnread={hasUnread}
-            onOpen={() => {
-              markSeen();
-              navigate(paths.notifications);
-              onNavigate?.();
-            }}
-          />
+          <Welcome />
+          <ShellBell onOpen={onNavigate} />
         </Group>
         <Box component="nav" aria-label="Main">
           {navigation.map((item) => (
@@ -130,6 +171,8 @@ export function AppLayout({ children }: { children: ReactNode }) {
   // (a link, Back, a redirect) closes it without an effect to keep in step.
   const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
   const menuOpen = menuOpenAt === location;
+  // Read at once, so a phone's first render already has the bell in its top bar.
+  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   const closeMenu = () => setMenuOpenAt(null);
 
   return (
@@ -151,7 +194,15 @@ export function AppLayout({ children }: { children: ReactNode }) {
           </AppShell.Section>
         </AppShell.Navbar>
         <AppShell.Main>
-          <Group hiddenFrom={SIDEBAR_BREAKPOINT} justify="space-between" mb="md">
+          {/* The top bar of narrow screens. It has the sidebar's bell, so a new notification shows
+              its dot without opening the menu. */}
+          <Group
+            hiddenFrom={SIDEBAR_BREAKPOINT}
+            justify="space-between"
+            wrap="nowrap"
+            mb="md"
+            data-testid="top-bar"
+          >
             <Burger
               opened={menuOpen}
               onClick={() => setMenuOpenAt(menuOpen ? null : location)}
@@ -160,6 +211,8 @@ export function AppLayout({ children }: { children: ReactNode }) {
               size="sm"
             />
             <Logo size={28} />
+            {/* Only where the top bar shows; elsewhere the sidebar's bell is the one in sight. */}
+            {phone && <ShellBell />}
           </Group>
           {children}
         </AppShell.Main>

@@ -46,6 +46,7 @@ export function Home() {
             Add Transaction
           </Button>
         }
+        emptyAction={<Button onClick={() => setCreating(true)}>Create your first transaction</Button>}
         onSearch={search}
       >
         <TransactionsTable

@@ -137,7 +137,7 @@ function useLibraryPage<TPage extends { total: number }>(
   const current = term ? search : list;
   return {
     rows: current.data && kind.rowsOf(current.data),
-    total: current.data?.total ?? 0,
+    total: current.data?.total,
     loading: isListLoading(current),
     error: current.error,
     refetch: current.refetch,
@@ -213,6 +213,11 @@ function Library<TPage extends { total: number }>({ kind }: { kind: LibraryKind<
       <ListPage
         title={kind.title}
         action={isOwner && <Button onClick={() => openDialog({ mode: 'add' })}>{kind.addLabel}</Button>}
+        emptyAction={
+          isOwner && (
+            <Button onClick={() => openDialog({ mode: 'add' })}>Add the first {kind.itemName}</Button>
+          )
+        }
         onSearch={search}
       >
         <ListTable

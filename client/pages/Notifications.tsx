@@ -27,7 +27,8 @@ function NotificationItem({ notification }: { notification: Notification }) {
       style={unread ? { borderLeft: '4px solid var(--mantine-color-red-6)' } : undefined}
     >
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
-        <Stack gap={4}>
+        {/* Shrinks and breaks a long word (an e-mail address) rather than push 'New' off a phone. */}
+        <Stack gap={4} miw={0} style={{ overflowWrap: 'anywhere' }}>
           {target ? (
             <Anchor component={Link} href={target} fw={unread ? 600 : 400}>
               {notification.message}

@@ -36,7 +36,7 @@ function useTemplatesPage(term: string, page: number) {
   const current = term ? search : list;
   return {
     rows: term ? search.data?.forms : list.data?.data,
-    total: (term ? search.data?.total : list.data?.totalItems) ?? 0,
+    total: term ? search.data?.total : list.data?.totalItems,
     loading: isListLoading(current),
     error: current.error,
     refetch: current.refetch,
@@ -134,6 +134,7 @@ export function Templates() {
       <ListPage
         title="Transactions Forms"
         action={isOwner && <Button onClick={openAdd}>Add Transactions Forms</Button>}
+        emptyAction={isOwner && <Button onClick={openAdd}>Add the first checklist</Button>}
         onSearch={search}
       >
         <ListTable

@@ -122,7 +122,7 @@ export function Users() {
             />
           )}
         />
-        <Pager page={page} pageSize={PAGE_SIZE} total={list.data?.totalUsers ?? 0} onChange={setPage} />
+        <Pager page={page} pageSize={PAGE_SIZE} total={list.data?.totalUsers} onChange={setPage} />
       </ListPage>
 
       <UsersAddUserModal opened={addOpened} onClose={addModal.close} onCreated={added} />

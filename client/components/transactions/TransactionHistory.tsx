@@ -86,7 +86,8 @@ export function TransactionHistory({ entries, failed }: TransactionHistoryProps)
         <Table.Tbody>
           {entries.map((entry) => (
             <Table.Tr key={entry._id}>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.createdAt)}</Table.Td>
+              {/* May wrap: on a phone a one-line date pushed the table past the screen's edge. */}
+              <Table.Td>{formatDateTime(entry.createdAt)}</Table.Td>
               <Table.Td>
                 {entry.actor ? `${entry.actor.firstName} ${entry.actor.lastName}` : 'System'}
               </Table.Td>

@@ -48,7 +48,7 @@ export function TransactionsTable({ query, page, onPageChange, renderActions }: 
           </Table.Tr>
         )}
       />
-      <Pager page={page} pageSize={PAGE_SIZE} total={data?.totalTransactions ?? 0} onChange={onPageChange} />
+      <Pager page={page} pageSize={PAGE_SIZE} total={data?.totalTransactions} onChange={onPageChange} />
     </Stack>
   );
 }

@@ -1,0 +1,31 @@
+import { notifications } from '@mantine/notifications';
+import { act, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PHONE_QUERY } from './layout/breakpoints';
+import { notifySuccess } from './notify';
+import { renderWithProviders } from './test-utils/render';
+
+/** Where a toast lands: the group of toasts it sits in carries Mantine's position. */
+async function positionOfToast(message: string) {
+  renderWithProviders(<main />);
+  act(() => notifySuccess(message));
+  return (await screen.findByText(message)).closest('[data-position]')?.getAttribute('data-position');
+}
+
+const { matchMedia } = window;
+
+afterEach(() => {
+  window.matchMedia = matchMedia;
+  notifications.clean();
+});
+
+describe('toasts', () => {
+  it('appear top-right on a wide screen (spec section 8)', async () => {
+    expect(await positionOfToast('Form added successfully')).toBe('top-right');
+  });
+
+  it("rise from the bottom on a phone, clear of the top bar and the page's way back", async () => {
+    window.matchMedia = (query: string) => ({ ...matchMedia(query), matches: query === PHONE_QUERY });
+    expect(await positionOfToast('Comment added successfully!')).toBe('bottom-center');
+  });
+});
