@@ -12,10 +12,14 @@ type AuthLayoutProps = {
   width?: number;
 };
 
-/** The frame of the signed-out screens: logo, a titled card, no application shell. */
+/**
+ * The frame of the signed-out screens: logo, a titled card, no application shell. The whole
+ * screen is the page's one main landmark: without one, a screen reader's "skip to main" finds
+ * nothing, and axe reports every piece of content as outside any landmark.
+ */
 export function AuthLayout({ title, children, withIllustration = false, width = 440 }: AuthLayoutProps) {
   return (
-    <Flex mih="100vh">
+    <Flex component="main" mih="100vh">
       <Center flex={1} p="md">
         <Stack w="100%" maw={width} gap="lg">
           <Logo />
