@@ -1,0 +1,57 @@
+import { mkdir } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+
+/**
+ * axe-core in the page as it stands (issue 17, point 3). What counts as a finding:
+ * - any violation axe rates serious or critical (contrast, names of buttons and fields, ...);
+ * - the structural rules, whatever their rating, since a screen-reader user finds their way by
+ *   them: every page has one main landmark and one first-level heading, content sits inside a
+ *   landmark, headings do not skip levels, landmarks of one kind are told apart by their names.
+ */
+const STRUCTURE_RULES = new Set([
+  'landmark-one-main',
+  'landmark-no-duplicate-main',
+  'landmark-unique',
+  'page-has-heading-one',
+  'heading-order',
+  'region',
+]);
+
+/**
+ * Waits until no CSS transition or finite animation runs: a modal or toast still fading in has
+ * the wrong contrast. Endless ones (a loader's spin, a pulsing dot) never finish, so they are
+ * not waited for.
+ */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
+      ),
+  );
+}
+
+/** One line per rule and element found wrong on the page, labelled with `where`; empty if none. */
+export async function axeFindings(page: Page, where: string): Promise<string[]> {
+  await settle(page);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((rule) => rule.impact === 'serious' || rule.impact === 'critical' || STRUCTURE_RULES.has(rule.id))
+    .flatMap((rule) =>
+      rule.nodes.map(
+        (node) =>
+          `${where}: ${rule.id} (${rule.impact}) at ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`,
+      ),
+    );
+}
+
+/** The whole page as a PNG, named as the README and the reviewers expect. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir('test-results/screenshots', { recursive: true });
+  await settle(page);
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+}
