@@ -79,7 +79,8 @@ function commonStops(tour: TourData, role: Role): Stop[] {
       path: paths.home,
       ready: async (page) => {
         await heading('Transactions')(page);
-        if (role === 'agent') await expect(page.getByText(tour.address).first()).toBeVisible();
+        const street = role === 'agent' ? tour.address : tour.ownerAddress;
+        await expect(page.getByText(street).first()).toBeVisible();
       },
     },
     {
@@ -251,6 +252,7 @@ for (const viewport of WIDTHS) {
       await page.goto(routeTo.transaction(tourData.transactionId));
       await reviewedDocuments(page);
       const card = page.getByTestId('form-Agency Disclosure');
+      await card.getByRole('button', { name: 'Add a comment' }).click();
       await card.getByLabel('Comment').fill('The buyer asked for a copy.');
       await card.getByRole('button', { name: 'Post comment' }).click();
       const toast = page.getByRole('alert').filter({ hasText: toasts.commentAdded });

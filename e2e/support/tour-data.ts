@@ -5,7 +5,7 @@ import { linkFromMail } from './outbox';
 
 /**
  * What the page tour (e2e/pages.spec.ts) shows, built through the public API as people would:
- * an approved agent with a few transactions, one of them with documents uploaded, commented on
+ * an approved agent with a few transactions (the owner has one too), one of them with documents uploaded, commented on
  * and reviewed, so a badge of every status, comments with decisions and notifications show; a
  * form and a tutorial in the libraries.
  */
@@ -15,6 +15,8 @@ export type TourData = {
   /** The transaction with the reviewed documents. */
   transactionId: string;
   address: string;
+  /** The street of the owner's own transaction. */
+  ownerAddress: string;
 };
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -101,6 +103,14 @@ export async function buildTourData(request: APIRequestContext): Promise<TourDat
     }),
   );
 
+  // The owner's own list has a deal too: an empty one is a different page.
+  await created(
+    request.post('/api/transactions', {
+      ...asOwner,
+      data: { type: 'Purchase', role: 'Buyer', ...ADDRESSES[1] },
+    }),
+  );
+
   // One item in each library, so their tables have a row.
   const form = await created<{ key: string }>(
     request.post('/api/uploads/forms', {
@@ -123,6 +133,7 @@ export async function buildTourData(request: APIRequestContext): Promise<TourDat
     agent: { email: agent.email, password: agent.password, id: agent.id, firstName },
     transactionId: deal._id,
     address: first.streetAddress,
+    ownerAddress: (ADDRESSES[1] as (typeof ADDRESSES)[number]).streetAddress,
   };
 }
 
