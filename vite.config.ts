@@ -19,6 +19,8 @@ const config = {
     outDir: '../dist/client',
     // outDir lies outside `root`, and Vite refuses to empty such a folder unless told to.
     emptyOutDir: true,
+    // Every browser the portal supports knows modulepreload; the polyfill would only add bytes.
+    modulePreload: { polyfill: false },
   },
   server: {
     port: 5173,
