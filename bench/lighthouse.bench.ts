@@ -109,10 +109,28 @@ async function audit(url: string, port: number, flags: Partial<Flags>): Promise<
   const name = `${new URL(url).pathname.replaceAll('/', '_')}-${new Date().toISOString().replaceAll(':', '-')}.json`;
   await writeFile(path.join(REPORTS_DIR, name), result.report as string);
   if (result.lhr.runtimeError)
-    throw new Error(
+    throw new LighthouseRunError(
       `Lighthouse failed on ${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`,
     );
   return result.lhr;
+}
+
+/** A run Lighthouse itself gave up on (e.g. NO_NAVSTART: the trace missed the navigation). */
+class LighthouseRunError extends Error {}
+
+/**
+ * On a busy machine Lighthouse now and then loses its trace (NO_NAVSTART); such a run says nothing
+ * about the page, so it is run again from the start (for /home: signed in afresh, cache cleared).
+ */
+async function withRetries<T>(run: () => Promise<T>, log: (message: string) => void): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof LighthouseRunError) || attempt >= 3) throw error;
+      log(`${error.message}; running it again`);
+    }
+  }
 }
 
 function scoresOf(lhr: Result): Record<Category, number> {
@@ -179,12 +197,14 @@ const lighthouseBench: Benchmark = {
       if (!context) throw new Error('Chromium has no default context');
       const connected = context;
 
-      const login = async (): Promise<Run> => {
+      const login = (): Promise<Run> => withRetries(loginOnce, log);
+      const home = (): Promise<Run> => withRetries(homeOnce, log);
+      const loginOnce = async (): Promise<Run> => {
         // Lighthouse's own storage reset signs the agent out and empties the cache: a first visit.
         const lhr = await audit(`${baseUrl}/auth/login`, browserProcess.port, {});
         return { page: '/auth/login', scores: scoresOf(lhr), lhr };
       };
-      const home = async (): Promise<Run> => {
+      const homeOnce = async (): Promise<Run> => {
         const page = await connected.newPage();
         try {
           await signInThroughPage(page, baseUrl, agent);
