@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
@@ -5,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { Prisma } from '../server/db/generated/client';
 import { preparedName } from '../server/db/sql';
+import { COMPRESS_MIN_BYTES } from '../server/plugins/compression';
 import { toTransactionsPage, transactionPageSql } from '../server/services/transactions/pages';
 import { signIn } from '../server/test/rest-client';
 import { PAGE_SIZE } from '../shared/constants';
@@ -33,6 +35,12 @@ import { median, round } from './lib/stats';
 
 const COMMAND = 'npm run bench -- api-list';
 const GOAL_RATIO = 0.6;
+/**
+ * Issue 17: JSON answers are compressed unless that costs the list more than 5% of its throughput.
+ * The compressed targets send what a browser sends; the plain ones send no Accept-Encoding.
+ */
+const COMPRESSION_GOAL_RATIO = 0.95;
+const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 /** As many as the app's pool has connections: enough to keep both cores busy. */
 const CONNECTIONS = 10;
 /** The busiest agent of the dataset (about 13,000 transactions): the most work per page. */
@@ -86,7 +94,7 @@ async function startRawRoute(
 }
 
 type Target = {
-  name: 'raw' | 'REST' | 'tRPC';
+  name: 'raw' | 'REST' | 'tRPC' | 'REST br' | 'tRPC br';
   description: string;
   baseUrl: string;
   pathOf(page: number): string;
@@ -123,6 +131,33 @@ async function assertSameAnswers(targets: Target[]): Promise<void> {
       }
     });
   }
+}
+
+/** The bytes of one page through REST: as JSON, and as the app sends it in brotli and in gzip. */
+async function answerSizes(targets: Target[], auth: Record<string, string>) {
+  const rest = targets.find((target) => target.name === 'REST') as Target;
+  const url = `${rest.baseUrl}${rest.pathOf(1)}`;
+  // node:http rather than fetch, which would decode the body and hide its size on the wire.
+  const size = async (acceptEncoding: string) => {
+    return new Promise<{ bytes: number; encoding: string }>((resolve, reject) => {
+      request(url, { headers: { ...auth, 'accept-encoding': acceptEncoding } }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        res.on('end', () =>
+          resolve({ bytes, encoding: String(res.headers['content-encoding'] ?? 'identity') }),
+        );
+        res.on('error', reject);
+      })
+        .on('error', reject)
+        .end();
+    });
+  };
+  const [plain, brotli, gzip] = await Promise.all([size('identity'), size('br'), size('gzip')]);
+  if (brotli.encoding !== 'br' || gzip.encoding !== 'gzip')
+    throw new Error(`a list page came as ${brotli.encoding} and ${gzip.encoding}, not br and gzip`);
+  return { plain: plain.bytes, brotli: brotli.bytes, gzip: gzip.bytes };
 }
 
 function loadRequests(target: Target): LoadRequest[] {
@@ -238,7 +273,18 @@ const bench: Benchmark = {
           headers: auth,
         },
       ];
+      // The same two routes asked as a browser asks, which the app answers in brotli (issue 17).
+      for (const name of ['REST', 'tRPC'] as const) {
+        const plain = targets.find((target) => target.name === name) as Target;
+        targets.push({
+          ...plain,
+          name: `${name} br`,
+          description: `${plain.description}, Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}`,
+          headers: { ...plain.headers, 'accept-encoding': BROWSER_ACCEPT_ENCODING },
+        });
+      }
       await assertSameAnswers(targets);
+      const sizes = await answerSizes(targets, auth);
       const plan = await explainAnalyze(dataset.url, rawListSql(agent.id, 1000));
       const first = (await getJson(`${raw.baseUrl}${targets[0]?.pathOf(1)}`, {})) as TransactionsPage;
       log(`agent ${agentEmail(AGENT)} has ${first.totalTransactions} transactions; warming up`);
@@ -252,11 +298,9 @@ const bench: Benchmark = {
       }
       const loadAtStart = os.loadavg()[0] ?? 0;
       const results = await measure(load, targets, rounds, seconds, log);
-      const [rawSummary, restSummary, trpcSummary] = targets.map((target) => summarise(target, results)) as [
-        Summary,
-        Summary,
-        Summary,
-      ];
+      const [rawSummary, restSummary, trpcSummary, restBrSummary, trpcBrSummary] = targets.map((target) =>
+        summarise(target, results),
+      ) as [Summary, Summary, Summary, Summary, Summary];
       const goal = (summary: Summary, name: string, plan: string): Goal => {
         const ratio = summary.requestsPerSecond / rawSummary.requestsPerSecond;
         const met = ratio >= GOAL_RATIO;
@@ -290,10 +334,45 @@ const bench: Benchmark = {
         ),
       ];
 
+      // Compression's cost: each compressed route against the same route answered plain, per round
+      // (the two ran within seconds of each other) and over the medians.
+      const compressionRatio = (compressed: Summary, plain: Summary) =>
+        median(compressed.perRound.map((value, i) => value / (plain.perRound[i] ?? Number.NaN)));
+      const compression = [
+        { compressed: restBrSummary, plain: restSummary },
+        { compressed: trpcBrSummary, plain: trpcSummary },
+      ].map(({ compressed, plain }) => ({
+        compressed,
+        plain,
+        ratio: compressed.requestsPerSecond / plain.requestsPerSecond,
+        pairedRatio: compressionRatio(compressed, plain),
+      }));
+      const worstCompression = Math.min(...compression.map((c) => c.ratio));
+      const compressionMet = worstCompression >= COMPRESSION_GOAL_RATIO;
+      goals.push({
+        name: 'JSON compression: list throughput, brotli vs plain (issue 17)',
+        goal: `>= ${COMPRESSION_GOAL_RATIO} (costs at most 5%)`,
+        baseline: 'the same route without Accept-Encoding, alternated in the same run',
+        measured: compression
+          .map(
+            (c) =>
+              `${c.plain.target.name} ${round(c.ratio, 2)} (${thousands(c.compressed.requestsPerSecond)} vs ${thousands(c.plain.requestsPerSecond)} req/s)`,
+          )
+          .join(', '),
+        met: compressionMet,
+        ...(compressionMet
+          ? {}
+          : {
+              gap:
+                `compressing the ${sizes.plain} bytes of a page costs ${compression.map((c) => `${c.plain.target.name} ${round((1 - c.ratio) * 100, 1)}%`).join(', ')} of its throughput. ` +
+                'Plan: raise COMPRESS_MIN_BYTES (server/plugins/compression.ts) above the size of a list page, or lower the brotli quality.',
+            }),
+      });
+
       // Each round's own ratio too: a round's three measurements ran within seconds of each other.
       const pairedRatio = (s: Summary) =>
         median(s.perRound.map((value, i) => value / (rawSummary.perRound[i] ?? Number.NaN)));
-      const rows = [rawSummary, restSummary, trpcSummary].map(
+      const rows = [rawSummary, restSummary, trpcSummary, restBrSummary, trpcBrSummary].map(
         (s) =>
           `| ${s.target.name} | ${s.target.description} | ${s.perRound.map(thousands).join(', ')} | ` +
           `**${thousands(s.requestsPerSecond)}** | ${round(s.requestsPerSecond / rawSummary.requestsPerSecond, 2)} | ` +
@@ -333,6 +412,23 @@ const bench: Benchmark = {
         ...goals.map(
           (g) => `- Goal ${g.name}: ${g.goal}; measured ${g.measured}: **${g.met ? 'met' : 'not met'}**.`,
         ),
+        '',
+        '### Compression of the JSON answers (issue 17)',
+        '',
+        `The app compresses JSON answers of ${COMPRESS_MIN_BYTES} bytes and more (server/plugins/compression.ts: brotli quality 1, ` +
+          `else gzip level 6). A page of this list is ${sizes.plain} bytes of JSON through REST, ${sizes.brotli} bytes in brotli ` +
+          `(${sizes.gzip} in gzip). "REST br" and "tRPC br" above are the same requests with the Accept-Encoding of a browser ` +
+          `(${BROWSER_ACCEPT_ENCODING}), measured in the same rounds as the plain ones.`,
+        '',
+        '| Route | plain req/s | brotli req/s | brotli / plain (medians) | brotli / plain (median of rounds) | Node CPU µs/answer plain, brotli |',
+        '| --- | ---: | ---: | ---: | ---: | ---: |',
+        ...compression.map(
+          (c) =>
+            `| ${c.plain.target.name} | ${thousands(c.plain.requestsPerSecond)} | ${thousands(c.compressed.requestsPerSecond)} | ` +
+            `**${round(c.ratio, 3)}** | ${round(c.pairedRatio, 3)} | ${thousands(c.plain.cpuMicros)}, ${thousands(c.compressed.cpuMicros)} |`,
+        ),
+        '',
+        `Goal: compression costs at most 5% of the list's throughput (ratio >= ${COMPRESSION_GOAL_RATIO}): **${compressionMet ? 'met' : 'not met'}**.`,
         '',
         'The statement both run (server/services/transactions/pages.ts, transactionPageSql), and its plan for page 1000:',
         '',

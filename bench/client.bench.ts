@@ -5,11 +5,18 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
 import { PROJECT_ROOT } from '../server/paths';
-import { buildServerBundle, type PortalStack, startPortalStack } from '../server/test/built-server';
-import { expectStatus, openTransaction, signIn, timedCall } from '../server/test/rest-client';
+import { buildServerBundle, startPortalStack } from '../server/test/built-server';
+import { signIn } from '../server/test/rest-client';
 import { PAGE_SIZE } from '../shared/constants';
 import { alternate } from './lib/ab';
 import type { Benchmark, Goal } from './lib/benchmark';
+import {
+  type Account,
+  agentWithTransactions,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  signInThroughPage,
+} from './lib/browser';
 import { percentile, round } from './lib/stats';
 
 /**
@@ -27,18 +34,6 @@ import { percentile, round } from './lib/stats';
 const COMMAND = 'npm run bench -- client';
 const LCP_GOAL_MS = 1_000;
 const CLICK_GOAL_MS = 100;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const AGENT_PASSWORD = 'Client-bench-password-1';
-/** The same switches as playwright.config.ts: no sandbox (root in a container), no GPU, no chatter. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** A data row of the transactions table (a message row such as "Loading..." has one cell). */
 const DATA_ROWS = 'tbody[aria-busy="false"] > tr > td:nth-child(5)';
 
@@ -75,6 +70,8 @@ const list = (values: number[]) => values.map((value) => round(value, 0)).join('
 /** `vite build`, then the build's own budget check on its output (its verdict is a figure here, not a crash). */
 async function buildClient(): Promise<BundleMeasurement> {
   await run(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'vite'), ['build'], { cwd: PROJECT_ROOT });
+  // As `npm run build` does after the budget check: the server then sends the brotli copies.
+  await run(process.execPath, [path.join(PROJECT_ROOT, 'scripts', 'precompress.mjs')], { cwd: PROJECT_ROOT });
   const script = path.join(PROJECT_ROOT, 'scripts', 'check-bundle-budget.mjs');
   const answer = await run(process.execPath, [script, '--json'], { cwd: PROJECT_ROOT }).catch(
     (failed: { stdout?: string }) => ({ stdout: failed.stdout ?? '' }),
@@ -82,50 +79,11 @@ async function buildClient(): Promise<BundleMeasurement> {
   return JSON.parse(answer.stdout) as BundleMeasurement;
 }
 
-/** An agent added by the owner through POST /api/users, with `count` transactions of distinct addresses. */
-async function agentWithTransactions(
-  stack: PortalStack,
-  owner: { token: string },
-  name: string,
-  count: number,
-) {
-  const email = `${name}@client-bench.test`;
-  await expectStatus(
-    timedCall(stack.server.baseUrl, 'POST', '/api/users', {
-      token: owner.token,
-      json: {
-        firstName: name,
-        lastName: 'Bench',
-        email,
-        phoneNumber: '555-010-2000',
-        company: 'Bench Realty',
-        password: AGENT_PASSWORD,
-        role: 'user',
-      },
-    }),
-    201,
-  );
-  const agent = await signIn(stack.server.baseUrl, email, AGENT_PASSWORD);
-  for (let i = 1; i <= count; i++) {
-    await openTransaction(stack.server.baseUrl, agent.token, {
-      streetAddress: `${i} ${name} Street`,
-      type: 'Listing',
-      role: 'Seller',
-    });
-  }
-  return { email, password: AGENT_PASSWORD };
-}
-
 /** Signs in through the sign-in page once; the browser storage it leaves is every later sample's session. */
-async function sessionOf(browser: Browser, baseUrl: string, account: { email: string; password: string }) {
+async function sessionOf(browser: Browser, baseUrl: string, account: Account) {
   const context = await browser.newContext({ baseURL: baseUrl });
   try {
-    const page = await context.newPage();
-    await page.goto('/auth/login');
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/home$/);
+    await signInThroughPage(await context.newPage(), baseUrl, account);
     return await context.storageState();
   } finally {
     await context.close();

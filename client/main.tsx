@@ -1,7 +1,7 @@
 // Core styles first: the other packages' styles build on its variables and resets.
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { preloadPageAt } from './routes';
@@ -14,10 +14,13 @@ if (!container) throw new Error('index.html has no #root element');
 // Should that fetch fail, the app renders anyway and the page retries through its loader.
 void preloadPageAt(window.location.pathname)
   .catch(() => undefined)
-  .then(() =>
-    createRoot(container).render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    ),
-  );
+  .then(() => {
+    const root = createRoot(container);
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <App />
+        </StrictMode>,
+      ),
+    );
+  });

@@ -19,6 +19,7 @@ import { classifyError, describeErrorForLog } from './errors';
 import { loggerOptions, requestIdFrom } from './logger';
 import { CLIENT_DIST_DIR } from './paths';
 import { clientIsBuilt, clientPlugin, isClientRoute, isServerPath, sendIndex } from './plugins/client';
+import { compressionPlugin } from './plugins/compression';
 import { fileRoutes } from './plugins/files';
 import { healthRoutes } from './plugins/health';
 import { createAppMetrics, metricsPlugin, UNMATCHED_ROUTE } from './plugins/metrics';
@@ -160,6 +161,9 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
   });
+
+  // Before every route: its onSend hook compresses the JSON answers of all of them.
+  app.register(compressionPlugin);
 
   if (config.rateLimitPerMin > 0) {
     app.register(rateLimit, {

@@ -46,12 +46,20 @@ export function clientIsBuilt(dir: string): boolean {
  * Serves the built client. Hashed files under /assets are cached for a year; index.html is
  * revalidated every time so a deploy is picked up at once. Client routes get index.html
  * (the SPA fallback) through sendIndex, which the app's not-found handler calls.
+ *
+ * Every text file comes compressed when the browser accepts it: the build wrote <file>.br and
+ * <file>.gz beside it (scripts/precompress.mjs), and @fastify/static picks the one that
+ * Accept-Encoding allows (brotli first), the file itself otherwise, with `Vary: Accept-Encoding`
+ * either way so a shared cache never hands one browser's choice to another.
  */
 export const clientPlugin = fp<{ dir: string }>(async (app, { dir }) => {
   await app.register(fastifyStatic, {
     root: dir,
     wildcard: false,
     index: false,
+    preCompressed: true,
+    // The compressed copies are reached through their file's own URL only; no route of their own.
+    globIgnore: ['**/*.br', '**/*.gz'],
     setHeaders(res, filePath) {
       const immutable = filePath.startsWith(path.join(dir, 'assets') + path.sep);
       res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
