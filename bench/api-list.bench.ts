@@ -22,7 +22,7 @@ import {
   unexpectedStatuses,
 } from './lib/load';
 import { type PortalApp, startPortalApp } from './lib/portal-app';
-import { datasetLine, loadLine, thousands } from './lib/report';
+import { datasetLine, loadLine, loadNoteOf, thousands } from './lib/report';
 import { median, round } from './lib/stats';
 
 /**
@@ -155,9 +155,7 @@ async function answerSizes(targets: Target[], auth: Record<string, string>) {
     });
   };
   const [plain, brotli, gzip] = await Promise.all([size('identity'), size('br'), size('gzip')]);
-  if (brotli.encoding !== 'br' || gzip.encoding !== 'gzip')
-    throw new Error(`a list page came as ${brotli.encoding} and ${gzip.encoding}, not br and gzip`);
-  return { plain: plain.bytes, brotli: brotli.bytes, gzip: gzip.bytes };
+  return { plain: plain.bytes, brotli: brotli.bytes, gzip: gzip.bytes, encoding: brotli.encoding };
 }
 
 function loadRequests(target: Target): LoadRequest[] {
@@ -348,24 +346,43 @@ const bench: Benchmark = {
         pairedRatio: compressionRatio(compressed, plain),
       }));
       const worstCompression = Math.min(...compression.map((c) => c.ratio));
-      const compressionMet = worstCompression >= COMPRESSION_GOAL_RATIO;
+      // How far single rounds scatter, and the CPU each compressed answer costs: on a shared machine
+      // these say whether a few % of throughput is a cost or noise.
+      const compressionSpread = compression
+        .map(({ compressed, plain }) => {
+          const ratios = compressed.perRound.map((value, i) => value / (plain.perRound[i] ?? Number.NaN));
+          return (
+            `${plain.target.name}: single rounds ${round(Math.min(...ratios), 2)} to ${round(Math.max(...ratios), 2)}, ` +
+            `${thousands(compressed.cpuMicros - plain.cpuMicros)} µs more Node CPU an answer (${round(((compressed.cpuMicros - plain.cpuMicros) / plain.cpuMicros) * 100, 0)}%)`
+          );
+        })
+        .join('; ');
+      // A page under the threshold is sent as it is: the compressed and plain targets then do the
+      // same work, the cost is nil by construction, and their ratio shows only the machine's noise.
+      const pagesCompressed = sizes.encoding !== 'identity';
+      const compressionMet = !pagesCompressed || worstCompression >= COMPRESSION_GOAL_RATIO;
       goals.push({
-        name: 'JSON compression: list throughput, brotli vs plain (issue 17)',
+        name: "JSON compression: list throughput with a browser's Accept-Encoding vs without (issue 17)",
         goal: `>= ${COMPRESSION_GOAL_RATIO} (costs at most 5%)`,
         baseline: 'the same route without Accept-Encoding, alternated in the same run',
-        measured: compression
-          .map(
-            (c) =>
-              `${c.plain.target.name} ${round(c.ratio, 2)} (${thousands(c.compressed.requestsPerSecond)} vs ${thousands(c.plain.requestsPerSecond)} req/s)`,
-          )
-          .join(', '),
+        measured:
+          (pagesCompressed
+            ? ''
+            : `pages (${thousands(sizes.plain)} B) under the ${thousands(COMPRESS_MIN_BYTES)} B threshold, not compressed; noise between identical requests: `) +
+          compression
+            .map(
+              (c) =>
+                `${c.plain.target.name} ${round(c.ratio, 2)} (${thousands(c.compressed.requestsPerSecond)} vs ${thousands(c.plain.requestsPerSecond)} req/s)`,
+            )
+            .join(', '),
         met: compressionMet,
         ...(compressionMet
           ? {}
           : {
               gap:
-                `compressing the ${sizes.plain} bytes of a page costs ${compression.map((c) => `${c.plain.target.name} ${round((1 - c.ratio) * 100, 1)}%`).join(', ')} of its throughput. ` +
-                'Plan: raise COMPRESS_MIN_BYTES (server/plugins/compression.ts) above the size of a list page, or lower the brotli quality.',
+                `compressing the ${sizes.plain} bytes of a page costs ${compression.map((c) => `${c.plain.target.name} ${round((1 - c.ratio) * 100, 1)}%`).join(', ')} of its throughput ` +
+                `(${compressionSpread}; ${loadNoteOf(loadAtStart, os.loadavg()[0] ?? Number.NaN)}). ` +
+                'Plan: confirm on a quiet machine; if the cost holds, raise COMPRESS_MIN_BYTES (server/plugins/compression.ts) above the size of a list page, so that only larger answers are compressed.',
             }),
       });
 
@@ -415,9 +432,12 @@ const bench: Benchmark = {
         '',
         '### Compression of the JSON answers (issue 17)',
         '',
-        `The app compresses JSON answers of ${COMPRESS_MIN_BYTES} bytes and more (server/plugins/compression.ts: brotli quality 1, ` +
-          `else gzip level 6). A page of this list is ${sizes.plain} bytes of JSON through REST, ${sizes.brotli} bytes in brotli ` +
-          `(${sizes.gzip} in gzip). "REST br" and "tRPC br" above are the same requests with the Accept-Encoding of a browser ` +
+        `The app compresses JSON answers of ${thousands(COMPRESS_MIN_BYTES)} bytes and more (server/plugins/compression.ts: brotli quality 1, ` +
+          `else gzip level 6). A page of this list is ${thousands(sizes.plain)} bytes of JSON through REST, ` +
+          (sizes.encoding === 'identity'
+            ? 'under that threshold: it is sent as it is, whatever the Accept-Encoding. '
+            : `sent as ${thousands(sizes.brotli)} bytes in brotli (${thousands(sizes.gzip)} in gzip). `) +
+          `"REST br" and "tRPC br" above are the same requests with the Accept-Encoding of a browser ` +
           `(${BROWSER_ACCEPT_ENCODING}), measured in the same rounds as the plain ones.`,
         '',
         '| Route | plain req/s | brotli req/s | brotli / plain (medians) | brotli / plain (median of rounds) | Node CPU µs/answer plain, brotli |',
@@ -428,7 +448,14 @@ const bench: Benchmark = {
             `**${round(c.ratio, 3)}** | ${round(c.pairedRatio, 3)} | ${thousands(c.plain.cpuMicros)}, ${thousands(c.compressed.cpuMicros)} |`,
         ),
         '',
-        `Goal: compression costs at most 5% of the list's throughput (ratio >= ${COMPRESSION_GOAL_RATIO}): **${compressionMet ? 'met' : 'not met'}**.`,
+        `Spread: ${compressionSpread}.`,
+        '',
+        COMPRESSION_HISTORY,
+        '',
+        `Goal: compression costs at most 5% of the list's throughput (ratio >= ${COMPRESSION_GOAL_RATIO}): **${compressionMet ? 'met' : 'not met'}**` +
+          (pagesCompressed
+            ? '.'
+            : ' (its pages are not compressed; the ratios above are what identical requests scatter on this machine).'),
         '',
         'The statement both run (server/services/transactions/pages.ts, transactionPageSql), and its plan for page 1000:',
         '',
@@ -455,6 +482,16 @@ const bench: Benchmark = {
     }
   },
 };
+
+/** Why list pages are not compressed: the figures measured when they were (kept, as LIST_CHANGES is). */
+const COMPRESSION_HISTORY = [
+  "Why a list page is not compressed: with the threshold at 1 KiB (issue 17's first proposal), this benchmark " +
+    'measured on 2026-11-25 (18:31 UTC, 9 rounds of 4 s, machine load average about 8 on 2 cores) REST 1,215 vs ' +
+    '1,318 req/s (**0.92**) and tRPC 1,192 vs 1,303 (**0.91**) with compression, and 40 to 44 µs more Node CPU per ' +
+    'answer (12 to 13%; earlier runs that day under heavier load: 0.90 and 0.99 for REST, 1.02 and 0.84 for tRPC, ' +
+    '+53 to +83 µs). That is more than the 5% of throughput issue 17 allows, so the threshold is 8 KiB: above ' +
+    'any page of a list, for the large answers (the API description, a long transaction history) that gain the most.',
+].join('\n');
 
 /**
  * What was changed in the product for goals a and b, with the figures measured before (same

@@ -15,10 +15,10 @@ import fp from 'fastify-plugin';
  * This is why the app does not use @fastify/compress: it compresses every compressible type and
  * stream by default, and each of those exclusions would have to be configured and kept right.
  *
- * Compression is synchronous: a page of the API is a few KiB, which brotli at quality 1 or gzip at
- * level 6 compress in tens of microseconds, less than handing the work to the thread pool would
- * cost (a pool that argon2 keeps busy during sign-ins). Larger answers, rare in this API, go to
- * the pool so the event loop never stalls on them.
+ * Up to 64 KiB compression is synchronous: brotli at quality 1 or gzip at level 6 take a fraction
+ * of a millisecond there, less than a round trip through the thread pool (which argon2 keeps busy
+ * during sign-ins) would add. Larger answers, rare in this API, go to the pool so the event loop
+ * never stalls on them.
  */
 
 /**
