@@ -331,7 +331,9 @@ test('the owner on a phone: every admin list is cards with its buttons on screen
   await expect(page.getByText('No users match "nobody-by-this-name".')).toBeVisible();
   await page.getByRole('button', { name: 'Clear search' }).click();
   await expect(page.getByLabel('Quick Search')).toHaveValue('');
-  await expect(page.getByRole('row', { name: new RegExp(E2E_OWNER.email) })).toBeVisible();
+  // The whole list is back (the owner may be on a later page once other tests added users).
+  await expect(page.getByText('No users match "nobody-by-this-name".')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^(Activate|Deactivate)$/ }).first()).toBeVisible();
 });
 
 test.describe('on a wide screen', () => {
