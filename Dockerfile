@@ -29,6 +29,7 @@ COPY package.json package-lock.json .npmrc prisma.config.ts ./
 COPY prisma ./prisma
 RUN npm ci --no-audit --no-fund
 COPY . .
+# The client (with its brotli and gzip copies, served as they are), then the server bundle.
 RUN npm run build
 
 # --- Production dependencies only, by the very script CI runs without Docker

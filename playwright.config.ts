@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM, CHROMIUM_ARGS } from './e2e/support/chromium';
 
 /**
  * Browser tests in Debian's Chromium against the BUILT server (run `npm run build` first;
@@ -26,19 +27,7 @@ export default defineConfig({
     baseURL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      // Never `npx playwright install`: Debian's chromium, installed by apt (see README).
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {

@@ -1,24 +1,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../e2e/support/chromium';
 import { PROJECT_ROOT } from '../../server/paths';
 import type { PortalStack } from '../../server/test/built-server';
 import { expectStatus, openTransaction, signIn, timedCall } from '../../server/test/rest-client';
 
 /** What the browser benchmarks share: Debian's Chromium, its switches, and signed-in agents. */
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** The same switches as playwright.config.ts: no sandbox (root in a container), no GPU, no chatter. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM, CHROMIUM_ARGS };
 
 export const AGENT_PASSWORD = 'Client-bench-password-1';
 

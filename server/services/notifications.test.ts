@@ -15,7 +15,7 @@ import {
 } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
 import { until } from '../test/until';
-import { notifyUsers, toNotification } from './notifications';
+import { notificationSelect, notifyUsers, toNotification } from './notifications';
 
 /**
  * Each event of DESIGN.md section 7 notifies exactly the right people, written in the same
@@ -98,6 +98,18 @@ async function open(who: Actor): Promise<Transaction> {
   });
   expect(res.statusCode).toBe(201);
   return res.json();
+}
+
+/** A connection of its own LISTENing on the notifications channel, with every payload it got. */
+async function listenToNotifications() {
+  const listener = new pg.Client({ connectionString: database.url });
+  await listener.connect();
+  const payloads: string[] = [];
+  listener.on('notification', (event) => {
+    if (event.channel === NOTIFICATIONS_CHANNEL && event.payload) payloads.push(event.payload);
+  });
+  await listener.query(`LISTEN ${NOTIFICATIONS_CHANNEL}`);
+  return { listener, payloads };
 }
 
 describe('who hears about what', () => {
@@ -222,13 +234,7 @@ describe('who hears about what', () => {
   });
 
   it('each live event is the stored notification as the list shows it, once per recipient', async () => {
-    const listener = new pg.Client({ connectionString: database.url });
-    await listener.connect();
-    const payloads: string[] = [];
-    listener.on('notification', (event) => {
-      if (event.channel === NOTIFICATIONS_CHANNEL && event.payload) payloads.push(event.payload);
-    });
-    await listener.query(`LISTEN ${NOTIFICATIONS_CHANNEL}`);
+    const { listener, payloads } = await listenToNotifications();
     try {
       const link = `/home/live-${Date.now()}`;
       await database.db.$transaction((tx) =>
@@ -239,15 +245,7 @@ describe('who hears about what', () => {
       await until(() => ours().length >= 2, 3_000);
       const stored = await database.db.notification.findMany({
         where: { link },
-        select: {
-          id: true,
-          userId: true,
-          message: true,
-          link: true,
-          readAt: true,
-          createdAt: true,
-          transaction: { select: { deletedAt: true } },
-        },
+        select: notificationSelect,
       });
       const byUser = (a: { userId: string }, b: { userId: string }) => a.userId.localeCompare(b.userId);
       expect(stored).toHaveLength(2);
@@ -329,13 +327,7 @@ describe('a notification about a transaction deleted since (issue 17)', () => {
   });
 
   it('a live event about a deleted transaction says so as well', async () => {
-    const listener = new pg.Client({ connectionString: database.url });
-    await listener.connect();
-    const payloads: string[] = [];
-    listener.on('notification', (event) => {
-      if (event.channel === NOTIFICATIONS_CHANNEL && event.payload) payloads.push(event.payload);
-    });
-    await listener.query(`LISTEN ${NOTIFICATIONS_CHANNEL}`);
+    const { listener, payloads } = await listenToNotifications();
     try {
       const deal = await open(agent);
       const link = `/home/transactions/${deal._id}`;

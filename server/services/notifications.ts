@@ -18,7 +18,8 @@ import { pageCount } from './paging';
 /** A database transaction (or the database itself): what notifying needs of it. */
 type Tx = Pick<Db, 'notification' | 'user' | '$executeRaw'>;
 
-const notificationSelect = {
+/** What a notification answer is made of (toNotification); the tests read rows the same way. */
+export const notificationSelect = {
   id: true,
   userId: true,
   message: true,
