@@ -27,6 +27,7 @@ test('the owner picks an existing type or creates a new one explicitly', async (
   await dialog.getByRole('textbox', { name: /^Document 1/ }).fill('Offer');
   await dialog.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText(toasts.documentAdded)).toBeVisible();
+  await expect(dialog).toBeHidden();
 
   await page.getByRole('button', { name: 'Add Transactions Forms' }).click();
   dialog = page.getByRole('dialog', { name: 'Add Transactions Forms' });
@@ -37,6 +38,9 @@ test('the owner picks an existing type or creates a new one explicitly', async (
   await dialog.getByRole('textbox', { name: /^Role/ }).fill('-');
   await dialog.getByRole('textbox', { name: /^Document 1/ }).fill('Bidder Registration');
   await dialog.getByRole('button', { name: 'Submit' }).click();
+  // The dialog closes once the server has stored it (the first toast may still be showing, so a
+  // toast alone would not say this one was saved).
+  await expect(dialog).toBeHidden();
   await expect(page.getByText(toasts.documentAdded).first()).toBeVisible();
 
   // One entry per type for the agents' menu, whatever case was typed.
