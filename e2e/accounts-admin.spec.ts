@@ -74,7 +74,9 @@ test('an agent updates the profile and the sidebar greets the new name', async (
   await page.getByRole('link', { name: 'Settings', exact: true }).click();
   const profile = page.getByRole('form', { name: 'Profile' });
   await expect(profile.getByLabel('First name')).toHaveValue('Priya');
-  await expect(profile.getByLabel('Email')).toBeDisabled();
+  // Read-only (spec section 2): typing changes nothing.
+  await expect(profile.getByLabel('Email')).not.toBeEditable();
+  await expect(profile.getByLabel('Email')).toHaveValue(agent.email);
   await profile.getByLabel('First name').fill('Priyanka');
   await profile.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText('Welcome Priyanka')).toBeVisible();

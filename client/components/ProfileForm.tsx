@@ -75,7 +75,16 @@ export function ProfileForm({ profile }: { profile: PublicUser }) {
           key={form.key('phoneNumber')}
           {...form.getInputProps('phoneNumber')}
         />
-        <TextInput label="Email" type="email" value={profile.email} readOnly disabled />
+        {/* Read-only (spec section 2), not disabled: a disabled field is drawn too faint to read
+            and cannot be focused or copied; this one reads at full contrast on a filled ground. */}
+        <TextInput
+          label="Email"
+          type="email"
+          value={profile.email}
+          readOnly
+          variant="filled"
+          description="Your sign-in e-mail; it cannot be changed here."
+        />
         {update.error && (
           <Alert color="red" role="alert">
             {serverMessageOf(update.error)}

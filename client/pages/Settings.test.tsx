@@ -54,8 +54,10 @@ describe('Settings page', () => {
     expect(form.getByRole('textbox', { name: /^Phone number/ })).toHaveValue('+1 555 0100');
     const email = form.getByRole('textbox', { name: /^Email/ });
     expect(email).toHaveValue('dana@example.com');
-    expect(email).toBeDisabled();
+    // Read-only but not disabled: readable at full contrast, focusable and copyable.
+    expect(email).not.toBeDisabled();
     expect(email).toHaveAttribute('readonly');
+    expect(email).toHaveAccessibleDescription('Your sign-in e-mail; it cannot be changed here.');
     expect(stub.callsTo('settings.getUser')).toEqual([{ userId: TEST_USER_ID }]);
   });
 
