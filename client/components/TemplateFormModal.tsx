@@ -16,7 +16,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useState } from 'react';
 import { z } from 'zod';
 import { validation } from '../../shared/messages';
-import { type TemplateInput, templateInput } from '../../shared/schemas/templates';
+import { normalizeTypeName, type TemplateInput, templateInput } from '../../shared/schemas/templates';
 import { useTRPC } from '../trpc';
 import { DialogActions } from './DialogActions';
 import { type EditDialogProps, FormModal } from './FormModal';
@@ -76,9 +76,8 @@ export function TemplateFormModal({ opened, title, onClose, ...form }: TemplateF
 /** The option that adds the typed text as a new type. */
 const CREATE_TYPE = '\u0000create';
 
-/** As the server stores a type: spaces trimmed and collapsed (server/services/templates.ts). */
-const normalizeType = (text: string) => text.trim().replace(/\s+/g, ' ');
-const sameType = (a: string, b: string) => normalizeType(a).toLowerCase() === normalizeType(b).toLowerCase();
+const sameType = (a: string, b: string) =>
+  normalizeTypeName(a).toLowerCase() === normalizeTypeName(b).toLowerCase();
 
 type TypeFieldProps = {
   /** The types the templates have now. */
@@ -104,7 +103,7 @@ function TypeField({ types, defaultValue, error, onChange }: TypeFieldProps) {
     onChange(type);
   };
 
-  const typed = normalizeType(search);
+  const typed = normalizeTypeName(search);
   const existing = typed ? types.find((type) => sameType(type, typed)) : undefined;
   // The whole list until the user types something else than the chosen type.
   const shown =

@@ -6,14 +6,17 @@ import type { Notification } from '../../shared/schemas/notifications';
  */
 export const TRANSACTION_DELETED_NOTE = 'This transaction has been deleted.';
 
+/** The server sends client paths; anything else (absolute or protocol-relative URLs) is not followed. */
+function clientPath(link: string): string | null {
+  return link.startsWith('/') && !link.startsWith('//') ? link : null;
+}
+
 /**
  * The client path a notification may open, or null: none when its transaction was deleted, and
- * none for anything but a path of this site (`clientPath` decides that: absolute and
- * protocol-relative links are never followed).
+ * none for anything but a path of this site.
  */
 export function notificationTarget(
   notification: Pick<Notification, 'link' | 'transactionDeleted'>,
-  clientPath: (link: string) => string | null,
 ): string | null {
   return notification.transactionDeleted ? null : clientPath(notification.link);
 }

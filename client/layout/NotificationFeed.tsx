@@ -44,11 +44,6 @@ type NotificationEvent = { id: string; data: Notification };
  */
 const MAX_REFUSALS_IN_A_ROW = 3;
 
-/** The server sends client paths; anything else (absolute or protocol-relative URLs) is not followed. */
-export function clientPath(link: string): string | null {
-  return link.startsWith('/') && !link.startsWith('//') ? link : null;
-}
-
 function isUnauthorized(error: { data?: { httpStatus?: unknown; code?: unknown } | null }): boolean {
   return error.data?.httpStatus === 401 || error.data?.code === 'UNAUTHORIZED';
 }
@@ -92,7 +87,7 @@ function NotificationStream({ resumeFrom, onEvent, onStarted, onRefused }: Strea
 
 function showNotificationToast(notification: NotificationEvent['data'], open: (path: string) => void) {
   const id = `notification-${notification._id}`;
-  const target = notificationTarget(notification, clientPath);
+  const target = notificationTarget(notification);
   notifications.show({
     // By id, so an event delivered twice (a resume replays from the last id) shows once.
     id,

@@ -9,12 +9,12 @@ import { getUserId } from '../auth/session';
 import { notificationTarget, TRANSACTION_DELETED_NOTE } from '../components/notification-target';
 import { Pager } from '../components/Pager';
 import { formatDateTime } from '../dates';
-import { clientPath, useNotificationFeed } from '../layout/NotificationFeed';
+import { useNotificationFeed } from '../layout/NotificationFeed';
 import { useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
 
 function NotificationItem({ notification }: { notification: Notification }) {
-  const target = notificationTarget(notification, clientPath);
+  const target = notificationTarget(notification);
   const unread = !notification.read;
   return (
     <Paper

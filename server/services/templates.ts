@@ -1,6 +1,6 @@
 import { apiMessages, toasts } from '../../shared/messages';
 import type { PagingInput } from '../../shared/schemas/common';
-import type { Template, TemplateInput } from '../../shared/schemas/templates';
+import { normalizeTypeName, type Template, type TemplateInput } from '../../shared/schemas/templates';
 import type { Prisma } from '../db/generated/client';
 import { AppError } from '../errors';
 import { recordAudit } from './audit';
@@ -76,11 +76,6 @@ export async function searchTemplates(
 
 function conflict(input: TemplateInput) {
   return new AppError('CONFLICT', `A template for ${input.type} / ${input.role} already exists`);
-}
-
-/** Spaces trimmed and runs of them made one: "Short  Sale " is "Short Sale". */
-export function normalizeTypeName(type: string): string {
-  return type.trim().replace(/\s+/g, ' ');
 }
 
 /**

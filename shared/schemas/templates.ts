@@ -53,3 +53,11 @@ export const templatesSearchAnswer = z.object({
   pages: z.number().int(),
   total: z.number().int(),
 });
+
+/**
+ * A transaction type as it is stored: spaces trimmed and runs of them made one ("Short  Sale " is
+ * "Short Sale"). The server stores it so; the template form compares what is typed the same way.
+ */
+export function normalizeTypeName(type: string): string {
+  return type.trim().replace(/\s+/g, ' ');
+}

@@ -32,17 +32,11 @@ export async function notifyOtherSide(
   transaction: { id: string; userId: string },
   message: string,
 ): Promise<void> {
+  const transactionId = transaction.id;
   if (actor.id === transaction.userId) {
-    await notifyUsers(tx, await activeAdminIds(tx, actor.id), {
-      message,
-      link: adminLink(transaction.id),
-      transactionId: transaction.id,
-    });
+    const link = adminLink(transactionId);
+    await notifyUsers(tx, await activeAdminIds(tx, actor.id), { message, link, transactionId });
   } else {
-    await notifyUsers(tx, [transaction.userId], {
-      message,
-      link: agentLink(transaction.id),
-      transactionId: transaction.id,
-    });
+    await notifyUsers(tx, [transaction.userId], { message, link: agentLink(transactionId), transactionId });
   }
 }
