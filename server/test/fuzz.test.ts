@@ -719,16 +719,22 @@ function uploadRequest(route: 'transactions' | 'forms'): fc.Arbitrary<FuzzReques
   return fc
     .record({
       id: segment(world.transaction.id),
+      // The one query parameter of an upload (`links`, issue 17): absent, valid or bent.
+      query: fc.oneof(
+        { weight: 4, arbitrary: fc.constant('') },
+        { weight: 2, arbitrary: fc.constantFrom('links=same-origin', 'links=absolute') },
+        { weight: 2, arbitrary: hostileQuery({ links: 'same-origin' }) },
+      ),
       body: multipartBody(MAX_UPLOAD_BYTES),
       actor: actorFor(route === 'transactions' ? 'user' : 'owner'),
       remoteAddress,
     })
-    .map(({ id, body, actor, remoteAddress }) => {
+    .map(({ id, query, body, actor, remoteAddress }) => {
       const { payload, contentType } = multipartPayload(body);
       return new FuzzRequest(
         `POST ${url}`,
         'POST',
-        fill(url, { id }),
+        `${fill(url, { id })}${query ? `?${query}` : ''}`,
         actor,
         remoteAddress,
         contentType,
