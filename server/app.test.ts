@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { storageSources } from './app';
 import { buildTestApp, setupTestDatabase, testConfig, testDeps } from './test/harness';
 import { publicProcedure, router } from './trpc/init';
 
@@ -133,6 +134,39 @@ describe('security headers', () => {
     expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
     expect(String(res.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
     await secure.close();
+  });
+
+  test('stored files on S3 may be fetched and shown from the bucket; local files need nothing more', async () => {
+    const s3 = {
+      driver: 's3',
+      endpoint: 'http://minio:9000',
+      publicEndpoint: 'https://files.example.com',
+      bucket: 'portal',
+      region: 'us-east-1',
+      accessKeyId: 'key',
+      secretAccessKey: 'secret',
+      forcePathStyle: true,
+    } as const;
+    expect(storageSources({ driver: 'local' })).toEqual([]);
+    expect(storageSources(s3)).toEqual(['https://files.example.com']);
+    expect(storageSources({ ...s3, publicEndpoint: undefined })).toEqual(['http://minio:9000']);
+    expect(storageSources({ ...s3, forcePathStyle: false })).toEqual([
+      'https://files.example.com',
+      'https://portal.files.example.com',
+    ]);
+    expect(storageSources({ ...s3, endpoint: undefined, publicEndpoint: undefined })).toEqual([
+      'https://*.amazonaws.com',
+    ]);
+
+    const local = String((await app.inject('/')).headers['content-security-policy']);
+    expect(local).toContain("connect-src 'self';");
+    expect(local).toContain("img-src 'self' data: blob:;");
+    const onS3 = buildTestApp(testDeps(database.db, { config: testConfig({ storage: s3 }) }));
+    const csp = String((await onS3.inject('/healthz')).headers['content-security-policy']);
+    expect(csp).toContain("connect-src 'self' https://files.example.com");
+    expect(csp).toContain("img-src 'self' data: blob: https://files.example.com");
+    expect(csp).toContain("script-src 'self';");
+    await onS3.close();
   });
 
   test('API answers are never cached; there is no CORS unless configured', async () => {

@@ -71,12 +71,30 @@ export type BuildAppOptions = {
  * Builds the HTTP application from its dependencies; never listens (server/main.ts does), so
  * tests drive it with app.inject() or listen on a port of their choosing.
  */
+/**
+ * Where browsers fetch stored files besides this origin: with STORAGE_DRIVER=s3 the links are
+ * presigned against the bucket's public endpoint, and the review queue previews them inline
+ * (fetch for PDFs, <img> for images). The bucket's own host is added too when links name it as a
+ * subdomain (virtual-hosted style); without an endpoint the links go to AWS.
+ */
+export function storageSources(storage: AppDeps['config']['storage']): string[] {
+  if (storage.driver !== 's3') return [];
+  const endpoint = storage.publicEndpoint ?? storage.endpoint;
+  if (!endpoint) return ['https://*.amazonaws.com'];
+  const url = new URL(endpoint);
+  const sources = [url.origin];
+  if (!storage.forcePathStyle && storage.bucket)
+    sources.push(`${url.protocol}//${storage.bucket}.${url.host}`);
+  return sources;
+}
+
 export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyInstance {
   const { config } = deps;
   const api = options.api ?? { router: appRouter, routes: restRoutes };
   const clientDir = options.clientDir === undefined ? CLIENT_DIST_DIR : options.clientDir;
   const serveClient = clientDir !== null && clientIsBuilt(clientDir);
   const https = config.appUrl.startsWith('https://');
+  const fileSources = storageSources(config.storage);
   // Without METRICS_TOKEN nothing is measured and /metrics does not exist.
   const metrics = config.metricsToken ? createAppMetrics() : undefined;
 
@@ -145,10 +163,11 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
         scriptSrc: ["'self'"],
         // Mantine writes its CSS variables into <style> elements at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...fileSources],
         fontSrc: ["'self'", 'data:'],
         // 'self' covers the same-origin WebSocket (/trpc) in CSP Level 3 browsers.
-        connectSrc: ["'self'"],
+        // Stored files on S3 are fetched from its origin for the inline previews.
+        connectSrc: ["'self'", ...fileSources],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         formAction: ["'self'"],

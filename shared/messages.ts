@@ -146,3 +146,29 @@ export const apiMessages = {
   passwordChanged: 'Password changed. Other sessions were signed out.',
   notificationsRead: 'All notifications marked as read',
 } as const;
+
+/** The compliance workflow (issue 18). The ones DESIGN.md section 12.1 quotes are verbatim. */
+export const complianceMessages = {
+  waiverReasonRequired: 'Reason is required',
+  rejectionNeedsReason: 'Give a reason for the rejection',
+  noFileToReview: 'There is no file to review',
+  transactionClosed: 'This transaction is closed',
+  notCompliant: (missing: number) =>
+    `This transaction is not compliant yet: ${missing} required documents are not accepted`,
+  alreadyClosed: 'This transaction is already closed',
+  notClosed: 'This transaction is not closed',
+  reasonsOnlyWithRejection: 'Rejection reasons go with a rejection only',
+  unknownReason: (code: string) => `There is no active rejection reason "${code}"`,
+  reasonLabelRequired: 'Label is required',
+  reasonLabelTaken: 'A rejection reason with this label already exists',
+  alreadyDecided: (status: 'accepted' | 'rejected') => `This document is already ${status}`,
+  staleVersion: (current: number) => `A newer file (version ${current}) was attached since: review that one`,
+  notAwaitingReview: (label: string, place: string) => `"${label}" (${place}) is no longer awaiting review`,
+  waiverOnOptional: 'This document is optional: it needs no waiver',
+  waiverOnAccepted: 'This document is already accepted: it needs no waiver',
+  waiverAlreadyRequested: 'A waiver is already requested for this document',
+  waiverAlreadyApproved: 'This document is already waived',
+  noWaiverRequested: 'No waiver is requested for this document',
+  duplicateItems: 'Each document may appear once in a bulk review',
+  documentInBothLists: (name: string) => `"${name}" cannot be both required and optional`,
+} as const;

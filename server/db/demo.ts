@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { hashPassword, type PasswordCost } from '../security/passwords';
 import { libraryFileKey, transactionFileKey } from '../storage/keys';
+import { onePagePdf } from '../storage/sample-pdf';
 import type { Storage } from '../storage/storage';
 import type { Db } from './client';
 
@@ -78,30 +80,6 @@ const TUTORIALS = [
   },
 ];
 
-/** A tiny valid PDF naming its document, so "View" opens something real. */
-function demoPdf(title: string): Buffer {
-  const text = title.replace(/[()\\]/g, '');
-  const stream = `BT /F1 18 Tf 72 720 Td (${text}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
-
 /** A demo PDF in storage, with its stored_files row like any upload (no uploader: the system). */
 async function storeDemoPdf(
   db: Db,
@@ -109,9 +87,12 @@ async function storeDemoPdf(
   key: string,
   title: string,
   transactionId: string | null,
-): Promise<void> {
-  const { size } = await storage.put(key, Readable.from([demoPdf(title)]), { contentType: PDF_TYPE });
-  await db.storedFile.create({ data: { key, size, contentType: PDF_TYPE, transactionId } });
+): Promise<{ size: number; sha256: string }> {
+  const bytes = onePagePdf(title);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const { size } = await storage.put(key, Readable.from([bytes]), { contentType: PDF_TYPE });
+  await db.storedFile.create({ data: { key, size, contentType: PDF_TYPE, sha256, transactionId } });
+  return { size, sha256 };
 }
 const PDF_TYPE = 'application/pdf';
 
@@ -139,7 +120,7 @@ export async function seedDemo(
   const passwordHash = await hashPassword(DEMO_PASSWORD, options.cost);
   const admin = await db.user.findFirst({ where: { isOwner: true }, select: { id: true } });
   const templates = await db.transactionTemplate.findMany({
-    select: { type: true, role: true, documents: true },
+    select: { type: true, role: true, documents: true, optionalDocuments: true },
   });
   if (templates.length === 0) return false;
 
@@ -165,6 +146,8 @@ export async function seedDemo(
     },
   });
 
+  const reasons = await db.rejectionReason.findMany({ select: { code: true, label: true } });
+  const hour = 3600 * 1000;
   const count = options.transactions ?? 36;
   for (let i = 0; i < count; i++) {
     const agent = pick(agents);
@@ -185,18 +168,76 @@ export async function seedDemo(
       },
       select: { id: true },
     });
-    for (const [position, label] of template.documents.entries()) {
-      const roll = random();
-      const uploaded = roll < 0.7;
+    // Every sixth file is complete and closed; the others are anywhere along the way, so the
+    // review queue, the badges and the waivers all have something to show.
+    const complete = i % 6 === 0;
+    const items = [
+      ...template.documents.map((label) => ({ label, required: true })),
+      ...template.optionalDocuments.map((label) => ({ label, required: false })),
+    ];
+    for (const [position, { label, required }] of items.entries()) {
+      const roll = complete ? 0 : random();
+      const uploaded = roll < (required ? 0.7 : 0.3);
       const status = !uploaded ? 'pending' : roll < 0.35 ? 'accepted' : roll < 0.45 ? 'rejected' : 'pending';
-      let fileKey: string | null = null;
-      if (uploaded) {
-        fileKey = transactionFileKey(transaction.id, `${label}.pdf`, 'pdf');
-        await storeDemoPdf(db, storage, fileKey, label, transaction.id);
-      }
+      // What still waits for the desk arrived in the last few days, as on a real desk; what was
+      // decided was uploaded soon after the deal opened.
+      const waiting = status === 'pending' && !complete;
+      const uploadedAt = waiting
+        ? new Date(options.now.getTime() - Math.floor(random() * 4 * 24 * hour))
+        : new Date(createdAt.getTime() + (1 + position) * hour);
+      const waiverAsked = required && !uploaded && random() < 0.15;
       const form = await db.transactionForm.create({
-        data: { transactionId: transaction.id, label, position, status, fileKey, createdAt },
-        select: { id: true },
+        data: {
+          transactionId: transaction.id,
+          label,
+          required,
+          position,
+          createdAt,
+          ...(waiverAsked
+            ? {
+                waiverStatus: random() < 0.5 ? 'requested' : 'approved',
+                waiverReason: `Not applicable to this ${template.type.toLowerCase()}`,
+                waiverRequestedAt: uploadedAt,
+              }
+            : {}),
+        },
+        select: { id: true, waiverStatus: true },
+      });
+      if (form.waiverStatus === 'approved')
+        await db.transactionForm.update({
+          where: { id: form.id },
+          data: { waiverDecidedAt: new Date(uploadedAt.getTime() + hour) },
+        });
+      if (!uploaded) continue;
+      const fileKey = transactionFileKey(transaction.id, `${label}.pdf`, 'pdf');
+      const stored = await storeDemoPdf(db, storage, fileKey, label, transaction.id);
+      const decidedAt = new Date(uploadedAt.getTime() + 2 * hour);
+      const given = status === 'rejected' && reasons.length ? [pick(reasons)] : [];
+      const text = status === 'rejected' ? pick(REVIEW_NOTES.slice(0, 3)) : '';
+      await db.formVersion.create({
+        data: {
+          formId: form.id,
+          number: 1,
+          fileKey,
+          size: stored.size,
+          contentType: PDF_TYPE,
+          sha256: stored.sha256,
+          uploadedById: agent.id,
+          uploadedAt,
+          ...(admin && status !== 'pending'
+            ? {
+                decisionStatus: status,
+                decisionReasons: given,
+                decisionText: text || null,
+                decidedAt,
+                decidedById: admin.id,
+              }
+            : {}),
+        },
+      });
+      await db.transactionForm.update({
+        where: { id: form.id },
+        data: { fileKey, status, version: 1, submittedAt: uploadedAt },
       });
       if (admin && status !== 'pending') {
         await db.comment.create({
@@ -205,11 +246,18 @@ export async function seedDemo(
             userId: admin.id,
             role: 'admin',
             status,
-            text: status === 'rejected' ? pick(REVIEW_NOTES.slice(0, 3)) : '',
-            createdAt: new Date(createdAt.getTime() + 3600 * 1000),
+            reasons: given,
+            text,
+            createdAt: decidedAt,
           },
         });
       }
+    }
+    if (complete) {
+      await db.transaction.update({
+        where: { id: transaction.id },
+        data: { closedAt: new Date(createdAt.getTime() + 30 * hour) },
+      });
     }
   }
   for (const name of LIBRARY_FORMS) {

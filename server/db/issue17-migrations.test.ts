@@ -1,11 +1,8 @@
-import { cp, mkdtemp, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR } from '../paths';
 import { runSql } from '../test/databases';
 import { setupTestDatabase } from '../test/harness';
+import { migrateUpToBefore } from '../test/migrations';
 import { migrate } from './migrate';
 
 /**
@@ -18,19 +15,11 @@ const FIRST_NEW = '20261125170000_notification_transactions';
 const database = setupTestDatabase({ empty: true });
 const query = <T extends pg.QueryResultRow>(sql: string) => runSql<T>(database.url, sql);
 
-async function migrateUpToBefore(name: string) {
-  const dir = await mkdtemp(path.join(tmpdir(), 'portal-migrations-before-'));
-  for (const entry of (await readdir(MIGRATIONS_DIR)).filter((entry) => entry < name && /^\d/.test(entry))) {
-    await cp(path.join(MIGRATIONS_DIR, entry), path.join(dir, entry), { recursive: true });
-  }
-  await migrate(database.url, { dir });
-}
-
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 describe('issue 17 migrations on existing data', () => {
   it('link old notifications to their transaction and date old deactivations', async () => {
-    await migrateUpToBefore(FIRST_NEW);
+    await migrateUpToBefore(database.url, FIRST_NEW);
     const [agent, admin, pending, deactivated, reactivated] = [1, 2, 3, 4, 5].map(uuid);
     const deal = uuid(10);
     await query(`

@@ -12,7 +12,13 @@ import type { Db } from './client';
  * admin deleted on purpose. Several instances starting together serialise on an advisory lock.
  */
 
-export const DEFAULT_TEMPLATES: ReadonlyArray<{ type: string; role: string; documents: string[] }> = [
+export const DEFAULT_TEMPLATES: ReadonlyArray<{
+  type: string;
+  role: string;
+  documents: string[];
+  /** Worth collecting, never holding a file back (issue 18). */
+  optionalDocuments: string[];
+}> = [
   {
     type: 'Listing',
     role: 'Seller',
@@ -26,6 +32,7 @@ export const DEFAULT_TEMPLATES: ReadonlyArray<{ type: string; role: string; docu
       'MLS Input Sheet',
       'Wire Fraud Advisory',
     ],
+    optionalDocuments: ['Home Warranty Application', 'Staging Agreement', 'Open House Sign-In Sheets'],
   },
   {
     type: 'Purchase',
@@ -41,6 +48,11 @@ export const DEFAULT_TEMPLATES: ReadonlyArray<{ type: string; role: string; docu
       'Closing Disclosure',
       'Wire Fraud Advisory',
     ],
+    optionalDocuments: [
+      'Pre-Approval Letter',
+      'Home Warranty Application',
+      'Final Walk-Through Verification',
+    ],
   },
   {
     type: 'Lease',
@@ -52,6 +64,7 @@ export const DEFAULT_TEMPLATES: ReadonlyArray<{ type: string; role: string; docu
       'Move-In Inspection Checklist',
       'Security Deposit Receipt',
     ],
+    optionalDocuments: ['Pet Addendum', 'Rental Property Photos'],
   },
   {
     type: 'Lease',
@@ -63,11 +76,13 @@ export const DEFAULT_TEMPLATES: ReadonlyArray<{ type: string; role: string; docu
       'Residential Lease Agreement',
       "Renter's Insurance Certificate",
     ],
+    optionalDocuments: ['Co-Signer Agreement', 'Move-In Inspection Checklist'],
   },
   {
     type: 'Referral',
     role: NO_ROLE,
     documents: ['Referral Agreement', 'W-9 Form', 'Referral Fee Invoice'],
+    optionalDocuments: ['Client Introduction Letter'],
   },
 ];
 

@@ -293,6 +293,23 @@ describe('two instances on one database and one S3 bucket', () => {
       );
 
       const formId = created.forms[0]?._id ?? '';
+      // A file to decide on: a decision on an item without one is 409 (DESIGN.md 12.1).
+      const form = new FormData();
+      form.append('file', new Blob([Buffer.from('%PDF-1.4\n%%EOF\n')], { type: 'application/pdf' }), 'a.pdf');
+      const uploaded = (await expectStatus(
+        timedCall(a.server.baseUrl, 'POST', `/api/uploads/transactions/${created._id}`, {
+          token: agent.token,
+          form,
+        }),
+        201,
+      )) as { url: string };
+      await expectStatus(
+        timedCall(a.server.baseUrl, 'PUT', `/api/transactions/${created._id}/forms/${formId}`, {
+          token: agent.token,
+          json: { url: uploaded.url },
+        }),
+        200,
+      );
       await expectStatus(
         timedCall(
           b.server.baseUrl,

@@ -152,6 +152,22 @@ const transactionRoutes: RestRoute[] = [
     procedure: appRouter.transactions.addComment,
     successStatus: 201,
   }),
+  restRoute({
+    method: 'POST',
+    url: '/api/transactions/:id/forms/:formId/waiver',
+    summary:
+      'Ask for a required item to be waived, with a reason (400 "Reason is required"; 409 when closed, optional, accepted or already asked)',
+    tag: 'transactions',
+    procedure: appRouter.transactions.requestWaiver,
+    successStatus: 201,
+  }),
+  restRoute({
+    method: 'GET',
+    url: '/api/transactions/:id/forms/:formId/versions',
+    summary: 'Every file attached to an item, newest first, each with the decision made on it',
+    tag: 'transactions',
+    procedure: appRouter.transactions.versions,
+  }),
 ];
 
 const adminTransactionRoutes: RestRoute[] = [
@@ -199,11 +215,72 @@ const adminTransactionRoutes: RestRoute[] = [
     successStatus: 201,
   }),
   restRoute({
+    method: 'POST',
+    url: '/api/admin/transactions/:id/forms/:formId/waiver',
+    summary: 'Approve or deny a requested waiver; an approved one counts as done (409 if none is requested)',
+    tag: 'admin transactions',
+    procedure: appRouter.adminTransactions.decideWaiver,
+  }),
+  restRoute({
+    method: 'POST',
+    url: '/api/admin/transactions/:id/close',
+    summary: 'Close a compliant transaction (409 naming how many required documents are not accepted)',
+    tag: 'admin transactions',
+    procedure: appRouter.adminTransactions.close,
+  }),
+  restRoute({
+    method: 'POST',
+    url: '/api/admin/transactions/:id/reopen',
+    summary: 'Reopen a closed transaction: its checklist can change again',
+    tag: 'admin transactions',
+    procedure: appRouter.adminTransactions.reopen,
+  }),
+  restRoute({
     method: 'GET',
     url: '/api/admin/transactions/:id/history',
     summary: 'The audit trail of a transaction, newest first',
     tag: 'admin transactions',
     procedure: appRouter.adminTransactions.history,
+  }),
+];
+
+const complianceRoutes: RestRoute[] = [
+  restRoute({
+    method: 'GET',
+    url: '/api/admin/review-queue',
+    summary:
+      'Undecided uploads and requested waivers of open transactions, oldest first (filters: type, agentId)',
+    tag: 'compliance',
+    procedure: appRouter.reviewQueue.list,
+  }),
+  restRoute({
+    method: 'POST',
+    url: '/api/admin/review',
+    summary: 'Accept 1-100 documents at once, all or none (409 naming the first no longer awaiting review)',
+    tag: 'compliance',
+    procedure: appRouter.reviewQueue.bulkAccept,
+  }),
+  restRoute({
+    method: 'GET',
+    url: '/api/admin/rejection-reasons',
+    summary: 'The rejection reasons, retired ones included (active: false)',
+    tag: 'compliance',
+    procedure: appRouter.rejectionReasons.list,
+  }),
+  restRoute({
+    method: 'POST',
+    url: '/api/admin/rejection-reasons',
+    summary: 'Add a rejection reason; its code is the label in kebab-case (409 if the label exists)',
+    tag: 'compliance',
+    procedure: appRouter.rejectionReasons.create,
+    successStatus: 201,
+  }),
+  restRoute({
+    method: 'PUT',
+    url: '/api/admin/rejection-reasons/:code',
+    summary: 'Reword a rejection reason or retire it (active: false); its code never changes',
+    tag: 'compliance',
+    procedure: appRouter.rejectionReasons.update,
   }),
 ];
 
@@ -350,6 +427,7 @@ export const restRoutes: ReadonlyArray<RestRoute> = [
   ...userRoutes,
   ...transactionRoutes,
   ...adminTransactionRoutes,
+  ...complianceRoutes,
   ...templateRoutes,
   ...notificationRoutes,
   ...libraryRoutes('/api/forms'),

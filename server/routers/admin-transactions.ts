@@ -10,6 +10,7 @@ import {
   transactionForm,
   transactionIdInput,
   transactionsPage,
+  waiverDecisionInput,
 } from '../../shared/schemas/transactions';
 import * as transactions from '../services/transactions';
 import { adminProcedure, router } from '../trpc/init';
@@ -45,6 +46,21 @@ export const adminTransactionsRouter = router({
     .input(reviewInput)
     .output(transactionForm)
     .mutation(({ ctx, input }) => transactions.review(ctx, input)),
+
+  decideWaiver: adminProcedure
+    .input(waiverDecisionInput)
+    .output(transactionForm)
+    .mutation(({ ctx, input }) => transactions.decideWaiver(ctx, input)),
+
+  close: adminProcedure
+    .input(transactionIdInput)
+    .output(transaction)
+    .mutation(({ ctx, input }) => transactions.close(ctx, input)),
+
+  reopen: adminProcedure
+    .input(transactionIdInput)
+    .output(transaction)
+    .mutation(({ ctx, input }) => transactions.reopen(ctx, input)),
 
   history: adminProcedure
     .input(transactionIdInput)

@@ -9,6 +9,7 @@ import { SIGNED_URL_TTL_SECONDS } from '../storage/storage';
 import { injectUpload, TINY_PDF as PDF } from '../test/api-calls';
 import {
   accessTokenFor,
+  attachTestFile,
   createAdmin,
   createOwner,
   createTemplate,
@@ -468,6 +469,7 @@ describe('admin transactions and review', () => {
   it('review: reject with a comment, then accept; each is one comment row; the agent reads both', async () => {
     const mine = await open(agentA);
     const formId = mine.forms[0]?._id;
+    await attachTestFile(database.db, { id: formId ?? '', transactionId: mine._id });
     const reject = await call('POST', `/api/admin/transactions/${mine._id}/forms/${formId}/comments`, admin, {
       status: 'rejected',
       text: 'Missing signature on page 2',
@@ -573,6 +575,7 @@ describe('templates', () => {
           type: TYPE,
           role: 'Seller',
           forms: ['Listing Agreement', 'Disclosure', 'Inspection'],
+          optionalForms: [],
         },
       ]),
     );
@@ -594,7 +597,12 @@ describe('templates', () => {
   });
 
   it('insert by the owner only; 409 on a duplicate (type, role); update and delete by admins, audited', async () => {
-    const body = { type: `Lease-${TYPE}`, role: 'Tenant', forms: ['Rental Application', 'Lease'] };
+    const body = {
+      type: `Lease-${TYPE}`,
+      role: 'Tenant',
+      forms: ['Rental Application', 'Lease'],
+      optionalForms: ['Pet Addendum'],
+    };
     expect((await call('POST', '/api/admin/forms/transactions/insert', admin, body)).statusCode).toBe(403);
     const created = await call('POST', '/api/admin/forms/transactions/insert', owner, body);
     expect(created.statusCode).toBe(201);
@@ -666,6 +674,25 @@ describe('templates', () => {
       forms: ['Move'],
     });
     expect(recased.json().type).toBe(lone.json().type.toUpperCase());
+  });
+
+  it('a type is compared as text, not as a pattern: a trailing backslash, % or _ are plain characters', async () => {
+    const stamp = Date.now();
+    const insert = (type: string) =>
+      call('POST', '/api/admin/forms/transactions/insert', owner, {
+        type,
+        role: `Role ${stamp}`,
+        forms: ['Deed'],
+      });
+    const backslash = await insert(`Trust \\ ${stamp} \\`);
+    expect(backslash.statusCode, backslash.body).toBe(201);
+    expect(backslash.json().type).toBe(`Trust \\ ${stamp} \\`);
+    // As a pattern '%' matched the oldest type and took its spelling; as text it is a type of its own.
+    const percent = await insert('%');
+    expect(percent.statusCode, percent.body).toBe(201);
+    expect(percent.json().type).toBe('%');
+    const underscore = await insert(`Trust _ ${stamp} _`);
+    expect(underscore.json().type).toBe(`Trust _ ${stamp} _`);
   });
 
   it('an existing transaction keeps its checklist when its template changes', async () => {

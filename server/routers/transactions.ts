@@ -2,6 +2,8 @@ import {
   addCommentInput,
   comment,
   createTransactionInput,
+  formIdInput,
+  formVersionsAnswer,
   setFormFileInput,
   transaction,
   transactionForm,
@@ -10,6 +12,7 @@ import {
   userListInput,
   userSearchInput,
   userTransactionInput,
+  waiverRequestInput,
 } from '../../shared/schemas/transactions';
 import * as transactions from '../services/transactions';
 import { protectedProcedure, router } from '../trpc/init';
@@ -50,4 +53,14 @@ export const transactionsRouter = router({
     .input(addCommentInput)
     .output(comment)
     .mutation(({ ctx, input }) => transactions.addComment(ctx, input)),
+
+  requestWaiver: protectedProcedure
+    .input(waiverRequestInput)
+    .output(transactionForm)
+    .mutation(({ ctx, input }) => transactions.requestWaiver(ctx, input)),
+
+  versions: protectedProcedure
+    .input(formIdInput)
+    .output(formVersionsAnswer)
+    .query(({ ctx, input }) => transactions.listVersions(ctx, input)),
 });

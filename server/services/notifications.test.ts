@@ -7,6 +7,7 @@ import { NOTIFICATIONS_CHANNEL } from '../realtime/bus';
 import { hashSecretToken } from '../security/secret-tokens';
 import {
   accessTokenFor,
+  attachTestFile,
   createAdmin,
   createNotification,
   createOwner,
@@ -148,6 +149,7 @@ describe('who hears about what', () => {
 
   it('a review with a comment is one notification, to the agent alone', async () => {
     const deal = await open(agent);
+    await attachTestFile(database.db, { id: deal.forms[1]?._id ?? '', transactionId: deal._id });
     await markSeen();
     const res = await call(
       'POST',
@@ -171,6 +173,7 @@ describe('who hears about what', () => {
       orderBy: { createdAt: 'desc' },
     });
     expect(toAdmin.link).toBe(`/adminTransactions/transactions/${deal._id}`);
+    await attachTestFile(database.db, { id: deal.forms[0]?._id ?? '', transactionId: deal._id });
     await call('POST', `/api/admin/transactions/${deal._id}/forms/${deal.forms[0]?._id}/comments`, admin, {
       status: 'accepted',
     });

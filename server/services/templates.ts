@@ -1,6 +1,11 @@
 import { apiMessages, toasts } from '../../shared/messages';
 import type { PagingInput } from '../../shared/schemas/common';
-import { normalizeTypeName, type Template, type TemplateInput } from '../../shared/schemas/templates';
+import {
+  normalizeTypeName,
+  type Template,
+  type TemplateInput,
+  type TemplateUpdateInput,
+} from '../../shared/schemas/templates';
 import type { Prisma } from '../db/generated/client';
 import { AppError } from '../errors';
 import { recordAudit } from './audit';
@@ -14,11 +19,18 @@ const templateSelect = {
   type: true,
   role: true,
   documents: true,
+  optionalDocuments: true,
 } as const satisfies Prisma.TransactionTemplateSelect;
 type TemplateRow = Prisma.TransactionTemplateGetPayload<{ select: typeof templateSelect }>;
 
 export function toTemplate(row: TemplateRow): Template {
-  return { _id: row.id, type: row.type, role: row.role, forms: row.documents };
+  return {
+    _id: row.id,
+    type: row.type,
+    role: row.role,
+    forms: row.documents,
+    optionalForms: row.optionalDocuments,
+  };
 }
 
 const ORDER: Prisma.TransactionTemplateOrderByWithRelationInput[] = [
@@ -62,7 +74,8 @@ export async function searchTemplates(
   const matches = await db.$queryRaw<Array<{ id: string }>>`
     SELECT t.id::text AS id FROM transaction_templates t
     WHERE t.type ILIKE ${pattern} OR t.role ILIKE ${pattern}
-       OR EXISTS (SELECT 1 FROM unnest(t.documents) AS d(name) WHERE d.name ILIKE ${pattern})`;
+       OR EXISTS (SELECT 1 FROM unnest(t.documents || t.optional_documents) AS d(name)
+                   WHERE d.name ILIKE ${pattern})`;
   const ids = matches.map((m) => m.id);
   const rows = await db.transactionTemplate.findMany({
     where: { id: { in: ids } },
@@ -86,12 +99,14 @@ function conflict(input: TemplateInput) {
  */
 async function canonicalType(ctx: CallerContext, type: string, exceptId?: string): Promise<string> {
   const name = normalizeTypeName(type);
-  const existing = await ctx.db.transactionTemplate.findFirst({
-    where: { type: { equals: name, mode: 'insensitive' }, ...(exceptId ? { id: { not: exceptId } } : {}) },
-    // Should older data hold two spellings already, the oldest one wins, every time.
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    select: { type: true },
-  });
+  // lower() = lower() rather than Prisma's insensitive equals, which is an ILIKE: there a type
+  // ending in a backslash is a broken pattern (a 500), and '%' or '_' would match other types.
+  // Should older data hold two spellings already, the oldest one wins, every time.
+  const [existing] = await ctx.db.$queryRaw<{ type: string }[]>`
+    SELECT type FROM transaction_templates
+    WHERE lower(type) = lower(${name}) AND id IS DISTINCT FROM ${exceptId ?? null}::uuid
+    ORDER BY created_at, id
+    LIMIT 1`;
   return existing?.type ?? name;
 }
 
@@ -106,7 +121,12 @@ export async function createTemplate(ctx: CallerContext, given: TemplateInput): 
   if (taken) throw conflict(input);
   return db.$transaction(async (tx) => {
     const row = await tx.transactionTemplate.create({
-      data: { type: input.type, role: input.role, documents: input.forms },
+      data: {
+        type: input.type,
+        role: input.role,
+        documents: input.forms,
+        optionalDocuments: input.optionalForms,
+      },
       select: templateSelect,
     });
     await recordAudit(tx, {
@@ -122,13 +142,17 @@ export async function createTemplate(ctx: CallerContext, given: TemplateInput): 
 
 export async function updateTemplate(
   ctx: CallerContext,
-  { id, ...given }: TemplateInput & { id: string },
+  { id, ...given }: TemplateUpdateInput,
 ): Promise<Template> {
   const { db } = ctx;
   const actorId = ctx.user.id;
   const before = await db.transactionTemplate.findUnique({ where: { id }, select: templateSelect });
   if (!before) throw new AppError('NOT_FOUND', apiMessages.notFound);
-  const input = { ...given, type: await canonicalType(ctx, given.type, id) };
+  // Left out, the optional documents stay as they are, less any that just became required.
+  const required = new Set(given.forms.map((name) => name.toLowerCase()));
+  const optionalForms =
+    given.optionalForms ?? before.optionalDocuments.filter((name) => !required.has(name.toLowerCase()));
+  const input = { ...given, optionalForms, type: await canonicalType(ctx, given.type, id) };
   const clash = await db.transactionTemplate.findUnique({
     where: { type_role: { type: input.type, role: input.role } },
     select: { id: true },
@@ -137,7 +161,12 @@ export async function updateTemplate(
   return db.$transaction(async (tx) => {
     const row = await tx.transactionTemplate.update({
       where: { id },
-      data: { type: input.type, role: input.role, documents: input.forms },
+      data: {
+        type: input.type,
+        role: input.role,
+        documents: input.forms,
+        optionalDocuments: input.optionalForms,
+      },
       select: templateSelect,
     });
     await recordAudit(tx, {

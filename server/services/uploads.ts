@@ -1,3 +1,4 @@
+import { createHash, type Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { apiMessages } from '../../shared/messages';
 import type { UploadAnswer } from '../../shared/schemas/transactions';
@@ -20,12 +21,15 @@ import { assertVisible } from './transactions';
 /** Whose file it will be: recorded with it in stored_files. */
 export type UploadTarget = { transactionId: string | null; uploadedBy: string };
 
-/** An agent uploads to their own transaction, an admin to any: else 404, before a byte is read. */
+/**
+ * An agent uploads to their own transaction, an admin to any: else 404, before a byte is read.
+ * A closed file takes no new document (409) for anyone: it would be attached to nothing.
+ */
 export async function transactionUploadTarget(
   ctx: CallerContext,
   { id }: { id: string },
 ): Promise<UploadTarget> {
-  await assertVisible(ctx, { id });
+  await assertVisible(ctx, { id }, { toChange: true });
   return { transactionId: id, uploadedBy: ctx.user.id };
 }
 
@@ -77,10 +81,15 @@ function readHead(stream: Readable, bytes: number): Promise<Buffer> {
   });
 }
 
-async function* headThenRest(head: Buffer, rest: Readable): AsyncGenerator<Buffer> {
+/** The bytes as they pass to storage, each one also fed to `hash`. */
+async function* headThenRest(head: Buffer, rest: Readable, hash: Hash): AsyncGenerator<Buffer> {
+  hash.update(head);
   if (head.length) yield head;
   try {
-    for await (const chunk of rest) yield chunk as Buffer;
+    for await (const chunk of rest) {
+      hash.update(chunk as Buffer);
+      yield chunk as Buffer;
+    }
   } catch {
     // The request's body failed (not the storage): storage.put removes what it wrote.
     throw new AppError('BAD_REQUEST', apiMessages.uploadMalformed);
@@ -105,9 +114,11 @@ export async function storeUpload(
   const key = target.transactionId
     ? transactionFileKey(target.transactionId, file.filename, type.ext)
     : libraryFileKey(file.filename, type.ext);
-  const { size } = await storage.put(key, Readable.from(headThenRest(head, file.bytes)), {
+  const hash = createHash('sha256');
+  const { size } = await storage.put(key, Readable.from(headThenRest(head, file.bytes, hash)), {
     contentType: type.mime,
   });
+  const sha256 = hash.digest('hex');
   // Whatever is wrong with the rest of the request (a size limit reached, a part too many), the
   // file just stored goes: nothing of a refused upload is kept.
   let truncated: boolean;
@@ -124,10 +135,33 @@ export async function storeUpload(
   // Should the database refuse the row (down, say), the file is removed again and the error
   // answers (503): a file never outlives a failed upload without its row.
   try {
-    await ctx.db.storedFile.create({ data: { key, size, contentType: type.mime, ...target } });
+    await ctx.db.storedFile.create({ data: { key, size, contentType: type.mime, sha256, ...target } });
   } catch (error) {
     await storage.delete(key);
     throw error;
   }
-  return { key, url: await fileLinker(ctx)(key), name: downloadName(key), size, contentType: type.mime };
+  return {
+    key,
+    url: await fileLinker(ctx)(key),
+    name: downloadName(key),
+    size,
+    contentType: type.mime,
+    sha256,
+    duplicateOf: target.transactionId ? await attachedCopy(ctx, target.transactionId, sha256) : null,
+  };
+}
+
+/**
+ * An item of the transaction whose current file has exactly these bytes (DESIGN.md 12.1): the
+ * same scan uploaded for two documents is usually a mistake worth a warning, never a refusal. The
+ * first such item in checklist order; the client, which knows the item it uploads for, does not
+ * warn about that one.
+ */
+async function attachedCopy(ctx: ServiceContext, transactionId: string, sha256: string) {
+  const rows = await ctx.db.$queryRaw<Array<{ formId: string; label: string }>>`
+    SELECT f.id::text AS "formId", f.label
+      FROM transaction_forms f JOIN stored_files s ON s.key = f.file_key
+     WHERE f.transaction_id = ${transactionId}::uuid AND s.sha256 = ${sha256}
+     ORDER BY f.position LIMIT 1`;
+  return rows[0] ?? null;
 }

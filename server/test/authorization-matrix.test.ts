@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restRoutes } from '../rest/routes';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
+import { transactionFileKey } from '../storage/keys';
 import { accessOf } from '../trpc/init';
 import { proceduresOf, procedureTypeOf } from '../trpc/internals';
 import { appRouter } from '../trpc/router';
@@ -137,6 +138,38 @@ async function refreshToken(): Promise<string> {
     },
   });
   return token;
+}
+
+/** A's deal whose first item carries a file awaiting review (what the queue and bulk accept take). */
+async function freshDealAwaitingReview(): Promise<Deal> {
+  const deal = await freshDeal();
+  await database.db.transactionForm.update({
+    where: { id: deal.formId },
+    data: { fileKey: transactionFileKey(deal.id, 'matrix.pdf', 'pdf'), submittedAt: clock.now(), version: 1 },
+  });
+  return deal;
+}
+
+/** A's deal with a waiver requested on its first item. */
+async function freshDealWithWaiver(): Promise<Deal> {
+  const deal = await freshDeal();
+  await database.db.transactionForm.update({
+    where: { id: deal.formId },
+    data: { waiverStatus: 'requested', waiverReason: 'Not applicable', waiverRequestedAt: clock.now() },
+  });
+  return deal;
+}
+
+/** A's deal with every item accepted: compliant, so it may be closed; `closed` closes it too. */
+async function freshCompliantDeal(options: { closed?: boolean } = {}): Promise<Deal> {
+  const deal = await freshDeal();
+  await database.db.transactionForm.updateMany({
+    where: { transactionId: deal.id },
+    data: { status: 'accepted', fileKey: transactionFileKey(deal.id, 'matrix.pdf', 'pdf'), version: 1 },
+  });
+  if (options.closed)
+    await database.db.transaction.update({ where: { id: deal.id }, data: { closedAt: clock.now() } });
+  return deal;
 }
 
 const freshBanner = async () => (await createBanner(database.db, { userId: A().id })).id;
@@ -300,11 +333,49 @@ const PROCEDURES: Record<string, ProcedureRow> = {
   'adminTransactions.review': {
     expect: ADMINS,
     input: async () => {
-      const deal = await freshDeal();
+      const deal = await freshDealAwaitingReview();
       return { id: deal.id, formId: deal.formId, status: 'accepted', text: 'Looks complete' };
     },
   },
   'adminTransactions.history': { expect: ADMINS, input: () => ({ id: world.deal.id }) },
+  // The compliance workflow (issue 18): waivers, versions, closing, the queue and its reasons.
+  'transactions.requestWaiver': {
+    expect: A_OR_ADMINS_BY_ID,
+    input: async () => {
+      const deal = await freshDeal();
+      return { id: deal.id, formId: deal.formId, reason: 'Not applicable: built after 1978' };
+    },
+  },
+  'transactions.versions': {
+    expect: A_OR_ADMINS_BY_ID,
+    input: () => ({ id: world.deal.id, formId: world.deal.formId }),
+  },
+  'adminTransactions.decideWaiver': {
+    expect: ADMINS,
+    input: async () => {
+      const deal = await freshDealWithWaiver();
+      return { id: deal.id, formId: deal.formId, approve: true, text: 'Agreed' };
+    },
+  },
+  'adminTransactions.close': { expect: ADMINS, input: async () => ({ id: (await freshCompliantDeal()).id }) },
+  'adminTransactions.reopen': {
+    expect: ADMINS,
+    input: async () => ({ id: (await freshCompliantDeal({ closed: true })).id }),
+  },
+  'reviewQueue.list': { expect: ADMINS, input: () => paging },
+  'reviewQueue.bulkAccept': {
+    expect: ADMINS,
+    input: async () => {
+      const deal = await freshDealAwaitingReview();
+      return { items: [{ transactionId: deal.id, formId: deal.formId }] };
+    },
+  },
+  'rejectionReasons.list': { expect: ADMINS },
+  'rejectionReasons.create': { expect: ADMINS, input: () => ({ label: `Matrix reason ${unique()}` }) },
+  'rejectionReasons.update': {
+    expect: ADMINS,
+    input: () => ({ code: 'missing-signature', label: 'Missing signature', active: true }),
+  },
 
   'uploads.transactionTarget': { expect: A_OR_ADMINS_BY_ID, input: () => ({ id: world.deal.id }) },
   'uploads.libraryTarget': { expect: OWNER },
@@ -492,12 +563,66 @@ const ROUTES: Record<string, RouteRow> = {
   'POST /api/admin/transactions/:id/forms/:formId/comments': {
     expect: ADMINS,
     request: async () => {
-      const deal = await freshDeal();
+      const deal = await freshDealAwaitingReview();
       return {
         url: `/api/admin/transactions/${deal.id}/forms/${deal.formId}/comments`,
         payload: { status: 'rejected', text: 'Missing a signature' },
       };
     },
+  },
+  'POST /api/transactions/:id/forms/:formId/waiver': {
+    expect: A_OR_ADMINS_BY_ID,
+    request: async () => {
+      const deal = await freshDeal();
+      return {
+        url: `/api/transactions/${deal.id}/forms/${deal.formId}/waiver`,
+        payload: { reason: 'Not applicable: built after 1978' },
+      };
+    },
+  },
+  'GET /api/transactions/:id/forms/:formId/versions': {
+    expect: A_OR_ADMINS_BY_ID,
+    request: () => ({ url: `/api/transactions/${world.deal.id}/forms/${world.deal.formId}/versions` }),
+  },
+  'POST /api/admin/transactions/:id/forms/:formId/waiver': {
+    expect: ADMINS,
+    request: async () => {
+      const deal = await freshDealWithWaiver();
+      return {
+        url: `/api/admin/transactions/${deal.id}/forms/${deal.formId}/waiver`,
+        payload: { approve: false, text: 'The disclosure applies' },
+      };
+    },
+  },
+  'POST /api/admin/transactions/:id/close': {
+    expect: ADMINS,
+    request: async () => ({ url: `/api/admin/transactions/${(await freshCompliantDeal()).id}/close` }),
+  },
+  'POST /api/admin/transactions/:id/reopen': {
+    expect: ADMINS,
+    request: async () => ({
+      url: `/api/admin/transactions/${(await freshCompliantDeal({ closed: true })).id}/reopen`,
+    }),
+  },
+  'GET /api/admin/review-queue': { expect: ADMINS, request: get('/api/admin/review-queue?page=1&limit=10') },
+  'POST /api/admin/review': {
+    expect: ADMINS,
+    request: async () => {
+      const deal = await freshDealAwaitingReview();
+      return {
+        url: '/api/admin/review',
+        payload: { items: [{ transactionId: deal.id, formId: deal.formId }] },
+      };
+    },
+  },
+  'GET /api/admin/rejection-reasons': { expect: ADMINS, request: get('/api/admin/rejection-reasons') },
+  'POST /api/admin/rejection-reasons': {
+    expect: ADMINS,
+    request: () => ({ url: '/api/admin/rejection-reasons', payload: { label: `Matrix reason ${unique()}` } }),
+  },
+  'PUT /api/admin/rejection-reasons/:code': {
+    expect: ADMINS,
+    request: () => ({ url: '/api/admin/rejection-reasons/missing-initials', payload: { active: true } }),
   },
   'GET /api/admin/transactions/:id/history': {
     expect: ADMINS,

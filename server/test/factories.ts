@@ -2,6 +2,7 @@ import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { signAccessToken } from '../security/access-tokens';
 import { hashPassword } from '../security/passwords';
+import { transactionFileKey } from '../storage/keys';
 import { TEST_JWT_SECRET } from './harness';
 
 /**
@@ -132,4 +133,37 @@ export function createAuditEvent(
     Partial<Pick<Prisma.AuditEventUncheckedCreateInput, 'action' | 'entity'>>,
 ) {
   return db.auditEvent.create({ data: { action: 'transaction.update', entity: 'Transaction', ...data } });
+}
+
+/**
+ * Gives a checklist item a current file, as attaching one would (a new version, back to pending,
+ * submitted now), without storing bytes: for tests about reviews, the queue and the counters.
+ */
+export async function attachTestFile(
+  db: Db,
+  form: { id: string; transactionId: string },
+  options: { at?: Date; uploadedById?: string } = {},
+) {
+  const at = options.at ?? new Date();
+  const current = await db.transactionForm.findUniqueOrThrow({
+    where: { id: form.id },
+    select: { version: true },
+  });
+  const version = current.version + 1;
+  const fileKey = transactionFileKey(form.transactionId, `test-${version}.pdf`, 'pdf');
+  await db.formVersion.create({
+    data: {
+      formId: form.id,
+      number: version,
+      fileKey,
+      size: 100,
+      contentType: 'application/pdf',
+      uploadedAt: at,
+      uploadedById: options.uploadedById ?? null,
+    },
+  });
+  return db.transactionForm.update({
+    where: { id: form.id },
+    data: { fileKey, status: 'pending', submittedAt: at, version },
+  });
 }

@@ -155,8 +155,9 @@ async function restoreWorld(): Promise<void> {
       WHERE users.id = given.id AND (NOT users.is_admin_approved OR users.password_hash <> given.hash)
       RETURNING users.id
     ), undeleted AS (
-      UPDATE transactions SET deleted_at = NULL
-      WHERE id = ${world.transaction.id}::uuid AND deleted_at IS NOT NULL
+      -- Deleted or closed, the world's transaction would turn later cases into 404s or 409s.
+      UPDATE transactions SET deleted_at = NULL, closed_at = NULL
+      WHERE id = ${world.transaction.id}::uuid AND (deleted_at IS NOT NULL OR closed_at IS NOT NULL)
       RETURNING id
     )
     SELECT id::text AS id, token_version FROM users WHERE id = ANY(${ids}::uuid[])`;
@@ -204,7 +205,7 @@ function validInputs(w: World): Record<string, unknown> {
   const token = 'A'.repeat(43);
   const passwords = { password: DEFAULT_PASSWORD, confirmPassword: DEFAULT_PASSWORD };
   const transactionId = w.transaction.id;
-  const [firstFormId, secondFormId] = w.transaction.formIds;
+  const [firstFormId, secondFormId, thirdFormId] = w.transaction.formIds;
   return {
     'auth.register': {
       firstName: 'Fuzz',
@@ -254,7 +255,7 @@ function validInputs(w: World): Record<string, unknown> {
     'transactions.update': { id: transactionId, userId: agentId, ...address },
     'transactions.setFormFile': { id: transactionId, formId: firstFormId, url: w.transactionFileKey },
     'transactions.addComment': { id: transactionId, formId: firstFormId, text: 'Please sign page 2' },
-    'adminTransactions.list': paging,
+    'adminTransactions.list': { ...paging, status: 'needs-review' },
     'adminTransactions.search': { term: 'Main', ...paging },
     'adminTransactions.get': { id: transactionId },
     'adminTransactions.history': { id: transactionId },
@@ -267,6 +268,20 @@ function validInputs(w: World): Record<string, unknown> {
     },
     'adminTransactions.delete': { id: w.doomedTransactionId },
     'adminTransactions.review': { id: transactionId, formId: secondFormId, status: 'accepted', text: 'Fine' },
+    'adminTransactions.decideWaiver': {
+      id: transactionId,
+      formId: thirdFormId,
+      approve: true,
+      text: 'Agreed',
+    },
+    'adminTransactions.close': { id: transactionId },
+    'adminTransactions.reopen': { id: transactionId },
+    'transactions.requestWaiver': { id: transactionId, formId: thirdFormId, reason: 'Not applicable' },
+    'transactions.versions': { id: transactionId, formId: firstFormId },
+    'reviewQueue.list': { ...paging, type: 'FuzzType', agentId },
+    'reviewQueue.bulkAccept': { items: [{ transactionId, formId: secondFormId, version: 1 }] },
+    'rejectionReasons.create': { label: 'Fuzz reason' },
+    'rejectionReasons.update': { code: 'missing-signature', label: 'Missing signature', active: true },
     'uploads.transactionTarget': { id: transactionId },
     'notifications.list': { userId: agentId, ...paging },
     'notifications.markAllRead': { userId: agentId },
@@ -939,6 +954,13 @@ beforeAll(async () => {
   const libraryKey = libraryFileKey('disclosure.pdf', 'pdf');
   await deps.storage.put(libraryKey, Readable.from([TINY_PDF]), { contentType: 'application/pdf' });
   const fileLink = new URL(await deps.storage.signedUrl(transactionKey));
+  // The second item holds a file awaiting review, so reviews and bulk accepts reach a decision.
+  const secondForm = transaction.forms[1];
+  if (secondForm)
+    await db.transactionForm.update({
+      where: { id: secondForm.id },
+      data: { fileKey: transactionKey, submittedAt: clock.now(), version: 1 },
+    });
 
   world = {
     victimId: victim.id,

@@ -3,6 +3,8 @@ import { authRouter } from '../routers/auth';
 import { bannersRouter } from '../routers/banners';
 import { librariesRouter } from '../routers/libraries';
 import { notificationsRouter } from '../routers/notifications';
+import { rejectionReasonsRouter } from '../routers/rejection-reasons';
+import { reviewQueueRouter } from '../routers/review-queue';
 import { settingsRouter } from '../routers/settings';
 import { templatesRouter } from '../routers/templates';
 import { transactionsRouter } from '../routers/transactions';
@@ -21,6 +23,8 @@ export const appRouter = router({
   templates: templatesRouter,
   transactions: transactionsRouter,
   adminTransactions: adminTransactionsRouter,
+  reviewQueue: reviewQueueRouter,
+  rejectionReasons: rejectionReasonsRouter,
   uploads: uploadsRouter,
   notifications: notificationsRouter,
   libraries: librariesRouter,

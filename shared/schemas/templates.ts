@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { validation } from '../messages';
+import { complianceMessages, validation } from '../messages';
 import { idSchema, pagingInput } from './common';
 
 /**
@@ -17,17 +17,45 @@ const required = (message: string) =>
     .min(1, { error: message })
     .max(MAX_TEXT, { error: `Cannot exceed ${MAX_TEXT} characters` });
 
-export const templateInput = z.object({
+const templateFields = z.object({
   type: required(validation.typeRequired),
   role: required(validation.roleRequired),
+  /** The required documents. */
   forms: z
     .array(required(validation.documentNameRequired), { error: validation.documentNameRequired })
     .min(1, { error: validation.documentNameRequired })
     .max(MAX_DOCUMENTS, { error: `At most ${MAX_DOCUMENTS} documents` }),
+  /** Documents worth collecting that never hold a file back (issue 18); none by default. */
+  optionalForms: z
+    .array(required(validation.documentNameRequired), { error: validation.documentNameRequired })
+    .max(MAX_DOCUMENTS, { error: `At most ${MAX_DOCUMENTS} documents` })
+    .default([]),
 });
+
+/** A document is either required or optional, never both (its item would be made twice). */
+function eachDocumentOnce(input: { forms: string[]; optionalForms: string[] }, ctx: z.RefinementCtx) {
+  const required = new Set(input.forms.map((name) => name.toLowerCase()));
+  input.optionalForms.forEach((name, index) => {
+    if (required.has(name.toLowerCase()))
+      ctx.addIssue({
+        code: 'custom',
+        message: complianceMessages.documentInBothLists(name),
+        path: ['optionalForms', index],
+      });
+  });
+}
+
+export const templateInput = templateFields.superRefine(eachDocumentOnce);
 export type TemplateInput = z.infer<typeof templateInput>;
 
-export const templateUpdateInput = templateInput.extend({ id: idSchema });
+/**
+ * An update that leaves `optionalForms` out keeps the template's optional documents: a client
+ * written before they existed must not erase them by changing the required ones.
+ */
+export const templateUpdateInput = templateFields
+  .extend({ id: idSchema, optionalForms: templateFields.shape.optionalForms.unwrap().optional() })
+  .superRefine((input, ctx) => eachDocumentOnce({ ...input, optionalForms: input.optionalForms ?? [] }, ctx));
+export type TemplateUpdateInput = z.infer<typeof templateUpdateInput>;
 export const templateIdInput = z.object({ id: idSchema });
 
 export const template = z.object({
@@ -35,6 +63,7 @@ export const template = z.object({
   type: z.string(),
   role: z.string(),
   forms: z.array(z.string()),
+  optionalForms: z.array(z.string()),
 });
 export type Template = z.infer<typeof template>;
 

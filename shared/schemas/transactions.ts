@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FORM_STATUSES, ROLES } from '../constants';
-import { validation } from '../messages';
+import { complianceMessages, validation } from '../messages';
 import { idSchema, pagingInput } from './common';
 
 /**
@@ -55,8 +55,14 @@ const searchTerm = z
   .trim()
   .max(MAX_FIELD, { error: `Cannot exceed ${MAX_FIELD} characters` });
 export const userSearchInput = userListInput.extend({ term: searchTerm });
-export const adminListInput = pagingInput;
-export const adminSearchInput = pagingInput.extend({ term: searchTerm });
+/** The states a transaction's badge shows and the admin list filters by (DESIGN.md 12.1). */
+export const COMPLIANCE_STATUSES = ['needs-review', 'rejected', 'missing', 'compliant', 'closed'] as const;
+export const complianceStatus = z.enum(COMPLIANCE_STATUSES);
+export type ComplianceStatus = z.infer<typeof complianceStatus>;
+
+const statusFilter = { status: complianceStatus.optional() };
+export const adminListInput = pagingInput.extend(statusFilter);
+export const adminSearchInput = pagingInput.extend({ term: searchTerm, ...statusFilter });
 
 export const setFormFileInput = z.object({
   id: idSchema,
@@ -79,7 +85,24 @@ export const addCommentInput = z.object({
 export const formStatus = z.enum(FORM_STATUSES);
 export type FormStatus = z.infer<typeof formStatus>;
 
-/** An admin's review: a decision, a comment, or both (spec: empty comment without status warns). */
+/** A rejection reason's code, as GET /api/admin/rejection-reasons lists them. */
+export const reasonCode = z
+  .string({ error: 'A reason is a code such as missing-signature' })
+  .trim()
+  .min(1, { error: 'A reason is a code such as missing-signature' })
+  .max(100, { error: 'Cannot exceed 100 characters' });
+
+/**
+ * The version of the item's file the reviewer looked at (its `version`). Optional: given, a
+ * decision on an item whose file was replaced since is refused (409) instead of landing on a
+ * file nobody opened.
+ */
+const reviewedVersion = z.coerce.number().int().min(1).optional();
+
+/**
+ * An admin's review: a decision, a comment, or both (spec: empty comment without status warns).
+ * A rejection needs a reason or a text (DESIGN.md 12.1).
+ */
 export const reviewInput = z
   .object({
     id: idSchema,
@@ -90,14 +113,60 @@ export const reviewInput = z
       .trim()
       .max(MAX_COMMENT, { error: `Cannot exceed ${MAX_COMMENT} characters` })
       .optional(),
+    /** Codes of rejection reasons (with a rejection only). */
+    reasons: z.array(reasonCode).max(20, { error: 'At most 20 reasons' }).optional(),
+    version: reviewedVersion,
   })
   .refine((review) => review.status !== undefined || Boolean(review.text), {
     error: validation.commentRequired,
     path: ['text'],
-  });
+  })
+  .refine((review) => review.status === 'rejected' || !review.reasons?.length, {
+    error: complianceMessages.reasonsOnlyWithRejection,
+    path: ['reasons'],
+  })
+  .refine(
+    (review) => review.status !== 'rejected' || Boolean(review.text) || Boolean(review.reasons?.length),
+    {
+      error: complianceMessages.rejectionNeedsReason,
+      path: ['reasons'],
+    },
+  );
 export type ReviewInput = z.infer<typeof reviewInput>;
 
-const person = z.object({ _id: idSchema, firstName: z.string(), lastName: z.string() });
+/** POST /api/transactions/{id}/forms/{formId}/waiver: the agent (or an admin) asks. */
+export const waiverRequestInput = z.object({
+  id: idSchema,
+  formId: idSchema,
+  reason: z
+    .string({ error: complianceMessages.waiverReasonRequired })
+    .trim()
+    .min(1, { error: complianceMessages.waiverReasonRequired })
+    .max(1000, { error: 'Cannot exceed 1000 characters' }),
+});
+export type WaiverRequestInput = z.infer<typeof waiverRequestInput>;
+
+/** POST /api/admin/transactions/{id}/forms/{formId}/waiver: an admin decides. */
+export const waiverDecisionInput = z.object({
+  id: idSchema,
+  formId: idSchema,
+  approve: z.boolean({ error: 'approve must be true or false' }),
+  text: z
+    .string()
+    .trim()
+    .max(MAX_COMMENT, { error: `Cannot exceed ${MAX_COMMENT} characters` })
+    .optional(),
+});
+export type WaiverDecisionInput = z.infer<typeof waiverDecisionInput>;
+
+export const formIdInput = z.object({ id: idSchema, formId: idSchema });
+
+export const person = z.object({ _id: idSchema, firstName: z.string(), lastName: z.string() });
+export type Person = z.infer<typeof person>;
+
+/** A rejection reason as a decision quotes it: its code and the label it had then. */
+export const reasonRef = z.object({ code: z.string(), label: z.string() });
+export type ReasonRef = z.infer<typeof reasonRef>;
 
 export const comment = z.object({
   _id: idSchema,
@@ -105,20 +174,56 @@ export const comment = z.object({
   role: z.enum(ROLES),
   /** The review decision this comment carried, if any. */
   status: z.enum(['accepted', 'rejected']).nullable(),
+  /** The rejection reasons given with it ([] when none). */
+  reasons: z.array(reasonRef),
   createdAt: z.iso.datetime(),
   user: person,
 });
 export type Comment = z.infer<typeof comment>;
+
+export const WAIVER_STATUSES = ['requested', 'approved', 'denied'] as const;
+export const waiver = z.object({
+  reason: z.string(),
+  status: z.enum(WAIVER_STATUSES),
+  requestedAt: z.iso.datetime(),
+  /** When an admin approved or denied it; null while requested. */
+  decidedAt: z.iso.datetime().nullable(),
+});
+export type Waiver = z.infer<typeof waiver>;
 
 export const transactionForm = z.object({
   _id: idSchema,
   label: z.string(),
   /** A signed link to the current file (valid 1 h), or null before the first upload. */
   url: z.string().nullable(),
+  /** The current file's name, or null before the first upload. */
+  fileName: z.string().nullable(),
   status: formStatus,
+  /** Optional items never hold a file back from being compliant. */
+  required: z.boolean(),
+  /** When the current file was attached, or null. */
+  submittedAt: z.iso.datetime().nullable(),
+  /** How many files have been attached (0 before the first): the current file's version. */
+  version: z.number().int(),
+  waiver: waiver.nullable(),
   comments: z.array(comment),
 });
 export type TransactionForm = z.infer<typeof transactionForm>;
+
+/** The checklist's progress over its required items (DESIGN.md 12.1). */
+export const progress = z.object({
+  required: z.number().int(),
+  accepted: z.number().int(),
+  waived: z.number().int(),
+  /** A file uploaded and not yet decided. */
+  awaitingReview: z.number().int(),
+  rejected: z.number().int(),
+  /** No file yet. */
+  missing: z.number().int(),
+  /** round(100 x (accepted + waived) / required); 100 when nothing is required. */
+  percent: z.number().int(),
+});
+export type Progress = z.infer<typeof progress>;
 
 const transactionFields = {
   _id: idSchema,
@@ -133,6 +238,13 @@ const transactionFields = {
   isNaturalHazardDisclosure: z.boolean(),
   createdAt: z.iso.datetime(),
   user: person,
+  progress,
+  /** Every required item accepted or waived. */
+  compliant: z.boolean(),
+  /** The badge: needs-review, rejected, missing, compliant or closed. */
+  status: complianceStatus,
+  /** When an admin closed the file; null while it is open. */
+  closedAt: z.iso.datetime().nullable(),
 };
 
 /** A row of a list: everything but the forms, which only the detail page needs. */
@@ -161,12 +273,43 @@ export const historyEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntry>;
 
-/** The answer of both upload routes (DESIGN.md section 5). */
+/** The answer of both upload routes (DESIGN.md sections 5 and 12.1). */
 export const uploadAnswer = z.object({
   key: z.string(),
   url: z.string(),
   name: z.string(),
   size: z.number().int(),
   contentType: z.string(),
+  /** Hex SHA-256 of the bytes. */
+  sha256: z.string(),
+  /** An item of the same transaction whose current file has these very bytes, or null. */
+  duplicateOf: z.object({ formId: idSchema, label: z.string() }).nullable(),
 });
 export type UploadAnswer = z.infer<typeof uploadAnswer>;
+
+/** GET /api/transactions/{id}/forms/{formId}/versions: every file of an item, newest first. */
+export const formVersion = z.object({
+  _id: idSchema,
+  number: z.number().int(),
+  name: z.string(),
+  size: z.number().int(),
+  contentType: z.string(),
+  /** Null for a file stored before checksums were kept. */
+  sha256: z.string().nullable(),
+  url: z.string(),
+  uploadedAt: z.iso.datetime(),
+  /** Null when the system stored the file itself (demo data, files older than this record). */
+  uploadedBy: person.nullable(),
+  decision: z
+    .object({
+      status: z.enum(['accepted', 'rejected']),
+      reasons: z.array(reasonRef),
+      text: z.string(),
+      at: z.iso.datetime(),
+      /** Null only for a decision recorded before reviewers were (migrated data). */
+      by: person.nullable(),
+    })
+    .nullable(),
+});
+export type FormVersion = z.infer<typeof formVersion>;
+export const formVersionsAnswer = z.object({ versions: z.array(formVersion) });

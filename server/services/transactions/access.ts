@@ -1,6 +1,7 @@
-import { apiMessages } from '../../../shared/messages';
+import { apiMessages, complianceMessages } from '../../../shared/messages';
+import type { Tx } from '../../db/client';
 import { AppError } from '../../errors';
-import type { CallerContext } from '../context';
+import type { Caller, CallerContext } from '../context';
 import { type DetailRow, detailSelect } from './mappers';
 
 /**
@@ -20,13 +21,21 @@ export async function findVisible(ctx: CallerContext, id: string, ownerId?: stri
   return row;
 }
 
-/** Whether the caller may touch the transaction (uploads check this before reading a byte). */
-export async function assertVisible(ctx: CallerContext, { id }: { id: string }): Promise<void> {
+/**
+ * Whether the caller may touch the transaction (uploads check this before reading a byte); with
+ * `toChange`, also whether its checklist may still change: a closed file takes no new file.
+ */
+export async function assertVisible(
+  ctx: CallerContext,
+  { id }: { id: string },
+  options: { toChange?: boolean } = {},
+): Promise<void> {
   const row = await ctx.db.transaction.findFirst({
     where: { id, deletedAt: null },
-    select: { userId: true },
+    select: { userId: true, closedAt: true },
   });
   if (!row || (ctx.user.role !== 'admin' && row.userId !== ctx.user.id)) throw notFound();
+  if (options.toChange && row.closedAt) throw closed();
 }
 
 /** A form of a visible transaction, or 404. */
@@ -36,3 +45,52 @@ export async function findForm(ctx: CallerContext, id: string, formId: string) {
   if (!form) throw notFound();
   return { transaction, form };
 }
+
+export const closed = () => new AppError('CONFLICT', complianceMessages.transactionClosed);
+
+export type LockedTransaction = {
+  id: string;
+  userId: string;
+  streetAddress: string;
+  city: string;
+  closedAt: Date | null;
+  deletedAt: Date | null;
+  requiredCount: number;
+  acceptedCount: number;
+  waivedCount: number;
+};
+
+/**
+ * Locks the rows of the given transactions until the end of the database transaction, in id
+ * order, and reads them as they are now. Every change to a checklist takes this lock first (the
+ * progress trigger takes it too, in the same order), so two changes to one file run one after
+ * the other and each decides on what the other committed: two admins accepting one item, a bulk
+ * accept racing an upload, a close racing a rejection. Missing ids are simply absent.
+ */
+export async function lockTransactions(
+  tx: Tx,
+  ids: readonly string[],
+): Promise<Map<string, LockedTransaction>> {
+  const rows = await tx.$queryRaw<LockedTransaction[]>`
+    SELECT id::text AS id, user_id::text AS "userId", street_address AS "streetAddress", city,
+           closed_at AS "closedAt", deleted_at AS "deletedAt", required_count AS "requiredCount",
+           accepted_count AS "acceptedCount", waived_count AS "waivedCount"
+      FROM transactions WHERE id = ANY (${[...new Set(ids)]}::uuid[]) ORDER BY id FOR UPDATE`;
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * Locks one transaction the caller has already been shown (findVisible) and checks it is still
+ * there, and, for a change to its checklist, still open: a closed file is frozen for everyone
+ * (an admin reopens it first); its conversation alone goes on.
+ */
+export async function lockForChange(tx: Tx, id: string): Promise<LockedTransaction> {
+  const row = (await lockTransactions(tx, [id])).get(id);
+  if (!row || row.deletedAt) throw notFound();
+  if (row.closedAt) throw closed();
+  return row;
+}
+
+/** Whether the caller is the transaction's agent (else an admin acting on it). */
+export const isAgentOf = (caller: Caller, transaction: { userId: string }) =>
+  caller.id === transaction.userId;

@@ -1,18 +1,39 @@
-import { apiMessages } from '../../../shared/messages';
-import type { ReviewInput } from '../../../shared/schemas/transactions';
+import { apiMessages, complianceMessages } from '../../../shared/messages';
+import type {
+  FormVersion,
+  ReasonRef,
+  ReviewInput,
+  TransactionForm,
+  WaiverDecisionInput,
+  WaiverRequestInput,
+} from '../../../shared/schemas/transactions';
+import type { Tx } from '../../db/client';
+import type { Prisma } from '../../db/generated/client';
 import { AppError } from '../../errors';
 import { isValidKey, keyFromLink } from '../../storage/keys';
 import type { Storage } from '../../storage/storage';
 import { recordAudit } from '../audit';
 import type { CallerContext } from '../context';
 import { fileLinker } from '../file-links';
-import { findForm } from './access';
-import { commentSelect, formSelect, toComment, toForm } from './mappers';
+import { resolveReasons } from '../rejection-reasons';
+import { findForm, lockForChange } from './access';
+import {
+  commentSelect,
+  type FormRow,
+  formSelect,
+  toComment,
+  toForm,
+  toVersion,
+  versionSelect,
+} from './mappers';
 import { excerpt, nameOf, notifyOtherSide, placeOf } from './notify';
 
 /**
- * The checklist of a transaction: attaching a file to a form, the conversation on each form, and
- * the admins' review. Each change is audited and notified in its own database transaction.
+ * The checklist of a transaction: attaching a file to an item (each file a new version), the
+ * conversation on each item, the admins' review with its reasons, and waivers (issue 18). Each
+ * change locks the transaction first (lockForChange), re-reads the item under that lock, and is
+ * audited and notified in the same database transaction; the database recounts the progress
+ * there too.
  */
 
 /**
@@ -30,14 +51,51 @@ async function keyOfUpload(storage: Storage, transactionId: string, url: string)
   return key;
 }
 
+/** The item as it is now, read under the transaction's lock. */
+const lockedForm = (tx: Tx, formId: string) =>
+  tx.transactionForm.findUniqueOrThrow({ where: { id: formId }, select: formSelect });
+
+const answerOf = (ctx: CallerContext, row: FormRow) => toForm(fileLinker(ctx), row);
+
+/** How the item's file and decision read in the audit trail. */
+const formFacts = (form: Omit<FormRow, 'comments'>) => ({
+  label: form.label,
+  fileKey: form.fileKey,
+  status: form.status,
+  version: form.version,
+  waiver: form.waiverStatus,
+});
+
 export async function setFormFile(ctx: CallerContext, input: { id: string; formId: string; url: string }) {
-  const { transaction, form } = await findForm(ctx, input.id, input.formId);
+  const { transaction, form: seen } = await findForm(ctx, input.id, input.formId);
   const key = await keyOfUpload(ctx.deps.storage, transaction.id, input.url);
+  const stored = await ctx.db.storedFile.findUnique({
+    where: { key },
+    select: { size: true, contentType: true, sha256: true, uploadedBy: true, createdAt: true },
+  });
   return ctx.db.$transaction(async (tx) => {
-    // A new file is a new submission: it waits for review again. The old file stays in storage.
+    await lockForChange(tx, transaction.id);
+    const form = await lockedForm(tx, seen.id);
+    // The same file again changes nothing (PUT is idempotent): no second version of one file.
+    if (form.fileKey === key) return answerOf(ctx, form);
+    const now = ctx.deps.clock.now();
+    const version = form.version + 1;
+    await tx.formVersion.create({
+      data: {
+        formId: form.id,
+        number: version,
+        fileKey: key,
+        size: stored?.size ?? 0,
+        contentType: stored?.contentType ?? 'application/octet-stream',
+        sha256: stored?.sha256 ?? null,
+        uploadedById: ctx.user.id,
+        uploadedAt: now,
+      },
+    });
+    // A new file is a new submission: it waits for review again. Earlier files stay, as versions.
     const row = await tx.transactionForm.update({
       where: { id: form.id },
-      data: { fileKey: key, status: 'pending' },
+      data: { fileKey: key, status: 'pending', submittedAt: now, version },
       select: formSelect,
     });
     await recordAudit(tx, {
@@ -46,16 +104,16 @@ export async function setFormFile(ctx: CallerContext, input: { id: string; formI
       entity: 'TransactionForm',
       entityId: form.id,
       transactionId: transaction.id,
-      before: { label: form.label, fileKey: form.fileKey, status: form.status },
-      after: { label: row.label, fileKey: row.fileKey, status: row.status },
+      before: formFacts(form),
+      after: formFacts(row),
     });
     await notifyOtherSide(
       tx,
       ctx.user,
       transaction,
-      `${await nameOf(tx, ctx.user.id)} uploaded "${form.label}" for ${placeOf(transaction)}`,
+      `${await nameOf(tx, ctx.user.id)} uploaded "${form.label}" (version ${version}) for ${placeOf(transaction)}`,
     );
-    return toForm(fileLinker(ctx), row);
+    return answerOf(ctx, row);
   });
 }
 
@@ -87,33 +145,224 @@ export async function addComment(ctx: CallerContext, input: { id: string; formId
   });
 }
 
-/** Accept or reject a form, with or without a comment; either decision can be changed later. */
+/** "Missing signature, Illegible or incomplete scan: please sign page 2" */
+export function decisionNote(reasons: readonly ReasonRef[], text: string): string {
+  return [reasons.map((reason) => reason.label).join(', '), text].filter(Boolean).join(': ');
+}
+
+type Decision = 'accepted' | 'rejected';
+
+/**
+ * Records a decision on an item's current file inside a locked transaction: the item's status,
+ * the decision on its current version, and the comment that carries it. Shared by the single
+ * review and the bulk accept; the caller has checked the item may be decided.
+ */
+export async function recordDecision(
+  tx: Tx,
+  ctx: CallerContext,
+  form: { id: string; version: number },
+  decision: { status: Decision; reasons: ReasonRef[]; text: string },
+) {
+  const now = ctx.deps.clock.now();
+  const reasons = decision.reasons as unknown as Prisma.InputJsonValue;
+  await tx.transactionForm.update({ where: { id: form.id }, data: { status: decision.status } });
+  // An accepted file settles a waiver asked for the same item: nothing is left to waive, and the
+  // request leaves the queue. Its reason stays in the audit trail (the caller records the facts).
+  if (decision.status === 'accepted')
+    await tx.transactionForm.updateMany({
+      where: { id: form.id, waiverStatus: 'requested' },
+      data: { waiverStatus: null, waiverReason: null, waiverRequestedAt: null, waiverDecidedAt: null },
+    });
+  await tx.formVersion.updateMany({
+    where: { formId: form.id, number: form.version },
+    data: {
+      decisionStatus: decision.status,
+      decisionReasons: reasons,
+      decisionText: decision.text || null,
+      decidedAt: now,
+      decidedById: ctx.user.id,
+    },
+  });
+  // One review action is one comment row: the decision and its reasons together.
+  await tx.comment.create({
+    data: {
+      formId: form.id,
+      userId: ctx.user.id,
+      text: decision.text,
+      role: ctx.user.role,
+      status: decision.status,
+      reasons,
+    },
+  });
+}
+
+/**
+ * Whether the item's current file may get this decision: there is a file, it is the one the
+ * reviewer saw (when they say which), and it does not have this decision already (two admins
+ * accepting one item at once: the second is told, and nothing is recorded twice).
+ */
+function assertDecidable(form: Omit<FormRow, 'comments'>, status: Decision, seenVersion?: number) {
+  if (!form.fileKey) throw new AppError('CONFLICT', complianceMessages.noFileToReview);
+  if (seenVersion !== undefined && seenVersion !== form.version)
+    throw new AppError('CONFLICT', complianceMessages.staleVersion(form.version));
+  if (form.status === status) throw new AppError('CONFLICT', complianceMessages.alreadyDecided(status));
+}
+
+/**
+ * Accept or reject an item's current file, with reasons and a comment, or comment alone. A
+ * decision can be changed later (a rejection after an acceptance, say), but never made on an
+ * item without a file (DESIGN.md 12.1) nor on a closed file.
+ */
 export async function review(ctx: CallerContext, input: ReviewInput) {
   const caller = ctx.user;
-  const { transaction, form } = await findForm(ctx, input.id, input.formId);
+  const { transaction, form: seen } = await findForm(ctx, input.id, input.formId);
   const text = input.text?.trim() ?? '';
   return ctx.db.$transaction(async (tx) => {
-    if (input.status)
-      await tx.transactionForm.update({ where: { id: form.id }, data: { status: input.status } });
-    // One review action is one comment row: the decision and its reason together.
-    await tx.comment.create({
-      data: { formId: form.id, userId: caller.id, text, role: caller.role, status: input.status ?? null },
-    });
+    if (!input.status) {
+      // A comment alone: allowed on any item, closed files included.
+      await tx.comment.create({ data: { formId: seen.id, userId: caller.id, text, role: caller.role } });
+      await recordAudit(tx, {
+        actorId: caller.id,
+        action: 'comment.create',
+        entity: 'TransactionForm',
+        entityId: seen.id,
+        transactionId: transaction.id,
+        after: { label: seen.label, comment: text },
+      });
+      await notifyOtherSide(
+        tx,
+        caller,
+        transaction,
+        `${await nameOf(tx, caller.id)} commented on "${seen.label}" (${placeOf(transaction)}): ${excerpt(text)}`,
+      );
+      return answerOf(ctx, await lockedForm(tx, seen.id));
+    }
+    await lockForChange(tx, transaction.id);
+    const form = await lockedForm(tx, seen.id);
+    assertDecidable(form, input.status, input.version);
+    const reasons = await resolveReasons(tx, input.reasons);
+    await recordDecision(tx, ctx, form, { status: input.status, reasons, text });
+    const row = await lockedForm(tx, form.id);
     await recordAudit(tx, {
       actorId: caller.id,
-      action: input.status ? 'form.review' : 'comment.create',
+      action: 'form.review',
       entity: 'TransactionForm',
       entityId: form.id,
       transactionId: transaction.id,
-      before: { label: form.label, status: form.status },
-      after: { label: form.label, status: input.status ?? form.status, ...(text ? { comment: text } : {}) },
+      before: formFacts(form),
+      after: {
+        ...formFacts(row),
+        ...(reasons.length ? { reasons: reasons.map((reason) => reason.code) } : {}),
+        ...(text ? { comment: text } : {}),
+      },
     });
-    // One review action, one notification: the decision and its reason together.
-    const message = input.status
-      ? `"${form.label}" was ${input.status} (${placeOf(transaction)})${text ? `: ${excerpt(text)}` : ''}`
-      : `${await nameOf(tx, caller.id)} commented on "${form.label}" (${placeOf(transaction)}): ${excerpt(text)}`;
-    await notifyOtherSide(tx, caller, transaction, message);
-    const row = await tx.transactionForm.findUniqueOrThrow({ where: { id: form.id }, select: formSelect });
-    return toForm(fileLinker(ctx), row);
+    // One review action, one notification: the decision and its reasons together.
+    const note = decisionNote(reasons, text);
+    await notifyOtherSide(
+      tx,
+      caller,
+      transaction,
+      `"${form.label}" was ${input.status} (${placeOf(transaction)})${note ? `: ${excerpt(note)}` : ''}`,
+    );
+    return answerOf(ctx, row);
   });
+}
+
+/** The agent (or an admin) asks for a required item to be waived (DESIGN.md 12.1). */
+export async function requestWaiver(ctx: CallerContext, input: WaiverRequestInput): Promise<TransactionForm> {
+  const { transaction, form: seen } = await findForm(ctx, input.id, input.formId);
+  return ctx.db.$transaction(async (tx) => {
+    await lockForChange(tx, transaction.id);
+    const form = await lockedForm(tx, seen.id);
+    if (!form.required) throw new AppError('CONFLICT', complianceMessages.waiverOnOptional);
+    if (form.status === 'accepted') throw new AppError('CONFLICT', complianceMessages.waiverOnAccepted);
+    if (form.waiverStatus === 'requested')
+      throw new AppError('CONFLICT', complianceMessages.waiverAlreadyRequested);
+    if (form.waiverStatus === 'approved')
+      throw new AppError('CONFLICT', complianceMessages.waiverAlreadyApproved);
+    const row = await tx.transactionForm.update({
+      where: { id: form.id },
+      data: {
+        waiverStatus: 'requested',
+        waiverReason: input.reason,
+        waiverRequestedAt: ctx.deps.clock.now(),
+        waiverDecidedAt: null,
+      },
+      select: formSelect,
+    });
+    await recordAudit(tx, {
+      actorId: ctx.user.id,
+      action: 'waiver.request',
+      entity: 'TransactionForm',
+      entityId: form.id,
+      transactionId: transaction.id,
+      before: formFacts(form),
+      after: { ...formFacts(row), reason: input.reason },
+    });
+    await notifyOtherSide(
+      tx,
+      ctx.user,
+      transaction,
+      `${await nameOf(tx, ctx.user.id)} asked to waive "${form.label}" (${placeOf(transaction)}): ${excerpt(input.reason)}`,
+    );
+    return answerOf(ctx, row);
+  });
+}
+
+/** An admin approves or denies a requested waiver; an approved one counts as done. */
+export async function decideWaiver(ctx: CallerContext, input: WaiverDecisionInput): Promise<TransactionForm> {
+  const { transaction, form: seen } = await findForm(ctx, input.id, input.formId);
+  const text = input.text?.trim() ?? '';
+  const verdict = input.approve ? 'approved' : 'denied';
+  return ctx.db.$transaction(async (tx) => {
+    await lockForChange(tx, transaction.id);
+    const form = await lockedForm(tx, seen.id);
+    if (form.waiverStatus !== 'requested')
+      throw new AppError('CONFLICT', complianceMessages.noWaiverRequested);
+    await tx.transactionForm.update({
+      where: { id: form.id },
+      data: { waiverStatus: verdict, waiverDecidedAt: ctx.deps.clock.now() },
+    });
+    // The conversation shows the decision, as it shows a review.
+    await tx.comment.create({
+      data: {
+        formId: form.id,
+        userId: ctx.user.id,
+        role: ctx.user.role,
+        text: `Waiver ${verdict}${text ? `: ${text}` : '.'}`,
+      },
+    });
+    const row = await lockedForm(tx, form.id);
+    await recordAudit(tx, {
+      actorId: ctx.user.id,
+      action: 'waiver.decide',
+      entity: 'TransactionForm',
+      entityId: form.id,
+      transactionId: transaction.id,
+      before: formFacts(form),
+      after: { ...formFacts(row), ...(text ? { comment: text } : {}) },
+    });
+    await notifyOtherSide(
+      tx,
+      ctx.user,
+      transaction,
+      `The waiver of "${form.label}" was ${verdict} (${placeOf(transaction)})${text ? `: ${excerpt(text)}` : ''}`,
+    );
+    return answerOf(ctx, row);
+  });
+}
+
+/** Every file of an item, newest first (the agent who owns it, or an admin). */
+export async function listVersions(
+  ctx: CallerContext,
+  input: { id: string; formId: string },
+): Promise<{ versions: FormVersion[] }> {
+  const { form } = await findForm(ctx, input.id, input.formId);
+  const rows = await ctx.db.formVersion.findMany({
+    where: { formId: form.id },
+    select: versionSelect,
+    orderBy: { number: 'desc' },
+  });
+  const linkOf = fileLinker(ctx);
+  return { versions: await Promise.all(rows.map((row) => toVersion(linkOf, row))) };
 }

@@ -5,14 +5,17 @@
  * and answers, notify.ts who hears of a change.
  */
 export { assertVisible } from './access';
-export { addComment, review, setFormFile } from './forms';
+export { addComment, decideWaiver, listVersions, requestWaiver, review, setFormFile } from './forms';
 export { listAll, listForUser, searchAll, searchForUser } from './pages';
 export {
+  close,
   createTransaction,
   getAny,
   getForUser,
   history,
+  reopen,
   softDelete,
   updateAny,
   updateForUser,
 } from './records';
+export { bulkAccept, reviewQueue } from './review-queue';

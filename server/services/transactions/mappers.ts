@@ -1,15 +1,32 @@
 import type {
   Comment,
+  ComplianceStatus,
+  FormVersion,
+  Progress,
+  ReasonRef,
   Transaction,
   TransactionForm,
   TransactionSummary,
 } from '../../../shared/schemas/transactions';
 import type { Prisma } from '../../db/generated/client';
+import { downloadName } from '../../storage/keys';
 import type { FileLinker } from '../file-links';
 
 /** What is read of a transaction, its forms and comments, and how each becomes its answer. */
 
 export const person = { select: { id: true, firstName: true, lastName: true } } as const;
+
+/** The progress counters the database keeps on every transaction (issue 18). */
+export const progressSelect = {
+  requiredCount: true,
+  acceptedCount: true,
+  waivedCount: true,
+  awaitingReviewCount: true,
+  rejectedCount: true,
+  missingCount: true,
+  complianceState: true,
+  closedAt: true,
+} as const satisfies Prisma.TransactionSelect;
 
 export const summarySelect = {
   id: true,
@@ -24,6 +41,7 @@ export const summarySelect = {
   isNaturalHazardDisclosure: true,
   createdAt: true,
   user: person,
+  ...progressSelect,
 } as const satisfies Prisma.TransactionSelect;
 
 export const commentSelect = {
@@ -31,6 +49,7 @@ export const commentSelect = {
   text: true,
   role: true,
   status: true,
+  reasons: true,
   createdAt: true,
   user: person,
 } as const satisfies Prisma.CommentSelect;
@@ -38,8 +57,15 @@ export const commentSelect = {
 export const formSelect = {
   id: true,
   label: true,
+  required: true,
   fileKey: true,
   status: true,
+  submittedAt: true,
+  version: true,
+  waiverStatus: true,
+  waiverReason: true,
+  waiverRequestedAt: true,
+  waiverDecidedAt: true,
   comments: { select: commentSelect, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
 } as const satisfies Prisma.TransactionFormSelect;
 
@@ -51,7 +77,7 @@ export const detailSelect = {
 
 type SummaryRow = Prisma.TransactionGetPayload<{ select: typeof summarySelect }>;
 export type DetailRow = Prisma.TransactionGetPayload<{ select: typeof detailSelect }>;
-type FormRow = Prisma.TransactionFormGetPayload<{ select: typeof formSelect }>;
+export type FormRow = Prisma.TransactionFormGetPayload<{ select: typeof formSelect }>;
 type CommentRow = Prisma.CommentGetPayload<{ select: typeof commentSelect }>;
 type PersonRow = { id: string; firstName: string; lastName: string };
 
@@ -60,6 +86,44 @@ export const toPerson = (row: PersonRow) => ({
   firstName: row.firstName,
   lastName: row.lastName,
 });
+
+/** The counters as the database keeps them, by whatever names a query gave them. */
+export type ProgressCounts = {
+  required: number;
+  accepted: number;
+  waived: number;
+  awaitingReview: number;
+  rejected: number;
+  missing: number;
+};
+
+export function toProgress(counts: ProgressCounts): Progress {
+  const done = counts.accepted + counts.waived;
+  const percent = counts.required === 0 ? 100 : Math.round((100 * done) / counts.required);
+  return { ...counts, percent };
+}
+
+/** Prisma names the enum's values as identifiers; the API spells them as the database does. */
+export const complianceStatusOf = (state: SummaryRow['complianceState']): ComplianceStatus =>
+  state === 'needs_review' ? 'needs-review' : state;
+
+/** progress, compliant, status and closedAt of a transaction answer. */
+export function complianceOf(row: Pick<SummaryRow, keyof typeof progressSelect>) {
+  const progress = toProgress({
+    required: row.requiredCount,
+    accepted: row.acceptedCount,
+    waived: row.waivedCount,
+    awaitingReview: row.awaitingReviewCount,
+    rejected: row.rejectedCount,
+    missing: row.missingCount,
+  });
+  return {
+    progress,
+    compliant: progress.accepted + progress.waived >= progress.required,
+    status: complianceStatusOf(row.complianceState),
+    closedAt: row.closedAt?.toISOString() ?? null,
+  };
+}
 
 export function toSummary(row: SummaryRow): TransactionSummary {
   return {
@@ -75,7 +139,18 @@ export function toSummary(row: SummaryRow): TransactionSummary {
     isNaturalHazardDisclosure: row.isNaturalHazardDisclosure,
     createdAt: row.createdAt.toISOString(),
     user: toPerson(row.user),
+    ...complianceOf(row),
   };
+}
+
+/** Reasons as stored ([{code, label}] JSON); anything else reads as none. */
+export function toReasons(value: Prisma.JsonValue): ReasonRef[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry) =>
+    entry && typeof entry === 'object' && !Array.isArray(entry) && 'code' in entry && 'label' in entry
+      ? [{ code: String(entry.code), label: String(entry.label) }]
+      : [],
+  );
 }
 
 export function toComment(row: CommentRow): Comment {
@@ -84,8 +159,19 @@ export function toComment(row: CommentRow): Comment {
     text: row.text,
     role: row.role,
     status: row.status === 'accepted' || row.status === 'rejected' ? row.status : null,
+    reasons: toReasons(row.reasons),
     createdAt: row.createdAt.toISOString(),
     user: toPerson(row.user),
+  };
+}
+
+export function toWaiver(row: Omit<FormRow, 'comments'>): TransactionForm['waiver'] {
+  if (!row.waiverStatus || !row.waiverRequestedAt) return null;
+  return {
+    reason: row.waiverReason ?? '',
+    status: row.waiverStatus,
+    requestedAt: row.waiverRequestedAt.toISOString(),
+    decidedAt: row.waiverDecidedAt?.toISOString() ?? null,
   };
 }
 
@@ -94,11 +180,58 @@ export async function toForm(linkOf: FileLinker, row: FormRow): Promise<Transact
     _id: row.id,
     label: row.label,
     url: row.fileKey ? await linkOf(row.fileKey) : null,
+    fileName: row.fileKey ? downloadName(row.fileKey) : null,
     status: row.status,
+    required: row.required,
+    submittedAt: row.submittedAt?.toISOString() ?? null,
+    version: row.version,
+    waiver: toWaiver(row),
     comments: row.comments.map(toComment),
   };
 }
 
 export async function toTransaction(linkOf: FileLinker, row: DetailRow): Promise<Transaction> {
   return { ...toSummary(row), forms: await Promise.all(row.forms.map((form) => toForm(linkOf, form))) };
+}
+
+export const versionSelect = {
+  id: true,
+  number: true,
+  fileKey: true,
+  size: true,
+  contentType: true,
+  sha256: true,
+  uploadedAt: true,
+  uploadedBy: person,
+  decisionStatus: true,
+  decisionReasons: true,
+  decisionText: true,
+  decidedAt: true,
+  decidedBy: person,
+} as const satisfies Prisma.FormVersionSelect;
+type VersionRow = Prisma.FormVersionGetPayload<{ select: typeof versionSelect }>;
+
+export async function toVersion(linkOf: FileLinker, row: VersionRow): Promise<FormVersion> {
+  const status = row.decisionStatus;
+  return {
+    _id: row.id,
+    number: row.number,
+    name: downloadName(row.fileKey),
+    size: row.size,
+    contentType: row.contentType,
+    sha256: row.sha256,
+    url: await linkOf(row.fileKey),
+    uploadedAt: row.uploadedAt.toISOString(),
+    uploadedBy: row.uploadedBy ? toPerson(row.uploadedBy) : null,
+    decision:
+      (status === 'accepted' || status === 'rejected') && row.decidedAt
+        ? {
+            status,
+            reasons: toReasons(row.decisionReasons),
+            text: row.decisionText ?? '',
+            at: row.decidedAt.toISOString(),
+            by: row.decidedBy ? toPerson(row.decidedBy) : null,
+          }
+        : null,
+  };
 }

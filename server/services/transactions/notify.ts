@@ -4,7 +4,7 @@ import { activeAdminIds, notifyUsers } from '../notifications';
 
 /** Who hears of a change to a transaction, and in what words (DESIGN.md section 7). */
 
-const agentLink = (id: string) => `/home/transactions/${id}`;
+export const agentLink = (id: string) => `/home/transactions/${id}`;
 const adminLink = (id: string) => `/adminTransactions/transactions/${id}`;
 
 export const placeOf = (t: { streetAddress: string; city: string }) => `${t.streetAddress}, ${t.city}`;

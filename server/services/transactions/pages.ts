@@ -1,12 +1,17 @@
 import { apiMessages } from '../../../shared/messages';
 import type { PagingInput } from '../../../shared/schemas/common';
-import type { TransactionSummary, TransactionsPage } from '../../../shared/schemas/transactions';
+import type {
+  ComplianceStatus,
+  TransactionSummary,
+  TransactionsPage,
+} from '../../../shared/schemas/transactions';
 import { Prisma } from '../../db/generated/client';
 import { isStatementTimeout, sqlRows, sqlRowsWithin } from '../../db/sql';
 import { AppError } from '../../errors';
 import { assertSelfOrAdmin } from '../access';
 import type { CallerContext } from '../context';
 import { escapeLike, pageCount } from '../paging';
+import { toProgress } from './mappers';
 
 /**
  * The transaction lists and searches (spec section 4), agents' and admins', in hand-written SQL
@@ -30,6 +35,14 @@ type PageRow = {
   user_id: string;
   first_name: string;
   last_name: string;
+  required_count: number;
+  accepted_count: number;
+  waived_count: number;
+  awaiting_review_count: number;
+  rejected_count: number;
+  missing_count: number;
+  compliance_state: ComplianceStatus;
+  closed_at: Date | null;
 };
 
 /**
@@ -56,7 +69,10 @@ export function transactionPageSql(
       LEFT JOIN LATERAL (
         SELECT t.id, t.street_address, t.city, t.state, t.zip, t.type, t.role,
                t.is_transaction_coordinator, t.is_title_report, t.is_natural_hazard_disclosure,
-               t.created_at, u.id AS user_id, u.first_name, u.last_name
+               t.created_at, u.id AS user_id, u.first_name, u.last_name,
+               t.required_count, t.accepted_count, t.waived_count, t.awaiting_review_count,
+               t.rejected_count, t.missing_count, t.compliance_state::text AS compliance_state,
+               t.closed_at
           FROM (SELECT id, created_at FROM matched
                  ORDER BY created_at DESC, id DESC
                  LIMIT ${limit} OFFSET ${(page - 1) * limit}) AS k
@@ -71,6 +87,14 @@ export function toTransactionsPage(rows: PageRow[], limit: number): Transactions
   const transactions: TransactionSummary[] = [];
   for (const row of rows) {
     if (row.id === null) continue; // the page is past the end: only the total came back
+    const progress = toProgress({
+      required: row.required_count,
+      accepted: row.accepted_count,
+      waived: row.waived_count,
+      awaitingReview: row.awaiting_review_count,
+      rejected: row.rejected_count,
+      missing: row.missing_count,
+    });
     transactions.push({
       _id: row.id,
       streetAddress: row.street_address,
@@ -84,6 +108,10 @@ export function toTransactionsPage(rows: PageRow[], limit: number): Transactions
       isNaturalHazardDisclosure: row.is_natural_hazard_disclosure,
       createdAt: row.created_at.toISOString(),
       user: { _id: row.user_id, firstName: row.first_name, lastName: row.last_name },
+      progress,
+      compliant: progress.accepted + progress.waived >= progress.required,
+      status: row.compliance_state,
+      closedAt: row.closed_at?.toISOString() ?? null,
     });
   }
   return { transactions, totalPages: pageCount(total, limit), totalTransactions: total };
@@ -130,15 +158,29 @@ function matching(term: string, withAgentName: boolean): Prisma.Sql {
 
 const ownActive = (userId: string) => Prisma.sql`t.user_id = ${userId}::uuid AND t.deleted_at IS NULL`;
 const active = Prisma.sql`t.deleted_at IS NULL`;
+/**
+ * Every undeleted transaction, or those in one compliance state (DESIGN.md 12.1): the state is
+ * a column the database keeps, first in transactions_compliance_state_idx, so a filtered page and
+ * its count are read from that index as the plain list is from its own. Exported for the benchmark.
+ */
+export const activeIn = (status: ComplianceStatus | undefined) =>
+  status === undefined
+    ? active
+    : Prisma.sql`t.compliance_state = ${status}::compliance_state AND t.deleted_at IS NULL`;
 
 /**
  * The statement of a search for a non-empty term: an agent's own transactions (`userId`), or
  * everyone's with the agents' names too (`null`, the admin search). Exported for the benchmark.
  */
-export function searchStatement(term: string, userId: string | null, paging: PagingInput): Prisma.Sql {
+export function searchStatement(
+  term: string,
+  userId: string | null,
+  paging: PagingInput,
+  status?: ComplianceStatus,
+): Prisma.Sql {
   const filter =
     userId === null
-      ? Prisma.sql`${active} AND ${matching(term, true)}`
+      ? Prisma.sql`${activeIn(status)} AND ${matching(term, true)}`
       : Prisma.sql`${ownActive(userId)} AND ${matching(term, false)}`;
   return transactionPageSql(filter, paging, 'once');
 }
@@ -182,12 +224,14 @@ export function searchForUser(ctx: CallerContext, input: PagingInput & { userId:
 
 // --- Admins (every user's transactions) ---
 
-export function listAll(ctx: CallerContext, input: PagingInput) {
-  return listPage(ctx, active, input);
+type StatusFilter = { status?: ComplianceStatus | undefined };
+
+export function listAll(ctx: CallerContext, input: PagingInput & StatusFilter) {
+  return listPage(ctx, activeIn(input.status), input);
 }
 
-export function searchAll(ctx: CallerContext, input: PagingInput & { term: string }) {
+export function searchAll(ctx: CallerContext, input: PagingInput & StatusFilter & { term: string }) {
   const term = input.term.trim();
-  if (!term) return listPage(ctx, active, input);
-  return searchPage(ctx, searchStatement(term, null, input), input.limit);
+  if (!term) return listPage(ctx, activeIn(input.status), input);
+  return searchPage(ctx, searchStatement(term, null, input, input.status), input.limit);
 }

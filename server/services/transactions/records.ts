@@ -1,4 +1,4 @@
-import { apiMessages, toasts } from '../../../shared/messages';
+import { apiMessages, complianceMessages, toasts } from '../../../shared/messages';
 import type {
   AddressFields,
   AdminUpdateTransactionInput,
@@ -11,7 +11,7 @@ import { assertSelfOrAdmin } from '../access';
 import { recordAudit } from '../audit';
 import type { CallerContext } from '../context';
 import { fileLinker } from '../file-links';
-import { findVisible } from './access';
+import { closed, findVisible, lockTransactions, notFound } from './access';
 import { type DetailRow, detailSelect, person, toPerson, toSummary, toTransaction } from './mappers';
 import { nameOf, notifyOtherSide, placeOf } from './notify';
 
@@ -28,7 +28,7 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
     throw new AppError('FORBIDDEN', apiMessages.forbidden);
   const template = await ctx.db.transactionTemplate.findUnique({
     where: { type_role: { type: input.type, role: input.role } },
-    select: { documents: true },
+    select: { documents: true, optionalDocuments: true },
   });
   if (!template) {
     throw new AppError('BAD_REQUEST', apiMessages.noTemplate, [
@@ -45,12 +45,20 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
         zip: input.zip,
         type: input.type,
         role: input.role,
-        // The checklist is copied: later template edits do not change a deal in progress.
-        forms: { create: template.documents.map((label, position) => ({ label, position })) },
+        // The checklist is copied: later template edits do not change a deal in progress. The
+        // required items first, then the optional ones.
+        forms: {
+          create: [
+            ...template.documents.map((label) => ({ label, required: true })),
+            ...template.optionalDocuments.map((label) => ({ label, required: false })),
+          ].map((item, position) => ({ ...item, position })),
+        },
       },
-      select: detailSelect,
+      select: { id: true },
     });
-    const answer = await toTransaction(fileLinker(ctx), created);
+    // Read back once the insert's statement trigger has counted the new checklist.
+    const row = await tx.transaction.findUniqueOrThrow({ where: { id: created.id }, select: detailSelect });
+    const answer = await toTransaction(fileLinker(ctx), row);
     await recordAudit(tx, {
       actorId: caller.id,
       action: 'transaction.create',
@@ -62,8 +70,8 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
     await notifyOtherSide(
       tx,
       caller,
-      created,
-      `${await nameOf(tx, caller.id)} opened a transaction: ${placeOf(created)}`,
+      row,
+      `${await nameOf(tx, caller.id)} opened a transaction: ${placeOf(row)}`,
     );
     return answer;
   });
@@ -86,8 +94,16 @@ type TransactionChanges = AddressFields &
     >
   >;
 
-async function applyChanges(ctx: CallerContext, before: DetailRow, data: TransactionChanges) {
+async function applyChanges(
+  ctx: CallerContext,
+  before: DetailRow,
+  data: TransactionChanges,
+  options: { whileClosed: boolean },
+) {
   return ctx.db.$transaction(async (tx) => {
+    const locked = (await lockTransactions(tx, [before.id])).get(before.id);
+    if (!locked || locked.deletedAt) throw notFound();
+    if (locked.closedAt && !options.whileClosed) throw closed();
     const row = await tx.transaction.update({ where: { id: before.id }, data, select: detailSelect });
     await recordAudit(tx, {
       actorId: ctx.user.id,
@@ -102,19 +118,80 @@ async function applyChanges(ctx: CallerContext, before: DetailRow, data: Transac
   });
 }
 
-/** The agent's form changes the address only. */
+/** The agent's form changes the address only, and only while the file is open (DESIGN.md 12.1). */
 export async function updateForUser(ctx: CallerContext, input: UpdateTransactionInput) {
   assertSelfOrAdmin(ctx.user, input.userId);
   const before = await findVisible(ctx, input.id, input.userId);
   const { streetAddress, city, state, zip } = input;
-  return applyChanges(ctx, before, { streetAddress, city, state, zip });
+  return applyChanges(
+    ctx,
+    before,
+    { streetAddress, city, state, zip },
+    { whileClosed: ctx.user.role === 'admin' },
+  );
 }
 
-/** Admins also set the three checkboxes. */
+/** Admins also set the three checkboxes, closed files included (they are not the checklist). */
 export async function updateAny(ctx: CallerContext, input: AdminUpdateTransactionInput) {
   const before = await findVisible(ctx, input.id);
   const { id: _id, ...data } = input;
-  return applyChanges(ctx, before, data);
+  return applyChanges(ctx, before, data, { whileClosed: true });
+}
+
+/**
+ * An admin closes a compliant file (DESIGN.md 12.1): every required item accepted or waived, as
+ * the counters say under the transaction's lock, so a rejection racing the close cannot slip in
+ * between the check and the write.
+ */
+export async function close(ctx: CallerContext, { id }: { id: string }) {
+  await findVisible(ctx, id);
+  return ctx.db.$transaction(async (tx) => {
+    const locked = (await lockTransactions(tx, [id])).get(id);
+    if (!locked || locked.deletedAt) throw notFound();
+    if (locked.closedAt) throw new AppError('CONFLICT', complianceMessages.alreadyClosed);
+    const notDone = locked.requiredCount - locked.acceptedCount - locked.waivedCount;
+    if (notDone > 0) throw new AppError('CONFLICT', complianceMessages.notCompliant(notDone));
+    const row = await tx.transaction.update({
+      where: { id },
+      data: { closedAt: ctx.deps.clock.now() },
+      select: detailSelect,
+    });
+    await recordAudit(tx, {
+      actorId: ctx.user.id,
+      action: 'transaction.close',
+      entity: 'Transaction',
+      entityId: id,
+      transactionId: id,
+      after: { closedAt: row.closedAt },
+    });
+    await notifyOtherSide(tx, ctx.user, row, `${placeOf(row)} was closed: the file is complete`);
+    return toTransaction(fileLinker(ctx), row);
+  });
+}
+
+/** Reopens a closed file: its checklist can change again. */
+export async function reopen(ctx: CallerContext, { id }: { id: string }) {
+  await findVisible(ctx, id);
+  return ctx.db.$transaction(async (tx) => {
+    const locked = (await lockTransactions(tx, [id])).get(id);
+    if (!locked || locked.deletedAt) throw notFound();
+    if (!locked.closedAt) throw new AppError('CONFLICT', complianceMessages.notClosed);
+    const row = await tx.transaction.update({
+      where: { id },
+      data: { closedAt: null },
+      select: detailSelect,
+    });
+    await recordAudit(tx, {
+      actorId: ctx.user.id,
+      action: 'transaction.reopen',
+      entity: 'Transaction',
+      entityId: id,
+      transactionId: id,
+      before: { closedAt: locked.closedAt },
+    });
+    await notifyOtherSide(tx, ctx.user, row, `${placeOf(row)} was reopened`);
+    return toTransaction(fileLinker(ctx), row);
+  });
 }
 
 /** Soft delete: gone from every list and page; its documents and history stay on file. */
