@@ -33,6 +33,11 @@ export function notifySuccess(message: string): void {
   notifications.show({ color: 'green', message });
 }
 
+/** Done, but worth a second look (a file attached twice, say). */
+export function notifyWarning(message: string): void {
+  notifications.show({ color: 'yellow', message });
+}
+
 /** `title` is the spec's wording; `message`, when given, says why (the server's own words). */
 export function notifyError(title: string, message?: string): void {
   notifications.show(message ? { color: 'red', title, message } : { color: 'red', message: title });

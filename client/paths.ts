@@ -22,6 +22,9 @@ export const paths = {
   adminTransactions: '/adminTransactions',
   adminTransaction: '/adminTransactions/transactions/:id',
   templates: '/admin/forms/transactions/view',
+  // The compliance desk (issue 18).
+  reviewQueue: '/admin/review',
+  rejectionReasons: '/admin/rejection-reasons',
   banner: '/banner',
   notifications: '/notifications',
   notFound: '/not-found',

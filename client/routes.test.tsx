@@ -41,6 +41,8 @@ const ADMIN_PAGES: [path: string, heading: string][] = [
   ['/adminTransactions', 'Admin Transactions'],
   [`/adminTransactions/transactions/${TRANSACTION_ID}`, 'Transaction'],
   ['/admin/forms/transactions/view', 'Transactions Forms'],
+  ['/admin/review', 'Review Queue'],
+  ['/admin/rejection-reasons', 'Rejection Reasons'],
 ];
 
 const SIGNED_OUT_PAGES: [path: string, heading: string][] = [

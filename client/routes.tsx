@@ -96,6 +96,22 @@ const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
     adminOnly: true,
   },
   {
+    path: paths.reviewQueue,
+    page: lazyPage(
+      () => import('./pages/ReviewQueue'),
+      (m) => m.ReviewQueue,
+    ),
+    adminOnly: true,
+  },
+  {
+    path: paths.rejectionReasons,
+    page: lazyPage(
+      () => import('./pages/RejectionReasons'),
+      (m) => m.RejectionReasons,
+    ),
+    adminOnly: true,
+  },
+  {
     path: paths.templates,
     page: lazyPage(
       () => import('./pages/Templates'),

@@ -67,6 +67,8 @@ const stored = {
   name: 'deed.pdf',
   size: 4,
   contentType: 'application/pdf',
+  sha256: 'a'.repeat(64),
+  duplicateOf: null,
 };
 const PATH = transactionUploadPath('0b9e6a52-1111-4111-8111-000000000002');
 

@@ -126,7 +126,9 @@ describe('the phone layout', () => {
     await screen.findByText('1 Main Street');
     const table = screen.getByRole('table');
     expect(table.style.getPropertyValue('--list-label-2')).toBe('"Date created"');
-    expect(table.style.getPropertyValue('--list-label-5')).toBe('"Action"');
+    expect(table.style.getPropertyValue('--list-label-5')).toBe('"Progress"');
+    expect(table.style.getPropertyValue('--list-label-6')).toBe('"Status"');
+    expect(table.style.getPropertyValue('--list-label-7')).toBe('"Action"');
     expect(table).toHaveAttribute('data-with-actions');
   });
 });

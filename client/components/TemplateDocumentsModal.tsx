@@ -2,23 +2,31 @@ import { Button, Group, List, Modal } from '@mantine/core';
 
 type TemplateDocumentsModalProps = {
   opened: boolean;
-  /** The template's document names, in order. */
+  /** The template's required document names, in order. */
   documents: string[];
+  /** Its optional ones (issue 18), listed after them. */
+  optionalDocuments?: string[];
   onClose: () => void;
 };
 
 /** Every document of one template, behind the table's 'See more' (spec section 2). */
-export function TemplateDocumentsModal({ opened, documents, onClose }: TemplateDocumentsModalProps) {
+export function TemplateDocumentsModal({
+  opened,
+  documents,
+  optionalDocuments = [],
+  onClose,
+}: TemplateDocumentsModalProps) {
+  const all = [...documents, ...optionalDocuments.map((name) => `${name} (optional)`)];
   return (
     <Modal
       opened={opened}
       onClose={onClose}
-      title={`Documents List (${documents.length})`}
+      title={`Documents List (${all.length})`}
       // The spec's Close button is the way out; a second close control would only repeat it.
       withCloseButton={false}
     >
       <List type="ordered" spacing="xs" mb="md">
-        {documents.map((name, index) => (
+        {all.map((name, index) => (
           // Names may repeat within a template and the list does not change while shown.
           // biome-ignore lint/suspicious/noArrayIndexKey: position is the identity here
           <List.Item key={index}>{name}</List.Item>

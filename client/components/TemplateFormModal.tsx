@@ -31,7 +31,10 @@ type DocumentField = { name: string; key: string };
 type TemplateFormValues = {
   type: string;
   role: string;
+  /** The required documents. */
   documents: DocumentField[];
+  /** The optional ones (issue 18): collected, never holding a file back. */
+  optional: DocumentField[];
 };
 
 const documentField = (name = ''): DocumentField => ({ name, key: randomId() });
@@ -45,6 +48,7 @@ const templateFormSchema = z
     type,
     role,
     documents: z.array(z.object({ name: forms.element })),
+    optional: z.array(z.object({ name: forms.element })),
   })
   .superRefine((values, context) => {
     // Rules on the list as a whole (at least one, not too many) come from the contract too.
@@ -53,17 +57,39 @@ const templateFormSchema = z
     for (const issue of result.error.issues) {
       if (issue.path.length === 1 && issue.path[0] === 'forms') {
         context.addIssue({ code: 'custom', path: ['documents'], message: issue.message });
+      } else if (issue.path[0] === 'optionalForms' && typeof issue.path[1] === 'number') {
+        // A name in both lists: said on the optional field.
+        context.addIssue({
+          code: 'custom',
+          path: ['optional', issue.path[1], 'name'],
+          message: issue.message,
+        });
+      } else if (issue.path.length === 1 && issue.path[0] === 'optionalForms') {
+        context.addIssue({ code: 'custom', path: ['optional'], message: issue.message });
       }
     }
   });
 
 /** The values the API takes: the document objects become their names. */
-function toTemplateInput(values: { type: string; role: string; documents: { name: string }[] }) {
-  return { type: values.type, role: values.role, forms: values.documents.map((document) => document.name) };
+function toTemplateInput(values: {
+  type: string;
+  role: string;
+  documents: { name: string }[];
+  optional: { name: string }[];
+}) {
+  return {
+    type: values.type,
+    role: values.role,
+    forms: values.documents.map((document) => document.name),
+    optionalForms: values.optional.map((document) => document.name),
+  };
 }
 
 /** `initial` is what the fields start with: a template's own values on update, nothing on add. */
-type TemplateFormModalProps = EditDialogProps<{ type: string; role: string; forms: string[] }, TemplateInput>;
+type TemplateFormModalProps = EditDialogProps<
+  { type: string; role: string; forms: string[]; optionalForms?: string[] },
+  TemplateInput
+>;
 
 export function TemplateFormModal({ opened, title, onClose, ...form }: TemplateFormModalProps) {
   return (
@@ -177,6 +203,8 @@ function TemplateForm({ initial, submitting, onSubmit, onCancel }: TemplateFormP
       role: initial?.role ?? '',
       // One document field to start with (spec section 5), or the template's own documents.
       documents: initial?.forms.length ? initial.forms.map((name) => documentField(name)) : [documentField()],
+      // None to start with: most checklists have no optional documents.
+      optional: (initial?.optionalForms ?? []).map((name) => documentField(name)),
     },
     validate: schemaResolver(templateFormSchema, { sync: true }),
   });
@@ -185,6 +213,8 @@ function TemplateForm({ initial, submitting, onSubmit, onCancel }: TemplateFormP
   const submit = form.onSubmit((values) => onSubmit(templateInput.parse(toTemplateInput(values))));
   const documents = form.getValues().documents;
   const listError = form.errors.documents;
+  const optional = form.getValues().optional;
+  const optionalError = form.errors.optional;
 
   return (
     <form onSubmit={submit} noValidate>
@@ -239,6 +269,48 @@ function TemplateForm({ initial, submitting, onSubmit, onCancel }: TemplateFormP
               onClick={() => form.insertListItem('documents', documentField())}
             >
               Add
+            </Button>
+          </Group>
+        </Stack>
+        <Stack gap="xs" role="group" aria-label="Optional documents">
+          <Text size="sm" fw={500}>
+            Optional documents
+          </Text>
+          <Text size="xs" c="dimmed">
+            Collected like the others, but never holding a transaction back from being compliant.
+          </Text>
+          {optional.map((document, index) => (
+            <Group key={document.key} align="flex-start" wrap="nowrap" gap="xs">
+              <TextInput
+                label={`Optional document ${index + 1}`}
+                withAsterisk
+                style={{ flex: 1 }}
+                key={form.key(`optional.${index}.name`)}
+                {...form.getInputProps(`optional.${index}.name`)}
+              />
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                mt={28}
+                aria-label={`Remove optional document ${index + 1}`}
+                onClick={() => form.removeListItem('optional', index)}
+              >
+                <IconTrash size={18} aria-hidden="true" />
+              </ActionIcon>
+            </Group>
+          ))}
+          {optionalError && (
+            <Text c="red" size="sm" role="alert">
+              {optionalError}
+            </Text>
+          )}
+          <Group>
+            <Button
+              variant="light"
+              size="xs"
+              onClick={() => form.insertListItem('optional', documentField())}
+            >
+              Add optional document
             </Button>
           </Group>
         </Stack>

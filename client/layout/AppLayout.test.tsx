@@ -15,7 +15,7 @@ const USER_ID = TEST_USER_ID;
 const profile = testProfile();
 
 const USER_LINKS = ['Transactions', 'Forms', 'Tutorials', 'Banner', 'Settings'];
-const ADMIN_LINKS = ['Users', 'Admin Transactions', 'Transactions Forms'];
+const ADMIN_LINKS = ['Users', 'Review Queue', 'Admin Transactions', 'Transactions Forms'];
 
 function signIn(role: 'user' | 'admin') {
   setSession({
@@ -83,6 +83,10 @@ describe('application shell', () => {
     renderShell('/home', { 'settings.getUser': () => ({ ...profile, role: 'admin' }) });
     expect(linkNames()).toEqual([...USER_LINKS, ...ADMIN_LINKS]);
     expect(mainNavigation().getByRole('link', { name: 'Users' })).toHaveAttribute('href', '/users');
+    expect(mainNavigation().getByRole('link', { name: 'Review Queue' })).toHaveAttribute(
+      'href',
+      '/admin/review',
+    );
     expect(mainNavigation().getByRole('link', { name: 'Admin Transactions' })).toHaveAttribute(
       'href',
       '/adminTransactions',

@@ -18,6 +18,7 @@ const USER_NAVIGATION: NavigationItem[] = [
 const ADMIN_NAVIGATION: NavigationItem[] = [
   ...USER_NAVIGATION,
   { label: 'Users', href: paths.users },
+  { label: 'Review Queue', href: paths.reviewQueue },
   { label: 'Admin Transactions', href: paths.adminTransactions },
   { label: 'Transactions Forms', href: paths.templates },
 ];

@@ -10,6 +10,7 @@ import { renderWithProviders } from '../test-utils/render';
 import {
   agent,
   checklistForm,
+  comment,
   reviewer,
   signInAs,
   TRANSACTION_ID,
@@ -20,6 +21,64 @@ import { deferred, type StubHandler, stubTrpcClient, trpcError } from '../test-u
 import { AdminTransaction } from './AdminTransaction';
 
 const DISCLOSURE_ID = checklistForm(2)._id;
+
+const reasons = [
+  { code: 'missing-signature', label: 'Missing signature', active: true },
+  { code: 'retired', label: 'Retired reason', active: false },
+  { code: 'illegible', label: 'Illegible or incomplete scan', active: true },
+];
+
+const versions = {
+  versions: [
+    {
+      _id: uuid(802),
+      number: 2,
+      name: 'disclosure-v2.pdf',
+      size: 2048,
+      contentType: 'application/pdf',
+      sha256: 'b'.repeat(64),
+      url: '/files/v2',
+      uploadedAt: '2025-03-06T09:00:00.000Z',
+      uploadedBy: agent,
+      decision: null,
+    },
+    {
+      _id: uuid(801),
+      number: 1,
+      name: 'disclosure.pdf',
+      size: 1024,
+      contentType: 'application/pdf',
+      sha256: null,
+      url: '/files/v1',
+      uploadedAt: '2025-03-05T09:00:00.000Z',
+      uploadedBy: agent,
+      decision: {
+        status: 'rejected',
+        reasons: [{ code: 'illegible', label: 'Illegible or incomplete scan' }],
+        text: 'Blurry',
+        at: '2025-03-05T12:00:00.000Z',
+        by: reviewer,
+      },
+    },
+  ],
+};
+
+/** The fixture's transaction with a file (version 2) waiting for review on the Disclosure Form. */
+function withDisclosureFile() {
+  const base = transaction();
+  return transaction({
+    forms: [
+      ...base.forms.slice(0, 1),
+      checklistForm(2, {
+        label: 'Disclosure Form',
+        url: '/files/transactions/x/disclosure.pdf?exp=1&sig=abc',
+        fileName: 'disclosure.pdf',
+        submittedAt: '2025-03-06T09:00:00.000Z',
+        version: 2,
+      }),
+    ],
+  });
+}
 
 function historyEntry(n: number, overrides: Partial<HistoryEntry>): HistoryEntry {
   return {
@@ -47,7 +106,7 @@ const history: HistoryEntry[] = [
 
 function renderAdminDetail(handlers: Record<string, StubHandler>) {
   const stub = stubTrpcClient({
-    'adminTransactions.get': () => transaction(),
+    'adminTransactions.get': () => withDisclosureFile(),
     'adminTransactions.history': () => history,
     ...handlers,
   });
@@ -71,6 +130,9 @@ describe('Transaction detail (admin)', () => {
   it('warns about an empty comment without calling the server', async () => {
     const { user, stub } = renderAdminDetail({});
     const card = await disclosureCard();
+    // The reviewer's box opens on demand too.
+    expect(card.queryByRole('textbox', { name: 'Comment' })).not.toBeInTheDocument();
+    await user.click(card.getByRole('button', { name: 'Add a comment' }));
     await user.type(card.getByRole('textbox', { name: 'Comment' }), '   ');
     await user.click(card.getByRole('button', { name: 'Post comment' }));
     expect(card.getByText('Please enter a comment before posting.')).toBeVisible();
@@ -83,7 +145,7 @@ describe('Transaction detail (admin)', () => {
     const card = await disclosureCard();
     await user.click(card.getByRole('button', { name: 'Accept' }));
     expect(stub.callsTo('adminTransactions.review')).toEqual([
-      { id: TRANSACTION_ID, formId: DISCLOSURE_ID, status: 'accepted' },
+      { id: TRANSACTION_ID, formId: DISCLOSURE_ID, status: 'accepted', version: 2 },
     ]);
     // One decision at a time.
     expect(card.getByRole('button', { name: 'Reject' })).toBeDisabled();
@@ -99,13 +161,21 @@ describe('Transaction detail (admin)', () => {
       'adminTransactions.review': () => checklistForm(2, { label: 'Disclosure Form', status: 'rejected' }),
     });
     const card = await disclosureCard();
+    await user.click(card.getByRole('button', { name: 'Add a comment' }));
     await user.type(card.getByRole('textbox', { name: 'Comment' }), '  Missing signature ');
     await user.click(card.getByRole('button', { name: 'Reject' }));
     expect(await screen.findByText('Form Accepted/Rejected successfully!')).toBeVisible();
     expect(stub.callsTo('adminTransactions.review')).toEqual([
-      { id: TRANSACTION_ID, formId: DISCLOSURE_ID, status: 'rejected', text: 'Missing signature' },
+      {
+        id: TRANSACTION_ID,
+        formId: DISCLOSURE_ID,
+        status: 'rejected',
+        version: 2,
+        text: 'Missing signature',
+      },
     ]);
-    expect(card.getByRole('textbox', { name: 'Comment' })).toHaveValue('');
+    // Sent, the box closes.
+    expect(card.queryByRole('textbox', { name: 'Comment' })).not.toBeInTheDocument();
   });
 
   it('a comment without a decision is a review with text only', async () => {
@@ -113,6 +183,7 @@ describe('Transaction detail (admin)', () => {
       'adminTransactions.review': () => checklistForm(2, { label: 'Disclosure Form' }),
     });
     const card = await disclosureCard();
+    await user.click(card.getByRole('button', { name: 'Add a comment' }));
     await user.type(card.getByRole('textbox', { name: 'Comment' }), 'Please resend page 2');
     await user.click(card.getByRole('button', { name: 'Post comment' }));
     expect(await screen.findByText('Comment added successfully!')).toBeVisible();
@@ -128,11 +199,223 @@ describe('Transaction detail (admin)', () => {
       },
     });
     const card = await disclosureCard();
+    await user.click(card.getByRole('button', { name: 'Add a comment' }));
     await user.type(card.getByRole('textbox', { name: 'Comment' }), 'Wrong year');
     await user.click(card.getByRole('button', { name: 'Reject' }));
     expect(await screen.findByText('Failed to update. Please try again.')).toBeVisible();
     expect(card.getByRole('textbox', { name: 'Comment' })).toHaveValue('Wrong year');
     expect(card.getByRole('button', { name: 'Reject' })).toBeEnabled();
+  });
+
+  it('offers Accept and Reject only on an item with a file, saying why otherwise', async () => {
+    renderAdminDetail({ 'adminTransactions.get': () => transaction() });
+    const card = await disclosureCard();
+    for (const name of ['Accept', 'Reject']) {
+      const button = card.getByRole('button', { name });
+      expect(button).toBeDisabled();
+      expect(button).toHaveAccessibleDescription('There is no file to review');
+    }
+    expect(card.getByTestId('form-state')).toHaveTextContent('Required · Missing');
+  });
+
+  it('Reject opens the reasons and the box; a rejection without either is refused here', async () => {
+    const { user, stub } = renderAdminDetail({
+      'rejectionReasons.list': () => reasons,
+      'adminTransactions.review': () => checklistForm(2, { label: 'Disclosure Form', status: 'rejected' }),
+    });
+    const card = await disclosureCard();
+    await user.click(card.getByRole('button', { name: 'Reject' }));
+    expect(card.getByRole('textbox', { name: 'Comment' })).toHaveFocus();
+    const chips = within(await card.findByRole('group', { name: 'Rejection reasons' }));
+    // Inactive reasons are not offered.
+    expect(chips.getAllByRole('checkbox').map((chip) => chip.closest('div')?.textContent)).toEqual([
+      'Missing signature',
+      'Illegible or incomplete scan',
+    ]);
+
+    await user.click(card.getByRole('button', { name: 'Reject' }));
+    expect(card.getByText('Give a reason for the rejection')).toBeVisible();
+    expect(stub.callsTo('adminTransactions.review')).toEqual([]);
+
+    await user.click(chips.getByRole('checkbox', { name: 'Missing signature' }));
+    await user.click(chips.getByRole('checkbox', { name: 'Illegible or incomplete scan' }));
+    await user.click(card.getByRole('button', { name: 'Reject' }));
+    expect(await screen.findByText('Form Accepted/Rejected successfully!')).toBeVisible();
+    expect(stub.callsTo('adminTransactions.review')).toEqual([
+      {
+        id: TRANSACTION_ID,
+        formId: DISCLOSURE_ID,
+        status: 'rejected',
+        version: 2,
+        reasons: ['missing-signature', 'illegible'],
+      },
+    ]);
+  });
+
+  it("shows the server's refusal of a decision in a toast", async () => {
+    const { user } = renderAdminDetail({
+      'adminTransactions.review': () => {
+        throw trpcError(409, 'A newer file (version 3) was attached since: review that one');
+      },
+    });
+    const card = await disclosureCard();
+    await user.click(card.getByRole('button', { name: 'Accept' }));
+    expect(
+      await screen.findByText('A newer file (version 3) was attached since: review that one'),
+    ).toBeVisible();
+  });
+
+  it('shows the reasons of a rejection in its comment', async () => {
+    renderAdminDetail({
+      'adminTransactions.get': () =>
+        transaction({
+          forms: [
+            checklistForm(2, {
+              label: 'Disclosure Form',
+              status: 'rejected',
+              version: 1,
+              fileName: 'disclosure.pdf',
+              comments: [
+                comment(3, {
+                  role: 'admin',
+                  status: 'rejected',
+                  text: 'Page 2',
+                  user: reviewer,
+                  reasons: [
+                    { code: 'missing-signature', label: 'Missing signature' },
+                    { code: 'illegible', label: 'Illegible or incomplete scan' },
+                  ],
+                }),
+              ],
+            }),
+          ],
+        }),
+    });
+    const card = await disclosureCard();
+    expect(card.getByText('Missing signature · Illegible or incomplete scan')).toBeVisible();
+    expect(card.getByTestId('form-state')).toHaveTextContent('Required · Rejected');
+  });
+
+  it('History shows every version of the item, loaded when opened', async () => {
+    const { user, stub } = renderAdminDetail({ 'transactions.versions': () => versions });
+    const card = await disclosureCard();
+    expect(card.getByTestId('form-file')).toHaveTextContent(/^disclosure\.pdf · .*2025.* · Version 2$/);
+    const toggle = card.getByRole('button', { name: 'History' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(stub.callsTo('transactions.versions')).toEqual([]);
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const list = within(await card.findByRole('list', { name: 'Versions' }));
+    expect(list.getByTestId('version-1')).toHaveTextContent('Illegible or incomplete scan');
+    expect(list.getByRole('link', { name: 'disclosure-v2.pdf' })).toHaveAttribute('href', '/files/v2');
+    expect(stub.callsTo('transactions.versions')).toEqual([{ id: TRANSACTION_ID, formId: DISCLOSURE_ID }]);
+    await user.click(toggle);
+    expect(card.queryByRole('list', { name: 'Versions' })).not.toBeInTheDocument();
+  });
+
+  it('approves or denies a requested waiver, with the box as an optional note', async () => {
+    const requested = transaction({
+      forms: [
+        checklistForm(2, {
+          label: 'Disclosure Form',
+          waiver: {
+            reason: 'Not applicable: built after 1978',
+            status: 'requested',
+            requestedAt: '2025-03-06T09:00:00.000Z',
+            decidedAt: null,
+          },
+        }),
+      ],
+    });
+    const { user, stub } = renderAdminDetail({
+      'adminTransactions.get': () => requested,
+      'adminTransactions.decideWaiver': () => requested.forms[0],
+    });
+    const card = await disclosureCard();
+    expect(card.getByTestId('form-state')).toHaveTextContent('Required · Waiver requested');
+    expect(card.getByText('Waiver requested: Not applicable: built after 1978')).toBeVisible();
+    // Already asked: no second request.
+    expect(card.queryByRole('button', { name: 'Request waiver' })).not.toBeInTheDocument();
+
+    await user.click(card.getByRole('button', { name: 'Approve waiver' }));
+    expect(await screen.findByText('Waiver approved')).toBeVisible();
+    await user.click(card.getByRole('button', { name: 'Add a comment' }));
+    await user.type(card.getByRole('textbox', { name: 'Comment' }), 'A 1990 build');
+    await user.click(card.getByRole('button', { name: 'Deny waiver' }));
+    expect(await screen.findByText('Waiver denied')).toBeVisible();
+    expect(stub.callsTo('adminTransactions.decideWaiver')).toEqual([
+      { id: TRANSACTION_ID, formId: DISCLOSURE_ID, approve: true },
+      { id: TRANSACTION_ID, formId: DISCLOSURE_ID, approve: false, text: 'A 1990 build' },
+    ]);
+  });
+
+  it('cannot close a file that is not compliant, and says which documents hold it back', async () => {
+    renderAdminDetail({
+      'adminTransactions.get': () =>
+        transaction({
+          forms: [
+            checklistForm(1, { label: 'Disclosure', status: 'pending' }),
+            checklistForm(2, { label: 'Inspection', status: 'pending', version: 1, fileName: 'i.pdf' }),
+            checklistForm(3, { label: 'Deed', status: 'rejected', version: 1, fileName: 'd.pdf' }),
+            checklistForm(4, { label: 'Survey', required: false }),
+            checklistForm(5, { label: 'Accepted one', status: 'accepted', version: 1 }),
+            checklistForm(6, {
+              label: 'Lead paint',
+              waiver: {
+                reason: 'Built 1990',
+                status: 'approved',
+                requestedAt: '2025-03-06T09:00:00.000Z',
+                decidedAt: '2025-03-07T09:00:00.000Z',
+              },
+            }),
+          ],
+        }),
+    });
+    const close = await screen.findByRole('button', { name: 'Close transaction' });
+    expect(close).toBeDisabled();
+    const why = 'Not compliant yet: Disclosure (missing), Inspection (awaiting review), Deed (rejected)';
+    expect(close).toHaveAccessibleDescription(why);
+    expect(screen.getByTestId('not-compliant')).toHaveTextContent(why);
+    expect(within(screen.getByTestId('form-Survey')).getByTestId('form-state')).toHaveTextContent(
+      'Optional · Missing',
+    );
+    expect(within(screen.getByTestId('form-Lead paint')).getByTestId('form-state')).toHaveTextContent(
+      'Required · Waived',
+    );
+  });
+
+  it('closes a compliant file; a closed one shows the banner and Reopen', async () => {
+    let closedAt: string | null = null;
+    const compliantFile = () =>
+      transaction({
+        compliant: true,
+        status: closedAt ? 'closed' : 'compliant',
+        closedAt,
+        forms: [checklistForm(2, { label: 'Disclosure Form', status: 'accepted', version: 1 })],
+      });
+    const { user, stub } = renderAdminDetail({
+      'adminTransactions.get': () => compliantFile(),
+      'adminTransactions.close': () => {
+        closedAt = '2025-04-01T10:00:00.000Z';
+        return compliantFile();
+      },
+      'adminTransactions.reopen': () => {
+        closedAt = null;
+        return compliantFile();
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Close transaction' }));
+    expect(await screen.findByText('This transaction is closed')).toBeVisible();
+    expect(stub.callsTo('adminTransactions.close')).toEqual([{ id: TRANSACTION_ID }]);
+    const card = await disclosureCard();
+    expect(card.getByRole('button', { name: 'Upload' })).toBeDisabled();
+    expect(card.getByRole('button', { name: 'Reject' })).toBeDisabled();
+    expect(card.getByRole('button', { name: 'Add a comment' })).toBeEnabled();
+
+    await user.click(screen.getByRole('button', { name: 'Reopen' }));
+    await waitFor(() => expect(screen.queryByText('This transaction is closed')).not.toBeInTheDocument());
+    expect(stub.callsTo('adminTransactions.reopen')).toEqual([{ id: TRANSACTION_ID }]);
+    expect(screen.getByRole('button', { name: 'Close transaction' })).toBeEnabled();
   });
 
   it('saves the address and the three checkboxes, then returns to the admin list', async () => {

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toasts } from '../../shared/messages';
 import type { TransactionForm } from '../../shared/schemas/transactions';
+import { serverMessageOf } from '../api/errors';
+import { CloseControls, ClosedBanner } from '../components/transactions/Closing';
 import { type Decision, FormsChecklist } from '../components/transactions/FormsChecklist';
 import { TransactionDetailLayout } from '../components/transactions/TransactionDetailLayout';
 import { TransactionHistory } from '../components/transactions/TransactionHistory';
@@ -27,6 +29,8 @@ export function AdminTransaction() {
   const history = useQuery(trpc.adminTransactions.history.queryOptions({ id }, { enabled: query.isSuccess }));
 
   const review = useMutation(trpc.adminTransactions.review.mutationOptions());
+  const close = useMutation(trpc.adminTransactions.close.mutationOptions());
+  const reopen = useMutation(trpc.adminTransactions.reopen.mutationOptions());
 
   // The transaction and its history change together; the agent's cached copy changes as well.
   const reload = () =>
@@ -34,19 +38,41 @@ export function AdminTransaction() {
       queryClient.invalidateQueries(trpc.adminTransactions.get.pathFilter()),
       queryClient.invalidateQueries(trpc.adminTransactions.history.pathFilter()),
       queryClient.invalidateQueries(trpc.transactions.get.pathFilter()),
+      queryClient.invalidateQueries(trpc.adminTransactions.list.pathFilter()),
+      queryClient.invalidateQueries(trpc.adminTransactions.search.pathFilter()),
     ]);
 
+  /** Close or reopen: the server refuses a file that is not compliant (409, its words in the toast). */
+  const setClosed = async (closing: boolean) => {
+    try {
+      await (closing ? close : reopen).mutateAsync({ id });
+    } catch (error) {
+      notifyError(toasts.updateFailed, serverMessageOf(error));
+      return;
+    }
+    notifySuccess(closing ? 'Transaction closed' : 'Transaction reopened');
+    await reload();
+  };
+
   /** A decision, a comment, or both: one review call (the server records them together). */
-  const sendReview = async (form: TransactionForm, status: Decision | undefined, text: string) => {
+  const sendReview = async (
+    form: TransactionForm,
+    status: Decision | undefined,
+    text: string,
+    reasons: string[] = [],
+  ) => {
     try {
       await review.mutateAsync({
         id,
         formId: form._id,
-        ...(status ? { status } : {}),
+        // A decision names the file it was made on: a newer one makes it a 409, not a wrong verdict.
+        ...(status ? { status, version: form.version } : {}),
         ...(text ? { text } : {}),
+        ...(reasons.length ? { reasons } : {}),
       });
-    } catch {
-      notifyError(toasts.updateFailed);
+    } catch (error) {
+      // The server's words: 'There is no file to review', 'This transaction is closed', ...
+      notifyError(toasts.updateFailed, serverMessageOf(error));
       return false;
     }
     notifySuccess(status ? toasts.reviewSaved : toasts.commentAdded);
@@ -58,6 +84,13 @@ export function AdminTransaction() {
     <TransactionDetailLayout {...detail.layout}>
       {(transaction) => (
         <>
+          <ClosedBanner transaction={transaction} />
+          <CloseControls
+            transaction={transaction}
+            busy={close.isPending || reopen.isPending}
+            onClose={() => void setClosed(true)}
+            onReopen={() => void setClosed(false)}
+          />
           <FormsChecklist
             transaction={transaction}
             onComment={(form, text) => sendReview(form, undefined, text)}

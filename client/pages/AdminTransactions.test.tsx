@@ -37,6 +37,90 @@ describe('Admin transactions list', () => {
     expect(currentPath()).toBe(`/adminTransactions/transactions/${summary(2)._id}`);
   });
 
+  it("shows each row's progress (waived counts as accepted) and its compliance badge", async () => {
+    renderAdminList({
+      'adminTransactions.list': () =>
+        page([
+          summary(1, {
+            progress: {
+              required: 8,
+              accepted: 3,
+              waived: 2,
+              awaitingReview: 1,
+              rejected: 1,
+              missing: 1,
+              percent: 63,
+            },
+            status: 'needs-review',
+          }),
+          summary(2, { status: 'rejected' }),
+          summary(3, { status: 'missing' }),
+          summary(4, {
+            progress: {
+              required: 2,
+              accepted: 2,
+              waived: 0,
+              awaitingReview: 0,
+              rejected: 0,
+              missing: 0,
+              percent: 100,
+            },
+            compliant: true,
+            status: 'compliant',
+          }),
+          summary(5, { compliant: true, status: 'closed', closedAt: '2025-04-01T10:00:00.000Z' }),
+        ]),
+    });
+    await screen.findByText('1 Main Street');
+    const first = rowOf('1 Main Street');
+    expect(first.getByText('5/8 · 63%')).toBeVisible();
+    expect(first.getByRole('progressbar', { name: 'Required documents accepted: 5/8' })).toHaveAttribute(
+      'aria-valuenow',
+      '63',
+    );
+    const badges = screen.getAllByTestId('transaction-status').map((badge) => badge.textContent);
+    expect(badges).toEqual(['Needs review', 'Rejected', 'Missing documents', 'Compliant', 'Closed']);
+    expect(rowOf('4 Main Street').getByText('2/2 · 100%')).toBeVisible();
+  });
+
+  it('filters by status on the list and the search, back to page 1', async () => {
+    const { user, stub } = renderAdminList({
+      'adminTransactions.list': () => page([summary(1)], 25),
+      'adminTransactions.search': () => page([summary(9, { streetAddress: '9 Agent Lane' })]),
+    });
+    await screen.findByText('1 Main Street');
+    const filter = screen.getByRole('combobox', { name: 'Status' });
+    expect(
+      within(filter)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['All', 'Needs review', 'Rejected', 'Missing documents', 'Compliant', 'Closed']);
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await waitFor(() =>
+      expect(stub.callsTo('adminTransactions.list')).toContainEqual({ page: 2, limit: 10 }),
+    );
+    await user.selectOptions(filter, 'Needs review');
+    await waitFor(() =>
+      expect(stub.callsTo('adminTransactions.list').at(-1)).toEqual({
+        page: 1,
+        limit: 10,
+        status: 'needs-review',
+      }),
+    );
+
+    await user.type(screen.getByRole('textbox', { name: 'Quick Search' }), 'dana');
+    await user.click(screen.getByRole('button', { name: 'search' }));
+    expect(await screen.findByText('9 Agent Lane')).toBeVisible();
+    expect(stub.callsTo('adminTransactions.search')).toEqual([
+      { term: 'dana', page: 1, limit: 10, status: 'needs-review' },
+    ]);
+
+    await user.selectOptions(filter, 'All');
+    await waitFor(() =>
+      expect(stub.callsTo('adminTransactions.search').at(-1)).toEqual({ term: 'dana', page: 1, limit: 10 }),
+    );
+  });
+
   it('searches all users with the trimmed term; an empty term lists again', async () => {
     const { user, stub } = renderAdminList({
       'adminTransactions.list': () => page([summary(1)]),

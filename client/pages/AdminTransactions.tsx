@@ -1,18 +1,28 @@
-import { Button, Group } from '@mantine/core';
+import { Button, Group, NativeSelect, Stack } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { PAGE_SIZE } from '../../shared/constants';
 import { toasts } from '../../shared/messages';
-import type { TransactionSummary } from '../../shared/schemas/transactions';
+import {
+  COMPLIANCE_STATUSES,
+  type ComplianceStatus,
+  type TransactionSummary,
+} from '../../shared/schemas/transactions';
 import { serverMessageOf } from '../api/errors';
 import { confirmDelete } from '../components/confirm-delete';
 import { ListPage } from '../components/ListPage';
+import { COMPLIANCE_LABEL } from '../components/transactions/compliance';
 import { TransactionsTable } from '../components/transactions/TransactionsTable';
 import { useListSearch } from '../components/useListSearch';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
 import { routeTo } from '../paths';
 import { useTRPC } from '../trpc';
+
+const STATUS_OPTIONS = [
+  { value: '', label: 'All' },
+  ...COMPLIANCE_STATUSES.map((value) => ({ value, label: COMPLIANCE_LABEL[value] })),
+];
 
 /** Every user's transactions, for admins (spec section 2, /adminTransactions). */
 export function AdminTransactions() {
@@ -20,17 +30,24 @@ export function AdminTransactions() {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const { page, setPage, term, search } = useListSearch();
+  // The compliance filter (DESIGN.md 12.1): '' is every transaction.
+  const [status, setStatus] = useState<ComplianceStatus | ''>('');
+  const statusFilter = status ? { status } : {};
+  const filterBy = (value: string) => {
+    setStatus(value as ComplianceStatus | '');
+    setPage(1);
+  };
 
   // As on /home: an empty term is the plain list; the previous page holds the pager steady.
   const listed = useQuery(
     trpc.adminTransactions.list.queryOptions(
-      { page, limit: PAGE_SIZE },
+      { page, limit: PAGE_SIZE, ...statusFilter },
       { enabled: !term, placeholderData: keepPreviousData },
     ),
   );
   const found = useQuery(
     trpc.adminTransactions.search.queryOptions(
-      { term, page, limit: PAGE_SIZE },
+      { term, page, limit: PAGE_SIZE, ...statusFilter },
       { enabled: Boolean(term), placeholderData: keepPreviousData },
     ),
   );
@@ -69,31 +86,40 @@ export function AdminTransactions() {
 
   return (
     <ListPage title="Admin Transactions" onSearch={search}>
-      <TransactionsTable
-        query={query}
-        page={page}
-        onPageChange={setPage}
-        renderActions={(transaction) => (
-          <Group gap="xs" wrap="nowrap">
-            <Button
-              size="xs"
-              variant="light"
-              onClick={() => navigate(routeTo.adminTransaction(transaction._id))}
-            >
-              Edit
-            </Button>
-            <Button
-              size="xs"
-              variant="light"
-              color="red"
-              disabled={remove.isPending && remove.variables?.id === transaction._id}
-              onClick={() => confirmRemove(transaction)}
-            >
-              Delete
-            </Button>
-          </Group>
-        )}
-      />
+      <Stack gap="md">
+        <NativeSelect
+          label="Status"
+          w={{ base: '100%', xs: 240 }}
+          value={status}
+          onChange={(event) => filterBy(event.currentTarget.value)}
+          data={STATUS_OPTIONS}
+        />
+        <TransactionsTable
+          query={query}
+          page={page}
+          onPageChange={setPage}
+          renderActions={(transaction) => (
+            <Group gap="xs" wrap="nowrap">
+              <Button
+                size="xs"
+                variant="light"
+                onClick={() => navigate(routeTo.adminTransaction(transaction._id))}
+              >
+                Edit
+              </Button>
+              <Button
+                size="xs"
+                variant="light"
+                color="red"
+                disabled={remove.isPending && remove.variables?.id === transaction._id}
+                onClick={() => confirmRemove(transaction)}
+              >
+                Delete
+              </Button>
+            </Group>
+          )}
+        />
+      </Stack>
     </ListPage>
   );
 }

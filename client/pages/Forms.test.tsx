@@ -40,6 +40,8 @@ const answer: UploadAnswer = {
   name: 'lease.pdf',
   size: 8,
   contentType: 'application/pdf',
+  sha256: 'a'.repeat(64),
+  duplicateOf: null,
 };
 
 function renderForms({

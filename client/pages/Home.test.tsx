@@ -46,6 +46,8 @@ describe('Transactions list (/home)', () => {
       'Date created',
       'User',
       'City',
+      'Progress',
+      'Status',
       'Action',
     ]);
     expect(rows()).toEqual([['Loading...']]);
@@ -54,8 +56,24 @@ describe('Transactions list (/home)', () => {
     answer.resolve(page(firstPage, 2));
     await waitFor(() => expect(rows()).toHaveLength(2));
     expect(rows()).toEqual([
-      ['1 Main Street', formatDateTime(firstPage[0]?.createdAt ?? ''), 'Dana Agent', 'City 1', 'Edit'],
-      ['2 Main Street', formatDateTime(firstPage[1]?.createdAt ?? ''), 'Sam Seller', 'City 2', 'Edit'],
+      [
+        '1 Main Street',
+        formatDateTime(firstPage[0]?.createdAt ?? ''),
+        'Dana Agent',
+        'City 1',
+        '1/2 · 50%',
+        'Missing documents',
+        'Edit',
+      ],
+      [
+        '2 Main Street',
+        formatDateTime(firstPage[1]?.createdAt ?? ''),
+        'Sam Seller',
+        'City 2',
+        '1/2 · 50%',
+        'Missing documents',
+        'Edit',
+      ],
     ]);
     // The long localized form, not an ISO string.
     expect(rows()[0]?.[1]).toMatch(/2025/);

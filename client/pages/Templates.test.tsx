@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiMessages, toasts, validation } from '../../shared/messages';
+import { apiMessages, toasts, ui, validation } from '../../shared/messages';
 import type { Template } from '../../shared/schemas/templates';
 import { setSession } from '../auth/session';
 import { renderWithProviders } from '../test-utils/render';
@@ -32,12 +32,14 @@ const lease: Template = {
   type: 'Lease',
   role: 'Landlord',
   forms: ['Lease Agreement', 'Agency Disclosure'],
+  optionalForms: [],
 };
 const listing: Template = {
   _id: 'a0000000-0000-4000-8000-000000000002',
   type: 'Listing',
   role: 'Seller',
   forms: ['Listing Agreement', 'Seller Disclosure', 'Lead Paint Disclosure', 'Title Report', 'Wire Advisory'],
+  optionalForms: [],
 };
 
 const listAnswer = (data: Template[], totalItems = data.length) => ({
@@ -212,7 +214,7 @@ describe('Templates page', () => {
     expect(await toast(toasts.documentAdded)).toBeVisible();
     expect(screen.getByText('Document added successfully')).toBeVisible();
     expect(stub.callsTo('templates.create')).toEqual([
-      { type: 'Referral', role: '-', forms: ['Referral Agreement', 'W-9'] },
+      { type: 'Referral', role: '-', forms: ['Referral Agreement', 'W-9'], optionalForms: [] },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await waitFor(() => expect(stub.callsTo('templates.list')).toHaveLength(2));
@@ -255,7 +257,7 @@ describe('Templates page', () => {
     await user.click(dialog.getByRole('button', { name: 'Submit' }));
     await waitFor(() =>
       expect(stub.callsTo('templates.create')).toEqual([
-        { type: 'Listing', role: 'Buyer', forms: ['Offer'] },
+        { type: 'Listing', role: 'Buyer', forms: ['Offer'], optionalForms: [] },
       ]),
     );
   });
@@ -320,9 +322,69 @@ describe('Templates page', () => {
         type: 'Listing',
         role: 'Seller',
         forms: ['Listing Agreement', 'Lead Paint Disclosure', 'Title Report', 'Wire Fraud Advisory'],
+        optionalForms: [],
       },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('edits the optional documents beside the required ones and sends them as optionalForms (issue 18)', async () => {
+    const withOptional: Template = { ...lease, optionalForms: ['Pet Addendum', 'Parking Agreement'] };
+    const { user, stub } = renderTemplates({
+      handlers: {
+        'templates.list': () => listAnswer([withOptional, listing]),
+        'templates.update': (input) => {
+          const { id, ...fields } = input as Template & { id: string };
+          return { ...fields, _id: id };
+        },
+      },
+    });
+    await screen.findByRole('cell', { name: 'Lease' });
+    // The table marks them optional; they count towards 'See more'.
+    expect(rowOf('Lease').getByRole('button', { name: ui.seeMore })).toBeVisible();
+    await user.click(rowOf('Lease').getByRole('button', { name: ui.seeMore }));
+    const list = within(await screen.findByRole('dialog', { name: 'Documents List (4)' }));
+    expect(list.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'Lease Agreement',
+      'Agency Disclosure',
+      'Pet Addendum (optional)',
+      'Parking Agreement (optional)',
+    ]);
+    await user.click(list.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click(rowOf('Lease').getByRole('button', { name: 'Update' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Update Transactions Forms' }));
+    const optionalValues = () =>
+      dialog
+        .queryAllByRole('textbox', { name: /^Optional document \d/ })
+        .map((input) => (input as HTMLInputElement).value);
+    expect(optionalValues()).toEqual(['Pet Addendum', 'Parking Agreement']);
+    // The required list is its own.
+    expect(dialog.getAllByRole('textbox', { name: /^Document \d/ })).toHaveLength(2);
+
+    await user.click(dialog.getByRole('button', { name: 'Remove optional document 1' }));
+    expect(optionalValues()).toEqual(['Parking Agreement']);
+    await user.click(dialog.getByRole('button', { name: 'Add optional document' }));
+    // A name in both lists is refused on the optional field.
+    await user.type(dialog.getByRole('textbox', { name: /^Optional document 2/ }), 'lease agreement');
+    await user.click(dialog.getByRole('button', { name: 'Submit' }));
+    expect(await dialog.findByText('"lease agreement" cannot be both required and optional')).toBeVisible();
+    expect(stub.callsTo('templates.update')).toEqual([]);
+
+    await user.clear(dialog.getByRole('textbox', { name: /^Optional document 2/ }));
+    await user.type(dialog.getByRole('textbox', { name: /^Optional document 2/ }), ' HOA Rules ');
+    await user.click(dialog.getByRole('button', { name: 'Submit' }));
+    expect(await toast(toasts.documentUpdated)).toBeVisible();
+    expect(stub.callsTo('templates.update')).toEqual([
+      {
+        id: lease._id,
+        type: 'Lease',
+        role: 'Landlord',
+        forms: ['Lease Agreement', 'Agency Disclosure'],
+        optionalForms: ['Parking Agreement', 'HOA Rules'],
+      },
+    ]);
   });
 
   it('offers no remove button on the last remaining document, and a new opening starts afresh', async () => {

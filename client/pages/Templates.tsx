@@ -59,7 +59,10 @@ export function Templates() {
   useLoadFailureToast(LOAD_ERROR_TOAST_ID, LOAD_ERROR_TEXT, error, refetch);
 
   const [documentsOpened, documentsModal] = useDisclosure(false);
-  const [shownDocuments, setShownDocuments] = useState<string[]>([]);
+  const [shownDocuments, setShownDocuments] = useState<Pick<Template, 'forms' | 'optionalForms'>>({
+    forms: [],
+    optionalForms: [],
+  });
   const [formOpened, formModal] = useDisclosure(false);
   // Kept after closing, so the dialog's title and fields stay put while it animates out.
   const [editing, setEditing] = useState<Editing>({ mode: 'add' });
@@ -124,8 +127,8 @@ export function Templates() {
     setEditing({ mode: 'update', template });
     formModal.open();
   };
-  const openDocuments = (documents: string[]) => {
-    setShownDocuments(documents);
+  const openDocuments = (template: Template) => {
+    setShownDocuments(template);
     documentsModal.open();
   };
 
@@ -148,7 +151,7 @@ export function Templates() {
             <TemplateRow
               key={template._id}
               template={template}
-              onSeeMore={() => openDocuments(template.forms)}
+              onSeeMore={() => openDocuments(template)}
               onUpdate={() => openUpdate(template)}
               onDelete={() => confirmRemove(template)}
             />
@@ -159,7 +162,8 @@ export function Templates() {
 
       <TemplateDocumentsModal
         opened={documentsOpened}
-        documents={shownDocuments}
+        documents={shownDocuments.forms}
+        optionalDocuments={shownDocuments.optionalForms}
         onClose={documentsModal.close}
       />
       <TemplateFormModal
@@ -182,7 +186,9 @@ type TemplateRowProps = {
 };
 
 function TemplateRow({ template, onSeeMore, onUpdate, onDelete }: TemplateRowProps) {
-  const preview = template.forms.slice(0, TEMPLATE_PREVIEW_DOCUMENTS);
+  // The required documents first, then the optional ones, marked so.
+  const documents = [...template.forms, ...template.optionalForms.map((name) => `${name} (optional)`)];
+  const preview = documents.slice(0, TEMPLATE_PREVIEW_DOCUMENTS);
   return (
     <Table.Tr>
       <Table.Td>{template.type}</Table.Td>
@@ -195,7 +201,7 @@ function TemplateRow({ template, onSeeMore, onUpdate, onDelete }: TemplateRowPro
               {name}
             </Text>
           ))}
-          {template.forms.length > TEMPLATE_PREVIEW_DOCUMENTS && (
+          {documents.length > TEMPLATE_PREVIEW_DOCUMENTS && (
             <Button variant="subtle" size="compact-xs" px={0} onClick={onSeeMore}>
               {ui.seeMore}
             </Button>

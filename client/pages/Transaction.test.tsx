@@ -2,6 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
+import type { TransactionForm } from '../../shared/schemas/transactions';
 import { RestError } from '../api/errors';
 import { uploadFile } from '../api/upload';
 import { paths } from '../paths';
@@ -97,6 +98,7 @@ describe('Transaction detail (agent)', () => {
           text,
           role: 'user',
           status: null,
+          reasons: [],
           createdAt: '2025-03-06T10:00:00.000Z',
           user: { _id: USER_ID, firstName: 'Dana', lastName: 'Agent' },
         });
@@ -178,6 +180,8 @@ describe('Transaction detail (agent)', () => {
       name: 'disclosure.pdf',
       size: 8,
       contentType: 'application/pdf',
+      sha256: 'a'.repeat(64),
+      duplicateOf: null,
     });
     expect(await screen.findByText('File uploaded successfully!')).toBeVisible();
     expect(stub.callsTo('transactions.setFormFile')).toEqual([
@@ -213,6 +217,8 @@ describe('Transaction detail (agent)', () => {
       name: 'y.pdf',
       size: 1,
       contentType: 'application/pdf',
+      sha256: 'a'.repeat(64),
+      duplicateOf: null,
     });
     const { user } = renderDetail({
       'transactions.get': () => transaction(),
@@ -226,6 +232,155 @@ describe('Transaction detail (agent)', () => {
     await user.upload(input, new File(['%PDF'], 'y.pdf', { type: 'application/pdf' }));
     expect(await screen.findByText('Failed to update file URL')).toBeVisible();
     expect(screen.queryByText('File uploaded successfully!')).not.toBeInTheDocument();
+  });
+
+  it('says each item: required or optional, its state, its file and version', async () => {
+    renderDetail({
+      'transactions.get': () =>
+        transaction({
+          forms: [
+            checklistForm(1, { label: 'Missing one' }),
+            checklistForm(2, {
+              label: 'Waiting one',
+              version: 3,
+              fileName: 'scan-3.pdf',
+              url: '/files/3',
+              submittedAt: '2025-03-06T09:00:00.000Z',
+            }),
+            checklistForm(3, { label: 'Accepted one', status: 'accepted', version: 1, fileName: 'a.pdf' }),
+            checklistForm(4, { label: 'Rejected one', status: 'rejected', version: 1, fileName: 'r.pdf' }),
+            checklistForm(5, { label: 'Optional one', required: false }),
+            checklistForm(6, {
+              label: 'Waived one',
+              waiver: {
+                reason: 'Built 1990',
+                status: 'approved',
+                requestedAt: '2025-03-06T09:00:00.000Z',
+                decidedAt: '2025-03-07T09:00:00.000Z',
+              },
+            }),
+          ],
+        }),
+    });
+    await screen.findByTestId('form-Missing one');
+    const state = (label: string) => formCard(label).getByTestId('form-state').textContent;
+    expect(state('Missing one')).toBe('Required · Missing');
+    expect(state('Waiting one')).toBe('Required · Awaiting review');
+    expect(state('Accepted one')).toBe('Required · Accepted');
+    expect(state('Rejected one')).toBe('Required · Rejected');
+    expect(state('Optional one')).toBe('Optional · Missing');
+    expect(state('Waived one')).toBe('Required · Waived');
+    // The stored status word stays on its badge (browser tests read it).
+    expect(formCard('Waiting one').getByTestId('form-status')).toHaveTextContent(/^pending$/);
+    expect(formCard('Waiting one').getByTestId('form-file')).toHaveTextContent(
+      /^scan-3\.pdf · .*2025.* · Version 3$/,
+    );
+    expect(formCard('Missing one').queryByTestId('form-file')).not.toBeInTheDocument();
+    expect(formCard('Missing one').queryByRole('button', { name: 'History' })).not.toBeInTheDocument();
+    // A waiver only where it could help: required, not accepted, not already waived or asked.
+    expect(formCard('Missing one').getByRole('button', { name: 'Request waiver' })).toBeEnabled();
+    expect(formCard('Rejected one').getByRole('button', { name: 'Request waiver' })).toBeEnabled();
+    for (const label of ['Accepted one', 'Optional one', 'Waived one'])
+      expect(formCard(label).queryByRole('button', { name: 'Request waiver' })).not.toBeInTheDocument();
+    expect(formCard('Waived one').getByText('Waived: Built 1990')).toBeVisible();
+  });
+
+  it('asks for a waiver in a dialog whose reason is required', async () => {
+    let waiver: TransactionForm['waiver'] = null;
+    const current = () => transaction({ forms: [checklistForm(2, { label: 'Disclosure Form', waiver })] });
+    const { user, stub } = renderDetail({
+      'transactions.get': () => current(),
+      'transactions.requestWaiver': (input) => {
+        waiver = {
+          reason: (input as { reason: string }).reason,
+          status: 'requested',
+          requestedAt: '2025-03-06T09:00:00.000Z',
+          decidedAt: null,
+        };
+        return current().forms[0];
+      },
+    });
+    await screen.findByTestId('form-Disclosure Form');
+    await user.click(formCard('Disclosure Form').getByRole('button', { name: 'Request waiver' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Request a waiver: Disclosure Form' }));
+    const reason = dialog.getByRole('textbox', { name: 'Reason' });
+    expect(reason).toHaveAttribute('placeholder', 'Not applicable: built after 1978');
+    await user.type(reason, '   ');
+    await user.click(dialog.getByRole('button', { name: 'Request waiver' }));
+    expect(dialog.getByText('Reason is required')).toBeVisible();
+    expect(stub.callsTo('transactions.requestWaiver')).toEqual([]);
+
+    await user.type(reason, ' Built in 1990 ');
+    await user.click(dialog.getByRole('button', { name: 'Request waiver' }));
+    expect(await screen.findByText('Waiver requested')).toBeVisible();
+    expect(stub.callsTo('transactions.requestWaiver')).toEqual([
+      { id: TRANSACTION_ID, formId: checklistForm(2)._id, reason: 'Built in 1990' },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const card = formCard('Disclosure Form');
+    await waitFor(() =>
+      expect(card.getByTestId('form-state')).toHaveTextContent('Required · Waiver requested'),
+    );
+    expect(card.getByText('Waiver requested: Built in 1990')).toBeVisible();
+    expect(card.queryByRole('button', { name: 'Request waiver' })).not.toBeInTheDocument();
+    // The agent decides nothing.
+    expect(card.queryByRole('button', { name: 'Approve waiver' })).not.toBeInTheDocument();
+  });
+
+  it('a closed transaction: a banner, no upload, waiver or address change, comments still', async () => {
+    const { user, stub } = renderDetail({
+      'transactions.get': () =>
+        transaction({ status: 'closed', compliant: false, closedAt: '2025-04-01T10:00:00.000Z' }),
+      'transactions.addComment': () => checklistForm(2).comments,
+    });
+    expect(await screen.findByText('This transaction is closed')).toBeVisible();
+    const card = formCard('Disclosure Form');
+    expect(card.getByRole('button', { name: 'Upload' })).toBeDisabled();
+    expect(card.getByRole('button', { name: 'Request waiver' })).toBeDisabled();
+    expect(field('City')).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled();
+
+    await user.click(card.getByRole('button', { name: 'Add a comment' }));
+    await user.type(card.getByRole('textbox', { name: 'Comment' }), 'Thanks');
+    await user.click(card.getByRole('button', { name: 'Post comment' }));
+    await waitFor(() => expect(stub.callsTo('transactions.addComment')).toHaveLength(1));
+  });
+
+  it('warns when the uploaded file is already attached to another item, and keeps it', async () => {
+    const { user, stub } = renderDetail({
+      'transactions.get': () => transaction(),
+      'transactions.setFormFile': () => checklistForm(2, { label: 'Disclosure Form', url: '/files/k' }),
+    });
+    const answer = (duplicateOf: { formId: string; label: string } | null) => ({
+      key: `transactions/${TRANSACTION_ID}/dup.pdf`,
+      url: '/files/dup',
+      name: 'dup.pdf',
+      size: 8,
+      contentType: 'application/pdf',
+      sha256: 'c'.repeat(64),
+      duplicateOf,
+    });
+    await screen.findByTestId('form-Disclosure Form');
+    const input = screen.getByTestId('form-Disclosure Form').querySelector('input[type="file"]');
+    if (!(input instanceof HTMLInputElement)) throw new Error('no file input');
+
+    // The same bytes as this very item's current file: no warning.
+    vi.mocked(uploadFile).mockResolvedValueOnce(
+      answer({ formId: checklistForm(2)._id, label: 'Disclosure Form' }),
+    );
+    await user.upload(input, new File(['%PDF'], 'dup.pdf', { type: 'application/pdf' }));
+    expect(await screen.findByText('File uploaded successfully!')).toBeVisible();
+    expect(screen.queryByText(/The same file is already attached/)).not.toBeInTheDocument();
+    notifications.clean();
+
+    vi.mocked(uploadFile).mockResolvedValueOnce(
+      answer({ formId: checklistForm(1)._id, label: 'Purchase Agreement' }),
+    );
+    await user.upload(input, new File(['%PDF'], 'dup.pdf', { type: 'application/pdf' }));
+    expect(
+      await screen.findByText('The same file is already attached to "Purchase Agreement"'),
+    ).toBeVisible();
+    expect(stub.callsTo('transactions.setFormFile')).toHaveLength(2);
   });
 
   it('updates the address, toasts and goes back to /home', async () => {

@@ -3,6 +3,7 @@ import { toasts } from '../../shared/messages';
 import type { TransactionForm } from '../../shared/schemas/transactions';
 import { serverMessageOf } from '../api/errors';
 import { getUserId } from '../auth/session';
+import { ClosedBanner } from '../components/transactions/Closing';
 import { FormsChecklist } from '../components/transactions/FormsChecklist';
 import { TransactionDetailLayout } from '../components/transactions/TransactionDetailLayout';
 import {
@@ -30,7 +31,13 @@ export function Transaction() {
   });
 
   const addComment = useMutation(trpc.transactions.addComment.mutationOptions());
-  const reload = () => queryClient.invalidateQueries(trpc.transactions.get.pathFilter());
+  // The transaction, and the list rows whose progress and badge a file or a waiver changes.
+  const reload = () =>
+    Promise.all([
+      queryClient.invalidateQueries(trpc.transactions.get.pathFilter()),
+      queryClient.invalidateQueries(trpc.transactions.list.pathFilter()),
+      queryClient.invalidateQueries(trpc.transactions.search.pathFilter()),
+    ]);
 
   const postComment = async (form: TransactionForm, text: string) => {
     try {
@@ -53,11 +60,13 @@ export function Transaction() {
     <TransactionDetailLayout {...detail.layout}>
       {(transaction) => (
         <>
+          <ClosedBanner transaction={transaction} />
           <FormsChecklist transaction={transaction} onComment={postComment} onFileStored={reload} />
           <UpdateTransactionForm
             key={transaction._id}
             transaction={transaction}
             submitting={detail.saving}
+            disabled={transaction.closedAt !== null}
             onSubmit={save}
           />
         </>

@@ -42,6 +42,18 @@ export function summary(n: number, overrides: Partial<TransactionSummary> = {}):
     isNaturalHazardDisclosure: false,
     createdAt: '2025-03-04T14:05:00.000Z',
     user: agent,
+    progress: {
+      required: 2,
+      accepted: 1,
+      waived: 0,
+      awaitingReview: 0,
+      rejected: 0,
+      missing: 1,
+      percent: 50,
+    },
+    compliant: false,
+    status: 'missing',
+    closedAt: null,
     ...overrides,
   };
 }
@@ -57,6 +69,7 @@ export function comment(n: number, overrides: Partial<Comment> = {}): Comment {
     text: `Comment ${n}`,
     role: 'user',
     status: null,
+    reasons: [],
     createdAt: '2025-03-05T09:30:00.000Z',
     user: agent,
     ...overrides,
@@ -68,7 +81,12 @@ export function checklistForm(n: number, overrides: Partial<TransactionForm> = {
     _id: uuid(100 + n),
     label: `Document ${n}`,
     url: null,
+    fileName: null,
     status: 'pending',
+    required: true,
+    submittedAt: null,
+    version: 0,
+    waiver: null,
     comments: [],
     ...overrides,
   };
@@ -86,6 +104,9 @@ export function transaction(overrides: Partial<Transaction> = {}): Transaction {
       checklistForm(1, {
         label: 'Purchase Agreement',
         url: '/files/transactions/x/agreement.pdf?exp=1&sig=abc',
+        fileName: 'agreement.pdf',
+        submittedAt: '2025-03-05T09:00:00.000Z',
+        version: 1,
         status: 'accepted',
         comments: [
           comment(1, { text: 'Signed copy attached' }),

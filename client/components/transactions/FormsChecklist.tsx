@@ -1,37 +1,64 @@
-import { Badge, Button, Card, FileButton, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
-import { IconCheck, IconEye, IconMessagePlus, IconUpload, IconX } from '@tabler/icons-react';
+import {
+  Badge,
+  Button,
+  Card,
+  FileButton,
+  Group,
+  Modal,
+  Paper,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import {
+  IconCheck,
+  IconEye,
+  IconHistory,
+  IconMessagePlus,
+  IconShieldCheck,
+  IconUpload,
+  IconX,
+} from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { FILE_PICKER_ACCEPT } from '../../../shared/file-types';
-import { toasts, validation } from '../../../shared/messages';
+import { complianceMessages, toasts, validation } from '../../../shared/messages';
 import type { Comment, FormStatus, Transaction, TransactionForm } from '../../../shared/schemas/transactions';
 import { serverMessageOf } from '../../api/errors';
 import { transactionUploadPath, uploadFile } from '../../api/upload';
 import { formatDateTime } from '../../dates';
-import { notifyError, notifySuccess } from '../../notify';
+import { notifyError, notifySuccess, notifyWarning } from '../../notify';
 import { useTRPC } from '../../trpc';
+import { ReasonChips, ReasonList } from '../review/ReasonChips';
+import { VersionHistory } from '../review/VersionHistory';
 import { UploadProgress } from '../UploadProgress';
+import { itemState } from './compliance';
 
 export type Decision = 'accepted' | 'rejected';
 
 const STATUS_COLOR: Record<FormStatus, string> = { pending: 'yellow', accepted: 'green', rejected: 'red' };
 const DECISION_LABEL: Record<Decision, string> = { accepted: 'Accepted', rejected: 'Rejected' };
+const WAIVER_LABEL = { requested: 'Waiver requested', approved: 'Waived', denied: 'Waiver denied' } as const;
+
+/** The toast of an upload whose bytes are already another item's current file (DESIGN.md 12.1). */
+export const duplicateWarning = (label: string) => `The same file is already attached to "${label}"`;
 
 type FormsChecklistProps = {
   transaction: Transaction;
   /** Posts a non-empty comment; resolves true when posted, which clears the box. */
   onComment: (form: TransactionForm, text: string) => Promise<boolean>;
   /**
-   * Given on the admin page: each form gets Accept and Reject, sending the comment box's text
-   * (possibly empty) along. It also turns an empty comment into the spec's warning, where the
-   * agent's page just ignores it (spec section 5).
+   * Given on the admin page: each item with a file gets Accept and Reject, sending the comment
+   * box's text (possibly empty) and, with a rejection, its reasons along. It also turns an empty
+   * comment into the spec's warning, where the agent's page just ignores it (spec section 5).
    */
-  onReview?: (form: TransactionForm, status: Decision, text: string) => Promise<boolean>;
-  /** Called once a new file is stored for a form, so the page reloads what changed. */
+  onReview?: (form: TransactionForm, status: Decision, text: string, reasons: string[]) => Promise<boolean>;
+  /** Called once a file, a waiver or its decision is stored, so the page reloads what changed. */
   onFileStored: () => unknown;
 };
 
-/** The checklist of a transaction (spec section 2): one card per required document. */
+/** The checklist of a transaction (spec section 2): one card per document, required or optional. */
 export function FormsChecklist({ transaction, onComment, onReview, onFileStored }: FormsChecklistProps) {
   return (
     <Stack gap="sm">
@@ -48,6 +75,7 @@ export function FormsChecklist({ transaction, onComment, onReview, onFileStored 
             <FormCard
               key={form._id}
               transactionId={transaction._id}
+              closed={transaction.closedAt !== null}
               form={form}
               onComment={onComment}
               onReview={onReview}
@@ -62,42 +90,61 @@ export function FormsChecklist({ transaction, onComment, onReview, onFileStored 
 
 type FormCardProps = Omit<FormsChecklistProps, 'transaction'> & {
   transactionId: string;
+  /** A closed file takes no upload, waiver or decision; comments still work. */
+  closed: boolean;
   form: TransactionForm;
 };
 
-type Busy = 'comment' | Decision | null;
+type Busy = 'comment' | Decision | 'waiver' | null;
 
-function FormCard({ transactionId, form, onComment, onReview, onFileStored }: FormCardProps) {
+function FormCard({ transactionId, closed, form, onComment, onReview, onFileStored }: FormCardProps) {
+  const trpc = useTRPC();
   const [text, setText] = useState('');
+  const [reasons, setReasons] = useState<string[]>([]);
   const [commentError, setCommentError] = useState<string | null>(null);
   const [busy, setBusy] = useState<Busy>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const [waiverOpen, setWaiverOpen] = useState(false);
   const upload = useFileUpload(transactionId, form, onFileStored);
-  // An agent's checklist runs to a dozen documents: each comment box opens on demand instead of
-  // every card carrying an empty one. The reviewer's stays open, as it also takes the reason for
-  // Accept or Reject. A box with text in it never closes by itself.
+  const decideWaiver = useMutation(trpc.adminTransactions.decideWaiver.mutationOptions());
+  // A checklist runs to a dozen documents: each comment box opens on demand ('Add a comment', or
+  // Reject on the admin page) instead of every card carrying an empty one. A box with text in it
+  // never closes by itself.
   const reviewer = onReview !== undefined;
-  const [composing, setComposing] = useState(reviewer);
-  const boxOpen = composing || text !== '';
+  const [composing, setComposing] = useState(false);
+  // Reject opens the reasons and the box; a second Reject sends the rejection.
+  const [rejecting, setRejecting] = useState(false);
+  const boxOpen = composing || rejecting || text !== '';
   const boxRef = useRef<HTMLTextAreaElement>(null);
+  const historyId = useId();
+  const noFileId = useId();
   useEffect(() => {
-    if (composing && !reviewer) boxRef.current?.focus();
-  }, [composing, reviewer]);
+    if (composing || rejecting) boxRef.current?.focus();
+  }, [composing, rejecting]);
+
+  const hasFile = form.version > 0;
+  const waiverStatus = form.waiver?.status ?? null;
+  const canRequestWaiver =
+    form.required &&
+    form.status !== 'accepted' &&
+    waiverStatus !== 'requested' &&
+    waiverStatus !== 'approved';
+
+  const clearBox = () => {
+    setText('');
+    setReasons([]);
+    setComposing(false);
+    setRejecting(false);
+    setCommentError(null);
+  };
 
   const run = async (kind: Exclude<Busy, null>, action: () => Promise<boolean>) => {
     setBusy(kind);
     try {
-      if (await action()) {
-        setText('');
-        setComposing(reviewer);
-      }
+      if (await action()) clearBox();
     } finally {
       setBusy(null);
     }
-  };
-
-  const cancelComment = () => {
-    setText('');
-    setComposing(false);
   };
 
   const postComment = () => {
@@ -110,10 +157,46 @@ function FormCard({ transactionId, form, onComment, onReview, onFileStored }: Fo
     void run('comment', () => onComment(form, trimmed));
   };
 
-  const decide = (status: Decision) => {
+  const accept = () => {
     if (!onReview) return;
     setCommentError(null);
-    void run(status, () => onReview(form, status, text.trim()));
+    void run('accepted', () => onReview(form, 'accepted', text.trim(), []));
+  };
+
+  const reject = () => {
+    if (!onReview) return;
+    const trimmed = text.trim();
+    if (!rejecting && !trimmed) {
+      setRejecting(true);
+      return;
+    }
+    setRejecting(true);
+    if (!trimmed && reasons.length === 0) {
+      setCommentError(complianceMessages.rejectionNeedsReason);
+      return;
+    }
+    setCommentError(null);
+    void run('rejected', () => onReview(form, 'rejected', trimmed, reasons));
+  };
+
+  const decide = (approve: boolean) => {
+    const note = text.trim();
+    void run('waiver', async () => {
+      try {
+        await decideWaiver.mutateAsync({
+          id: transactionId,
+          formId: form._id,
+          approve,
+          ...(note ? { text: note } : {}),
+        });
+      } catch (error) {
+        notifyError(toasts.updateFailed, serverMessageOf(error));
+        return false;
+      }
+      notifySuccess(approve ? 'Waiver approved' : 'Waiver denied');
+      await onFileStored();
+      return true;
+    });
   };
 
   const locked = busy !== null;
@@ -124,14 +207,37 @@ function FormCard({ transactionId, form, onComment, onReview, onFileStored }: Fo
     <Card withBorder component="section" data-testid={`form-${form.label}`}>
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap" align="flex-start">
-          <Title order={3} size="h4">
-            {form.label}
-          </Title>
+          <Stack gap={2}>
+            <Title order={3} size="h4">
+              {form.label}
+            </Title>
+            <Text size="sm" data-testid="form-state">
+              {`${form.required ? 'Required' : 'Optional'} · ${itemState(form)}`}
+            </Text>
+          </Stack>
           {/* tt="none": the badge reads exactly the status word, as it is stored. */}
           <Badge color={STATUS_COLOR[form.status]} variant="light" tt="none" data-testid="form-status">
             {form.status}
           </Badge>
         </Group>
+
+        {hasFile && (
+          <Text size="xs" c="dimmed" data-testid="form-file" style={{ overflowWrap: 'anywhere' }}>
+            {[
+              form.fileName ?? 'File',
+              form.submittedAt ? formatDateTime(form.submittedAt) : null,
+              `Version ${form.version}`,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+          </Text>
+        )}
+
+        {form.waiver && (
+          <Text size="sm" data-testid="form-waiver" style={{ overflowWrap: 'anywhere' }}>
+            {`${WAIVER_LABEL[form.waiver.status]}: ${form.waiver.reason}`}
+          </Text>
+        )}
 
         <Group gap="xs">
           {form.url ? (
@@ -156,19 +262,37 @@ function FormCard({ transactionId, form, onComment, onReview, onFileStored }: Fo
               View
             </Button>
           )}
-          <FileButton onChange={upload.start} accept={FILE_PICKER_ACCEPT} resetRef={upload.resetRef}>
+          <FileButton
+            onChange={upload.start}
+            accept={FILE_PICKER_ACCEPT}
+            resetRef={upload.resetRef}
+            disabled={closed}
+          >
             {(props) => (
               <Button
                 {...props}
                 size="xs"
                 variant="light"
-                disabled={upload.progress !== null}
+                disabled={closed || upload.progress !== null}
                 leftSection={<IconUpload size={16} aria-hidden="true" />}
               >
                 Upload
               </Button>
             )}
           </FileButton>
+          {hasFile && (
+            <Button
+              size="xs"
+              variant="default"
+              aria-expanded={historyOpen}
+              // Only while the list is there: a reference to nothing is an axe finding.
+              aria-controls={historyOpen ? historyId : undefined}
+              leftSection={<IconHistory size={16} aria-hidden="true" />}
+              onClick={() => setHistoryOpen((open) => !open)}
+            >
+              History
+            </Button>
+          )}
           {!boxOpen && (
             <Button
               size="xs"
@@ -179,33 +303,80 @@ function FormCard({ transactionId, form, onComment, onReview, onFileStored }: Fo
               Add a comment
             </Button>
           )}
-          {onReview && (
-            <>
-              <Button
-                size="xs"
-                color="green"
-                variant="light"
-                disabled={locked}
-                leftSection={<IconCheck size={16} aria-hidden="true" />}
-                onClick={() => decide('accepted')}
-              >
-                Accept
-              </Button>
-              <Button
-                size="xs"
-                color="red"
-                variant="light"
-                disabled={locked}
-                leftSection={<IconX size={16} aria-hidden="true" />}
-                onClick={() => decide('rejected')}
-              >
-                Reject
-              </Button>
-            </>
+          {canRequestWaiver && (
+            <Button
+              size="xs"
+              variant="default"
+              disabled={closed}
+              leftSection={<IconShieldCheck size={16} aria-hidden="true" />}
+              onClick={() => setWaiverOpen(true)}
+            >
+              Request waiver
+            </Button>
           )}
         </Group>
 
+        {reviewer && (
+          <Group gap="xs">
+            <Button
+              size="xs"
+              color="green"
+              variant="light"
+              disabled={locked || closed || !hasFile}
+              aria-describedby={hasFile ? undefined : noFileId}
+              leftSection={<IconCheck size={16} aria-hidden="true" />}
+              onClick={accept}
+            >
+              Accept
+            </Button>
+            <Button
+              size="xs"
+              color="red"
+              variant="light"
+              disabled={locked || closed || !hasFile}
+              aria-describedby={hasFile ? undefined : noFileId}
+              leftSection={<IconX size={16} aria-hidden="true" />}
+              onClick={reject}
+            >
+              Reject
+            </Button>
+            {!hasFile && (
+              <Text id={noFileId} size="xs" c="dimmed">
+                {complianceMessages.noFileToReview}
+              </Text>
+            )}
+            {waiverStatus === 'requested' && (
+              <>
+                <Button
+                  size="xs"
+                  color="green"
+                  variant="light"
+                  disabled={locked || closed}
+                  onClick={() => decide(true)}
+                >
+                  Approve waiver
+                </Button>
+                <Button
+                  size="xs"
+                  color="red"
+                  variant="light"
+                  disabled={locked || closed}
+                  onClick={() => decide(false)}
+                >
+                  Deny waiver
+                </Button>
+              </>
+            )}
+          </Group>
+        )}
+
         {upload.progress !== null && <UploadProgress percent={upload.progress} />}
+
+        {historyOpen && hasFile && (
+          <div id={historyId}>
+            <VersionHistory transactionId={transactionId} formId={form._id} version={form.version} />
+          </div>
+        )}
 
         {form.comments.length > 0 && (
           <Stack gap="xs" component="ul" p={0} m={0}>
@@ -217,6 +388,7 @@ function FormCard({ transactionId, form, onComment, onReview, onFileStored }: Fo
 
         {boxOpen && (
           <>
+            {rejecting && <ReasonChips value={reasons} onChange={setReasons} disabled={locked} />}
             <Textarea
               ref={boxRef}
               aria-label="Comment"
@@ -231,11 +403,9 @@ function FormCard({ transactionId, form, onComment, onReview, onFileStored }: Fo
               }}
             />
             <Group justify="flex-end" gap="xs">
-              {!reviewer && (
-                <Button size="xs" variant="subtle" color="gray" disabled={locked} onClick={cancelComment}>
-                  Cancel
-                </Button>
-              )}
+              <Button size="xs" variant="subtle" color="gray" disabled={locked} onClick={clearBox}>
+                Cancel
+              </Button>
               <Button size="xs" variant="default" disabled={locked} onClick={postComment}>
                 {busy === 'comment' ? 'Posting...' : 'Post comment'}
               </Button>
@@ -243,7 +413,92 @@ function FormCard({ transactionId, form, onComment, onReview, onFileStored }: Fo
           </>
         )}
       </Stack>
+      <WaiverModal
+        opened={waiverOpen}
+        transactionId={transactionId}
+        form={form}
+        onClose={() => setWaiverOpen(false)}
+        onRequested={onFileStored}
+      />
     </Card>
+  );
+}
+
+/** 'Request waiver': why this required document does not apply (DESIGN.md 12.1). */
+function WaiverModal({
+  opened,
+  transactionId,
+  form,
+  onClose,
+  onRequested,
+}: {
+  opened: boolean;
+  transactionId: string;
+  form: TransactionForm;
+  onClose: () => void;
+  onRequested: () => unknown;
+}) {
+  const trpc = useTRPC();
+  const request = useMutation(trpc.transactions.requestWaiver.mutationOptions());
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const close = () => {
+    setReason('');
+    setError(null);
+    onClose();
+  };
+
+  const submit = async () => {
+    const trimmed = reason.trim();
+    if (!trimmed) {
+      setError(complianceMessages.waiverReasonRequired);
+      return;
+    }
+    try {
+      await request.mutateAsync({ id: transactionId, formId: form._id, reason: trimmed });
+    } catch (failure) {
+      notifyError(toasts.updateFailed, serverMessageOf(failure));
+      return;
+    }
+    notifySuccess('Waiver requested');
+    close();
+    await onRequested();
+  };
+
+  return (
+    <Modal opened={opened} onClose={close} title={`Request a waiver: ${form.label}`}>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack gap="sm">
+          <Textarea
+            label="Reason"
+            placeholder="Not applicable: built after 1978"
+            rows={3}
+            value={reason}
+            error={error}
+            data-autofocus
+            onChange={(event) => {
+              setReason(event.currentTarget.value);
+              setError(null);
+            }}
+          />
+          <Group justify="flex-end" gap="xs">
+            <Button variant="default" onClick={close} disabled={request.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={request.isPending}>
+              Request waiver
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
   );
 }
 
@@ -266,6 +521,7 @@ function CommentItem({ comment }: { comment: Comment }) {
           {DECISION_LABEL[comment.status]}
         </Text>
       )}
+      <ReasonList reasons={comment.reasons} />
       {comment.text && (
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {comment.text}
@@ -277,7 +533,8 @@ function CommentItem({ comment }: { comment: Comment }) {
 
 /**
  * Upload, then record: the file goes to the upload route (with progress), and its key is then
- * stored on the form, which puts the form back to pending (DESIGN.md section 5).
+ * stored on the form, which puts the form back to pending (DESIGN.md section 5). Bytes already
+ * attached to another item are stored all the same, with a warning.
  */
 function useFileUpload(transactionId: string, form: TransactionForm, onFileStored: () => unknown) {
   const trpc = useTRPC();
@@ -290,20 +547,22 @@ function useFileUpload(transactionId: string, form: TransactionForm, onFileStore
     if (!file) return;
     setProgress(0);
     try {
-      let key: string;
+      let answer: Awaited<ReturnType<typeof uploadFile>>;
       try {
-        key = (await uploadFile(transactionUploadPath(transactionId), file, setProgress)).key;
+        answer = await uploadFile(transactionUploadPath(transactionId), file, setProgress);
       } catch (error) {
         notifyError(toasts.uploadFailed, serverMessageOf(error));
         return;
       }
       try {
-        await setFormFile.mutateAsync({ id: transactionId, formId: form._id, url: key });
+        await setFormFile.mutateAsync({ id: transactionId, formId: form._id, url: answer.key });
       } catch (error) {
         notifyError(toasts.fileUrlUpdateFailed, serverMessageOf(error));
         return;
       }
       notifySuccess(toasts.fileUploaded);
+      const duplicate = answer.duplicateOf;
+      if (duplicate && duplicate.formId !== form._id) notifyWarning(duplicateWarning(duplicate.label));
       await onFileStored();
     } finally {
       setProgress(null);

@@ -1,12 +1,13 @@
-import { Stack, Table } from '@mantine/core';
+import { Badge, Group, Progress, Stack, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { PAGE_SIZE } from '../../../shared/constants';
 import type { TransactionSummary, TransactionsPage } from '../../../shared/schemas/transactions';
 import { formatDateTime } from '../../dates';
 import { ListTable } from '../ListTable';
 import { Pager } from '../Pager';
+import { COMPLIANCE_COLOR, COMPLIANCE_LABEL, progressText } from './compliance';
 
-const COLUMNS = ['Address', 'Date created', 'User', 'City', 'Action'] as const;
+const COLUMNS = ['Address', 'Date created', 'User', 'City', 'Progress', 'Status', 'Action'] as const;
 
 type TransactionsTableProps = {
   /** The list's query or the search's: its page shows, undefined until the first answer. */
@@ -29,7 +30,7 @@ export function TransactionsTable({ query, page, onPageChange, renderActions }: 
     <Stack gap="md">
       <ListTable
         columns={COLUMNS}
-        minWidth={640}
+        minWidth={860}
         rows={data?.transactions}
         // The rows on screen are not those of the page asked for (a retry keeps its failure row).
         loading={query.isPending || query.isPlaceholderData}
@@ -44,11 +45,43 @@ export function TransactionsTable({ query, page, onPageChange, renderActions }: 
               {transaction.user.firstName} {transaction.user.lastName}
             </Table.Td>
             <Table.Td>{transaction.city}</Table.Td>
+            <Table.Td>
+              <ProgressCell transaction={transaction} />
+            </Table.Td>
+            <Table.Td>
+              <Badge
+                color={COMPLIANCE_COLOR[transaction.status]}
+                variant="light"
+                tt="none"
+                data-testid="transaction-status"
+              >
+                {COMPLIANCE_LABEL[transaction.status]}
+              </Badge>
+            </Table.Td>
             <Table.Td>{renderActions(transaction)}</Table.Td>
           </Table.Tr>
         )}
       />
       <Pager page={page} pageSize={PAGE_SIZE} total={data?.totalTransactions} onChange={onPageChange} />
     </Stack>
+  );
+}
+
+/** The required documents accepted or waived: a bar, "5/8" and the percent. */
+function ProgressCell({ transaction }: { transaction: TransactionSummary }) {
+  const { progress } = transaction;
+  const text = progressText(progress);
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Progress
+        value={progress.percent}
+        w={64}
+        color={transaction.compliant ? 'green' : 'blue'}
+        aria-label={`Required documents accepted: ${text}`}
+      />
+      <Text size="xs" style={{ whiteSpace: 'nowrap' }}>
+        {text} · {progress.percent}%
+      </Text>
+    </Group>
   );
 }

@@ -25,6 +25,8 @@ type UpdateTransactionFormProps = {
   /** The admin page shows the three checkboxes; the agent's page leaves them out. */
   withFlags?: boolean;
   submitting: boolean;
+  /** A closed transaction's address cannot change (the agent's page). */
+  disabled?: boolean;
   onSubmit: (values: UpdateTransactionValues) => void;
 };
 
@@ -36,6 +38,7 @@ export function UpdateTransactionForm({
   transaction,
   withFlags = false,
   submitting,
+  disabled = false,
   onSubmit,
 }: UpdateTransactionFormProps) {
   const headingId = useId();
@@ -61,23 +64,26 @@ export function UpdateTransactionForm({
         Update Transaction
       </Title>
       <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <AddressInputs form={form} />
-          {withFlags && (
-            <Stack gap="xs">
-              {FLAGS.map(([name, label]) => (
-                <Checkbox
-                  key={form.key(name)}
-                  label={label}
-                  {...form.getInputProps(name, { type: 'checkbox' })}
-                />
-              ))}
-            </Stack>
-          )}
-          <Group justify="flex-end">
-            <SubmitButton pending={submitting}>Submit</SubmitButton>
-          </Group>
-        </Stack>
+        {/* A disabled fieldset disables every field and the button at once. */}
+        <fieldset disabled={disabled} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+          <Stack gap="md">
+            <AddressInputs form={form} />
+            {withFlags && (
+              <Stack gap="xs">
+                {FLAGS.map(([name, label]) => (
+                  <Checkbox
+                    key={form.key(name)}
+                    label={label}
+                    {...form.getInputProps(name, { type: 'checkbox' })}
+                  />
+                ))}
+              </Stack>
+            )}
+            <Group justify="flex-end">
+              <SubmitButton pending={submitting}>Submit</SubmitButton>
+            </Group>
+          </Stack>
+        </fieldset>
       </form>
     </section>
   );
