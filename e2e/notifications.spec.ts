@@ -32,6 +32,20 @@ test('a rejection reaches the open agent page live: the bell shows the dot, /not
   expect(created.status()).toBe(201);
   const deal = (await created.json()) as { _id: string; forms: Array<{ _id: string; label: string }> };
   const form = deal.forms[0];
+  // A file to review: a decision needs one (DESIGN.md 12.1).
+  const auth = { authorization: `Bearer ${agent.token}` };
+  const uploaded = await request.post(`/api/uploads/transactions/${deal._id}`, {
+    headers: auth,
+    multipart: {
+      file: { name: 'listing.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') },
+    },
+  });
+  expect(uploaded.status(), await uploaded.text()).toBe(201);
+  const attached = await request.put(`/api/transactions/${deal._id}/forms/${form?._id}`, {
+    headers: auth,
+    data: { url: ((await uploaded.json()) as { key: string }).key },
+  });
+  expect(attached.status(), await attached.text()).toBe(200);
 
   // The approval itself was the agent's first notification: read it, and the dot goes.
   const bell = agentPage.getByRole('button', { name: 'Notifications' }).first();
@@ -51,6 +65,7 @@ test('a rejection reaches the open agent page live: the bell shows the dot, /not
   await signIn(adminPage, E2E_OWNER.email, E2E_OWNER.password);
   await adminPage.goto(`/adminTransactions/transactions/${deal._id}`);
   const card = adminPage.getByTestId(`form-${form?.label}`);
+  await card.getByRole('button', { name: 'Add a comment' }).click();
   await card.getByLabel('Comment').fill('Signature missing on the last page.');
   await card.getByRole('button', { name: 'Reject' }).click();
   await expect(card.getByTestId('form-status')).toHaveText('rejected');

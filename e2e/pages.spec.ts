@@ -183,6 +183,19 @@ function ownerStops(tour: TourData): Stop[] {
       ready: reviewedDocuments,
     },
     {
+      name: 'review-queue',
+      path: paths.reviewQueue,
+      ready: heading('Review Queue'),
+    },
+    {
+      name: 'rejection-reasons',
+      path: paths.rejectionReasons,
+      ready: async (page) => {
+        await heading('Rejection Reasons')(page);
+        await expect(page.getByText('Missing signature').first()).toBeVisible();
+      },
+    },
+    {
       name: 'templates',
       path: paths.templates,
       ready: async (page) => {

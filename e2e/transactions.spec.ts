@@ -96,6 +96,8 @@ test('agent and compliance work a document through rejection to acceptance', asy
   const adminPage = await newSession(browser, E2E_OWNER.email, E2E_OWNER.password);
   await adminPage.goto(`/adminTransactions/transactions/${transactionId}`);
   await expect(card(adminPage, DOCUMENT).getByText('Signed by both sellers.')).toBeVisible();
+  // The reviewer's box opens on demand too (issue 18); a rejection with text needs no chip.
+  await card(adminPage, DOCUMENT).getByRole('button', { name: 'Add a comment' }).click();
   await card(adminPage, DOCUMENT).getByLabel('Comment').fill('Missing initials on page 3.');
   await card(adminPage, DOCUMENT).getByRole('button', { name: 'Reject' }).click();
   await expect(adminPage.getByText(toasts.reviewSaved)).toBeVisible();
