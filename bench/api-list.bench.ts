@@ -30,11 +30,12 @@ import { median, round } from './lib/stats';
  * REST route (GET /api/transactions/{userId}?page=N) and through tRPC over HTTP
  * (GET /trpc/transactions.list), each against a raw Fastify + pg route in the same process that
  * runs the equivalent SQL and answers the same JSON. Throughput under the same load, alternated
- * round by round; goal: REST and tRPC each at least 0.6 of raw.
+ * round by round; goal: REST and tRPC each at least 0.75 of raw (issue 18 raised it from
+ * issue 9's 0.6, with every row carrying its progress counters and compliance state).
  */
 
 const COMMAND = 'npm run bench -- api-list';
-const GOAL_RATIO = 0.6;
+const GOAL_RATIO = 0.75;
 /**
  * Issue 17: JSON answers are compressed unless that costs the list more than 5% of its throughput.
  * The compressed targets send what a browser sends; the plain ones send no Accept-Encoding.
@@ -304,7 +305,7 @@ const bench: Benchmark = {
         const met = ratio >= GOAL_RATIO;
         return {
           name,
-          goal: `>= ${GOAL_RATIO} of raw`,
+          goal: `>= ${GOAL_RATIO} of raw (issue 18; issue 9: >= 0.6)`,
           baseline: 'raw Fastify + pg route, same process, same SQL result',
           measured: `${round(ratio, 2)} (${thousands(summary.requestsPerSecond)} vs ${thousands(rawSummary.requestsPerSecond)} req/s)`,
           met,
@@ -314,7 +315,7 @@ const bench: Benchmark = {
                 gap:
                   `${summary.target.name} reaches ${round(ratio, 2)} of the raw route: it spends ` +
                   `${thousands(summary.cpuMicros)} µs of Node CPU per answer against raw's ${thousands(rawSummary.cpuMicros)} ` +
-                  `(authentication with a database lookup, validation, and the framework). Plan: ${plan}`,
+                  `(authentication with a database lookup, validation, and the framework; ${loadNoteOf(loadAtStart, os.loadavg()[0] ?? Number.NaN)}). Plan: ${plan}`,
               }),
         };
       };
@@ -405,7 +406,7 @@ const bench: Benchmark = {
         '',
         loadLine(loadAtStart),
         '',
-        `- What: one page (${PAGE_SIZE} rows, newest first, with the page count and total) of the transactions of ` +
+        `- What: one page (${PAGE_SIZE} rows, newest first, each with its progress counters, compliance state and closedAt (issue 18), with the page count and total) of the transactions of ` +
           `${agentEmail(AGENT)}, the busiest agent (${thousands(first.totalTransactions)} transactions). Each connection asks ` +
           `in turn for pages ${PAGES.join(', ')}.`,
         '- Candidates: the real app (`buildApp` with the dependencies made as server/main.ts makes them: production ' +

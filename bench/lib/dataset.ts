@@ -18,6 +18,14 @@ import { CITIES, COMPANIES, FIRST_NAMES, LAST_NAMES, STREET_NAMES, STREET_SUFFIX
  * benchmarks read. By default an embedded PostgreSQL keeps it under .bench-data/; with
  * BENCH_DATABASE_URL (an admin URL) it is created on that server instead.
  *
+ * Version 2 (issue 18) adds the compliance workflow: transactions older than OPEN_DAYS are
+ * mostly closed (every required item accepted, a few with an approved waiver); recent ones are
+ * open with a mix of missing, awaiting review, rejected and accepted items and some waivers asked
+ * for; about 1 item in 5 is optional; every attached file is a form_versions row with its
+ * decision (version 2 for some rejected then resubmitted); the progress counters and the
+ * compliance state are computed at the end in one UPDATE, with the buckets of
+ * refresh_transaction_progress (the loading session disables triggers).
+ *
  * Generated with set-based SQL only (INSERT ... SELECT over generate_series), secondary indexes
  * built after the rows are in, then VACUUM ANALYZE. A marker table records the generator's
  * version and the migrations it was built on; the next run reuses a complete dataset whose
@@ -25,7 +33,7 @@ import { CITIES, COMPANIES, FIRST_NAMES, LAST_NAMES, STREET_NAMES, STREET_SUFFIX
  */
 
 /** Bump whenever the generated rows change shape or distribution. */
-export const DATASET_VERSION = 1;
+export const DATASET_VERSION = 2;
 export const DATASET_DATABASE = 'portal_bench';
 export const BENCH_DATA_DIR = path.join(PROJECT_ROOT, '.bench-data');
 
@@ -44,6 +52,19 @@ export const agentEmail = (n: number) => `agent${n}@bench.test`;
 const SKEW = 1.6;
 /** Transactions are spread over this many years before the generation. */
 const YEARS = 6;
+/**
+ * Issue 18: a transaction is worked on for about this many days. Older ones are closed, except
+ * STALE_SHARE of them (deals that fell through or stalled, still open with gaps in the file).
+ */
+const OPEN_DAYS = 60;
+const STALE_SHARE = 0.025;
+/** What agents give as the reason of a waiver. */
+const WAIVER_REASONS = [
+  'Not applicable: no HOA for this property',
+  'Not applicable to this transaction type',
+  'Covered by the signed purchase agreement',
+  'Seller exempt (trust sale)',
+];
 
 export type DatasetCounts = {
   users: number;
@@ -51,6 +72,14 @@ export type DatasetCounts = {
   transactions: number;
   deletedTransactions: number;
   forms: number;
+  /** Issue 18 (dataset version 2 on). */
+  closedTransactions?: number;
+  optionalForms?: number;
+  formVersions?: number;
+  /** Entries of the review queue: undecided uploads and requested waivers of open, undeleted transactions. */
+  queueEntries?: number;
+  /** Undeleted transactions by compliance state. */
+  states?: Record<string, number>;
 };
 
 export type DatasetInfo = {
@@ -244,6 +273,7 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
 
   await withClient(url, async (client) => {
     await client.query("SET maintenance_work_mem = '1GB'");
+    await client.query("SET work_mem = '256MB'");
     await client.query('SET max_parallel_maintenance_workers = 2');
     // Rows are consistent by construction: no foreign-key trigger per form row while loading.
     await client.query('SET session_replication_role = replica');
@@ -252,7 +282,7 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
     // Secondary indexes are built once the rows are in: far faster than maintaining them per row.
     const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
       `SELECT indexname, indexdef FROM pg_indexes
-        WHERE schemaname = 'public' AND tablename IN ('transactions', 'transaction_forms')
+        WHERE schemaname = 'public' AND tablename IN ('transactions', 'transaction_forms', 'form_versions')
           AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE contype = 'p')`,
     );
     await step('drop secondary indexes', async () => {
@@ -290,7 +320,7 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
       await client.query(
         `INSERT INTO transactions (user_id, street_address, city, state, zip, type, role,
                                    is_transaction_coordinator, is_title_report, is_natural_hazard_disclosure,
-                                   created_at, updated_at, deleted_at)
+                                   created_at, updated_at, deleted_at, closed_at)
          SELECT a.id,
                 format('%s %s %s', s.number, ($1::text[])[1 + s.street], ($2::text[])[1 + s.suffix]),
                 c.city, c.state, lpad((c.zip + s.zip_offset)::text, 5, '0'),
@@ -300,7 +330,10 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
                      WHEN s.kind < 0.80 THEN 'Tenant' WHEN s.kind < 0.90 THEN 'Landlord' ELSE '-' END,
                 s.flags & 1 = 1, s.flags & 2 = 2, s.flags & 4 = 4,
                 s.created, least(s.created + s.edited * interval '30 days', now()),
-                CASE WHEN s.deleted THEN least(s.created + interval '60 days', now()) END
+                CASE WHEN s.deleted THEN least(s.created + interval '60 days', now()) END,
+                -- Issue 18: worked on for up to OPEN_DAYS, then closed (a few stay open, stalled).
+                CASE WHEN s.created < now() - interval '${OPEN_DAYS} days' AND s.closing >= ${STALE_SHARE}
+                     THEN s.created + interval '20 days' + s.closing * interval '${OPEN_DAYS - 20} days' END
            FROM (SELECT floor($3::int * power(random(), ${SKEW}))::int AS agent,
                         1 + floor(random() * 9899)::int AS number,
                         floor(random() * cardinality($1::text[]))::int AS street,
@@ -311,7 +344,8 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
                         floor(random() * 8)::int AS flags,
                         now() - random() * interval '${YEARS} years' AS created,
                         random() AS edited,
-                        random() < 0.01 AS deleted
+                        random() < 0.01 AS deleted,
+                        random() AS closing
                    FROM generate_series(1, $5::int)) AS s
            JOIN bench_agents a ON a.n = s.agent
            JOIN bench_cities c ON c.n = s.city`,
@@ -319,22 +353,159 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
       );
     });
 
+    // Issue 18: each item is drawn into one state, by its transaction's age and whether it is
+    // closed: accepted, rejected, awaiting review (a file, undecided), missing, a waiver asked for
+    // (waiver-requested) or approved (waived). The 4th item of 4 transactions in 5 is optional
+    // (one of the template's optional documents), so about 1 item in 5 is.
     await step(`insert ${DATASET_SIZE.formsPerTransaction} forms per transaction`, () =>
       client.query(
-        `INSERT INTO transaction_forms (transaction_id, label, file_key, status, position, created_at, updated_at)
-         SELECT f.transaction_id, f.label,
-                CASE WHEN f.r < 0.75 THEN format('transactions/%s/%s-%s.pdf', f.transaction_id,
-                     gen_random_uuid(), regexp_replace(f.label, '[^A-Za-z0-9]+', '-', 'g')) END,
-                (CASE WHEN f.r < 0.45 THEN 'accepted' WHEN f.r < 0.55 THEN 'rejected' ELSE 'pending' END)::form_status,
-                f.position, f.created_at, f.created_at
-           FROM (SELECT t.id AS transaction_id, p AS position, t.created_at, random() AS r,
-                        coalesce(tpl.documents[p + 1], 'Closing Statement') AS label
-                   FROM transactions t
-                   JOIN transaction_templates tpl ON tpl.type = t.type AND tpl.role = t.role
-                  CROSS JOIN generate_series(0, $1::int - 1) AS p) AS f`,
-        [DATASET_SIZE.formsPerTransaction],
+        `INSERT INTO transaction_forms (transaction_id, label, required, file_key, status, position,
+                                        submitted_at, version, waiver_status, waiver_reason,
+                                        waiver_requested_at, waiver_decided_at, created_at, updated_at)
+         SELECT w.transaction_id, w.label, w.required,
+                CASE WHEN w.has_file THEN format('transactions/%s/%s-%s.pdf', w.transaction_id,
+                     gen_random_uuid(), regexp_replace(w.label, '[^A-Za-z0-9]+', '-', 'g')) END,
+                (CASE w.state WHEN 'accepted' THEN 'accepted' WHEN 'rejected' THEN 'rejected'
+                              ELSE 'pending' END)::form_status,
+                w.position,
+                CASE WHEN w.has_file THEN w.submitted END,
+                CASE WHEN NOT w.has_file THEN 0 WHEN w.resubmitted THEN 2 ELSE 1 END,
+                (CASE w.state WHEN 'waiver-requested' THEN 'requested' WHEN 'waived' THEN 'approved' END)::waiver_status,
+                CASE WHEN w.waiver THEN ($2::text[])[1 + floor(w.r2 * cardinality($2::text[]))::int] END,
+                CASE WHEN w.waiver THEN w.asked END,
+                CASE WHEN w.state = 'waived' THEN w.decided END,
+                w.created_at,
+                CASE WHEN w.state IN ('accepted', 'rejected', 'waived') THEN w.decided
+                     WHEN w.state = 'awaiting' THEN w.submitted
+                     WHEN w.state = 'waiver-requested' THEN w.asked
+                     ELSE w.created_at END
+           FROM (
+             SELECT s.*,
+                    s.state IN ('accepted', 'rejected', 'awaiting') AS has_file,
+                    s.state IN ('waiver-requested', 'waived') AS waiver,
+                    CASE s.state WHEN 'awaiting' THEN s.r2 < 0.3 WHEN 'accepted' THEN s.r2 < 0.1
+                                 WHEN 'rejected' THEN s.r2 < 0.15 ELSE false END AS resubmitted,
+                    -- Uploads waiting for review came in over the last two weeks (or since the
+                    -- transaction began); decided ones some time after it began.
+                    CASE WHEN s.state = 'awaiting' THEN now() - s.r3 * least(now() - s.created_at, interval '14 days')
+                         ELSE s.created_at + s.r3 * 0.8 * (s.ends - s.created_at) END AS submitted,
+                    CASE WHEN s.state = 'waiver-requested' THEN now() - s.r3 * least(now() - s.created_at, interval '10 days')
+                         ELSE s.created_at + s.r3 * 0.8 * (s.ends - s.created_at) END AS asked,
+                    s.created_at + (0.8 * s.r3 + (1 - 0.8 * s.r3) * s.r4) * (s.ends - s.created_at) AS decided
+               FROM (
+                 SELECT i.*,
+                        CASE
+                          WHEN i.closed_at IS NOT NULL THEN
+                            CASE WHEN NOT i.required THEN CASE WHEN i.r < 0.5 THEN 'accepted' ELSE 'missing' END
+                                 WHEN i.tr < 0.03 AND i.position = floor(i.tr * 100)::int % 3 THEN 'waived'
+                                 ELSE 'accepted' END
+                          WHEN i.age < 1 THEN
+                            CASE WHEN NOT i.required THEN
+                                   CASE WHEN i.r < 0.3 THEN 'accepted' WHEN i.r < 0.35 THEN 'awaiting' ELSE 'missing' END
+                                 WHEN i.r < 0.12 + 0.6 * i.age THEN 'accepted'
+                                 WHEN i.r < 0.19 + 0.6 * i.age THEN 'rejected'
+                                 WHEN i.r < 0.30 + 0.6 * i.age THEN 'awaiting'
+                                 WHEN i.r < 0.325 + 0.6 * i.age THEN 'waiver-requested'
+                                 WHEN i.r < 0.335 + 0.6 * i.age THEN 'waived'
+                                 ELSE 'missing' END
+                          ELSE -- older but still open: stalled, with gaps
+                            CASE WHEN NOT i.required THEN CASE WHEN i.r < 0.4 THEN 'accepted' ELSE 'missing' END
+                                 WHEN i.r < 0.65 THEN 'accepted' WHEN i.r < 0.75 THEN 'rejected'
+                                 WHEN i.r < 0.78 THEN 'awaiting' WHEN i.r < 0.79 THEN 'waiver-requested'
+                                 ELSE 'missing' END
+                        END AS state
+                   FROM (
+                     SELECT t.id AS transaction_id, p AS position, t.created_at, t.closed_at, t.tr,
+                            coalesce(t.closed_at, now()) AS ends,
+                            extract(epoch FROM now() - t.created_at) / ${OPEN_DAYS * 86_400} AS age,
+                            NOT (p = 3 AND t.optional < 0.8) AS required,
+                            CASE WHEN p = 3 AND t.optional < 0.8
+                                 THEN coalesce(tpl.optional_documents[1 + floor(t.pick * cardinality(tpl.optional_documents))::int],
+                                               'Home Warranty Application')
+                                 ELSE coalesce(tpl.documents[p + 1], 'Closing Statement') END AS label,
+                            random() AS r, random() AS r2, random() AS r3, random() AS r4
+                       FROM (SELECT t.*, random() AS tr, random() AS optional, random() AS pick
+                               FROM transactions t) AS t
+                       JOIN transaction_templates tpl ON tpl.type = t.type AND tpl.role = t.role
+                      CROSS JOIN generate_series(0, $1::int - 1) AS p) AS i) AS s) AS w`,
+        [DATASET_SIZE.formsPerTransaction, WAIVER_REASONS],
       ),
     );
+
+    // Every attached file is a version: the current one (1, or 2 after a rejected first file)
+    // with the item's decision, and the rejected first file of those resubmitted.
+    await step('insert the form versions', async () => {
+      const { rows: reasons } = await client.query<{ code: string; label: string }>(
+        'SELECT code, label FROM rejection_reasons ORDER BY created_at, code',
+      );
+      const { rows: owners } = await client.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [
+        OWNER.email,
+      ]);
+      await client.query(
+        `INSERT INTO form_versions (form_id, number, file_key, size, content_type, uploaded_by, uploaded_at,
+                                    decision_status, decision_reasons, decision_text, decided_at, decided_by)
+         SELECT v.form_id, v.number, v.file_key, v.size, 'application/pdf', v.uploaded_by, v.uploaded_at,
+                v.decision,
+                CASE WHEN v.decision = 'rejected'
+                     THEN jsonb_build_array(jsonb_build_object('code', ($1::text[])[v.k], 'label', ($2::text[])[v.k]))
+                     ELSE '[]'::jsonb END,
+                CASE WHEN v.decision = 'rejected' THEN 'Please correct this and upload it again.' END,
+                v.decided_at,
+                CASE WHEN v.decision IS NOT NULL THEN $3::uuid END
+           FROM (SELECT f.id AS form_id, f.version AS number, f.file_key, t.user_id AS uploaded_by,
+                        f.submitted_at AS uploaded_at,
+                        CASE WHEN f.status <> 'pending' THEN f.status END AS decision,
+                        CASE WHEN f.status <> 'pending' THEN f.updated_at END AS decided_at,
+                        80000 + floor(random() * 2000000)::int AS size,
+                        1 + floor(random() * cardinality($1::text[]))::int AS k
+                   FROM transaction_forms f JOIN transactions t ON t.id = f.transaction_id
+                  WHERE f.version >= 1
+                 UNION ALL
+                 SELECT f.id, 1, format('transactions/%s/%s-%s.pdf', f.transaction_id, gen_random_uuid(),
+                                        regexp_replace(f.label, '[^A-Za-z0-9]+', '-', 'g')),
+                        t.user_id, f.created_at + 0.3 * (f.submitted_at - f.created_at),
+                        'rejected'::form_status, f.created_at + 0.6 * (f.submitted_at - f.created_at),
+                        80000 + floor(random() * 2000000)::int,
+                        1 + floor(random() * cardinality($1::text[]))::int
+                   FROM transaction_forms f JOIN transactions t ON t.id = f.transaction_id
+                  WHERE f.version = 2) AS v`,
+        [reasons.map((r) => r.code), reasons.map((r) => r.label), owners[0]?.id],
+      );
+    });
+
+    // The counters and the state, with the buckets of refresh_transaction_progress (migration
+    // 20261126120000) and its transaction_compliance_state(): the triggers that keep them are off
+    // in this session. Then the table is rewritten, so the update leaves no dead half behind.
+    await step('count the progress of every transaction', async () => {
+      await client.query(
+        `UPDATE transactions AS t
+            SET required_count = c.required, accepted_count = c.accepted, waived_count = c.waived,
+                awaiting_review_count = c.awaiting, rejected_count = c.rejected,
+                missing_count = c.missing, pending_waiver_count = c.pending_waivers, queue_count = c.queue,
+                compliance_state = transaction_compliance_state(t.closed_at, c.required, c.accepted,
+                  c.waived, c.awaiting, c.rejected, c.pending_waivers)
+           FROM (
+             SELECT f.transaction_id AS id,
+                    count(*) FILTER (WHERE f.required)::int AS required,
+                    count(*) FILTER (WHERE f.required AND f.status = 'accepted')::int AS accepted,
+                    count(*) FILTER (WHERE f.required AND f.status <> 'accepted'
+                                       AND f.waiver_status = 'approved')::int AS waived,
+                    count(*) FILTER (WHERE f.required AND f.status = 'rejected'
+                                       AND f.waiver_status IS DISTINCT FROM 'approved')::int AS rejected,
+                    count(*) FILTER (WHERE f.required AND f.status = 'pending' AND f.file_key IS NOT NULL
+                                       AND f.waiver_status IS DISTINCT FROM 'approved')::int AS awaiting,
+                    count(*) FILTER (WHERE f.required AND f.status = 'pending' AND f.file_key IS NULL
+                                       AND f.waiver_status IS DISTINCT FROM 'approved')::int AS missing,
+                    count(*) FILTER (WHERE f.required AND f.status <> 'accepted'
+                                       AND f.waiver_status = 'requested')::int AS pending_waivers,
+                    (count(*) FILTER (WHERE f.status = 'pending' AND f.file_key IS NOT NULL)
+                     + count(*) FILTER (WHERE f.waiver_status = 'requested'))::int AS queue
+               FROM transaction_forms f
+              GROUP BY f.transaction_id) AS c
+          WHERE t.id = c.id`,
+      );
+      await client.query('VACUUM FULL transactions');
+    });
 
     await step(`build ${indexes.length} secondary indexes`, async () => {
       for (const index of indexes) await client.query(index.indexdef);
@@ -351,10 +522,25 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
               (SELECT count(*) FROM users WHERE role = 'user')::int AS agents,
               (SELECT count(*) FROM transactions)::int AS transactions,
               (SELECT count(*) FROM transactions WHERE deleted_at IS NOT NULL)::int AS "deletedTransactions",
-              (SELECT count(*) FROM transaction_forms)::int AS forms`,
+              (SELECT count(*) FROM transaction_forms)::int AS forms,
+              (SELECT count(*) FROM transactions WHERE closed_at IS NOT NULL)::int AS "closedTransactions",
+              (SELECT count(*) FROM transaction_forms WHERE NOT required)::int AS "optionalForms",
+              (SELECT count(*) FROM form_versions)::int AS "formVersions",
+              (SELECT coalesce(sum(queue_count), 0) FROM transactions
+                WHERE queue_count > 0 AND closed_at IS NULL AND deleted_at IS NULL)::int AS "queueEntries",
+              (SELECT jsonb_object_agg(state, n) FROM (SELECT compliance_state::text AS state, count(*)::int AS n
+                 FROM transactions WHERE deleted_at IS NULL GROUP BY 1) AS s) AS states`,
     );
     const counted = rows[0];
     if (!counted) throw new Error('counting the dataset returned nothing');
+    // The kept total must be what the queue's own rows say (the counters were computed, not kept).
+    const { rows: queued } = await client.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM transaction_forms f JOIN transactions t ON t.id = f.transaction_id
+        WHERE t.closed_at IS NULL AND t.deleted_at IS NULL
+          AND ((f.file_key IS NOT NULL AND f.status = 'pending') OR f.waiver_status = 'requested')`,
+    );
+    if (queued[0]?.n !== counted.queueEntries)
+      throw new Error(`queue_count sums to ${counted.queueEntries} but ${queued[0]?.n} items are queued`);
     return counted;
   });
   if (counts.transactions !== DATASET_SIZE.transactions || counts.agents !== DATASET_SIZE.agents) {

@@ -40,3 +40,34 @@ export function usesIndexOn(plan: string, table: string): boolean {
     !new RegExp(`Seq Scan on ${table}\\b`).test(plan)
   );
 }
+
+/**
+ * The plan of a statement the product prepares (server/db/sql.ts, `prepared: true`), as it runs
+ * once prepared: executed under its prepared name a few times first (PostgreSQL picks a custom
+ * or a generic plan after five), then `EXPLAIN ... EXECUTE name(values)`.
+ */
+export async function explainPrepared(
+  url: string,
+  name: string,
+  statement: Statement,
+  maxLines = 60,
+): Promise<string> {
+  const client = new pg.Client({ connectionString: url, application_name: 'bench-explain' });
+  await client.connect();
+  try {
+    for (let i = 0; i < 6; i++)
+      await client.query({ name, text: statement.text, values: [...statement.values] });
+    const literals = statement.values.map((value) =>
+      typeof value === 'number' ? String(value) : client.escapeLiteral(String(value)),
+    );
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE ${client.escapeIdentifier(name)}(${literals.join(', ')})`,
+    );
+    const lines = rows.map((row) => row['QUERY PLAN']);
+    return lines.length > maxLines
+      ? [...lines.slice(0, maxLines), `... (${lines.length - maxLines} more lines)`].join('\n')
+      : lines.join('\n');
+  } finally {
+    await client.end();
+  }
+}
