@@ -57,7 +57,7 @@ const PAGES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 25, 50, 100, 250, 500, 1000];
  */
 const ownActive = (userId: string) => Prisma.sql`t.user_id = ${userId}::uuid AND t.deleted_at IS NULL`;
 const rawListSql = (userId: string, page: number) =>
-  transactionPageSql(ownActive(userId), { page, limit: PAGE_SIZE }, 'per-use');
+  transactionPageSql(ownActive(userId), { page, limit: PAGE_SIZE }, 'per-use', new Date());
 
 type RawRow = Parameters<typeof toTransactionsPage>[0][number];
 

@@ -171,7 +171,7 @@ const bench: Benchmark = {
       const listCall = (status: ComplianceStatus, page: number): Call => ({
         what: `${status} page ${page}`,
         path: `/api/admin/transactions?status=${status}&page=${page}&limit=${PAGE_SIZE}`,
-        statement: transactionPageSql(activeIn(status), { page, limit: PAGE_SIZE }, 'per-use'),
+        statement: transactionPageSql(activeIn(status), { page, limit: PAGE_SIZE }, 'per-use', new Date()),
         prepared: true, // as listPage in server/services/transactions/pages.ts sends it
       });
       const listKinds: Kind[] = COMPLIANCE_STATUSES.map((status) => ({
@@ -388,7 +388,7 @@ const bench: Benchmark = {
         'The list of one state (transactionPageSql with `t.compliance_state = $1 AND t.deleted_at IS NULL`):',
         '',
         '```sql',
-        normaliseSql(transactionPageSql(activeIn('closed'), { page: 1, limit: PAGE_SIZE }, 'per-use').text),
+        normaliseSql(transactionPageSql(activeIn('closed'), { page: 1, limit: PAGE_SIZE }, 'per-use', new Date()).text),
         '```',
         '',
         `Every statement measured was run under EXPLAIN ANALYZE: ${explained

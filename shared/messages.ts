@@ -172,3 +172,29 @@ export const complianceMessages = {
   duplicateItems: 'Each document may appear once in a bulk review',
   documentInBothLists: (name: string) => `"${name}" cannot be both required and optional`,
 } as const;
+
+/** Key dates, reminders and the calendar (issue 19, DESIGN.md 12.2). */
+export const keyDateMessages = {
+  kindInvalid:
+    'Kind must be one of contract-acceptance, inspection, appraisal, financing, closing, listing-expiration, possession, custom',
+  dateInvalid: 'Date must be a real day written YYYY-MM-DD',
+  customLabelRequired: 'A custom date needs a label',
+  tooMany: (max: number) => `A transaction has at most ${max} key dates`,
+  duplicate: (label: string) => `"${label}" appears twice`,
+  rangeReversed: '"to" must not be before "from"',
+  rangeTooLong: (days: number) => `The range may span at most ${days} days`,
+  saved: 'Key dates saved',
+  feedCreated: 'Calendar link created. The previous link no longer works.',
+} as const;
+
+/** Notification preferences and the mail they govern (issue 19, DESIGN.md 12.2). */
+export const notificationSettingsMessages = {
+  deliveryInvalid: 'Choose in-app, email or digest',
+  timezoneInvalid: 'Timezone must be an IANA zone such as America/New_York',
+  reminderDayInvalid: (max: number) => `Reminder days must be whole numbers from 1 to ${max}`,
+  tooManyReminderDays: (max: number) => `At most ${max} reminder days`,
+  eventNotYours: (event: string) => `"${event}" is not an event this account receives`,
+  saved: 'Notification settings saved',
+  unsubscribeInvalid: 'This unsubscribe link is not valid',
+  unsubscribed: (label: string) => `You will no longer get e-mails for "${label}". It stays in the portal.`,
+} as const;

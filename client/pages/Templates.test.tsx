@@ -33,6 +33,7 @@ const lease: Template = {
   role: 'Landlord',
   forms: ['Lease Agreement', 'Agency Disclosure'],
   optionalForms: [],
+  keyDateKinds: [],
 };
 const listing: Template = {
   _id: 'a0000000-0000-4000-8000-000000000002',
@@ -40,6 +41,7 @@ const listing: Template = {
   role: 'Seller',
   forms: ['Listing Agreement', 'Seller Disclosure', 'Lead Paint Disclosure', 'Title Report', 'Wire Advisory'],
   optionalForms: [],
+  keyDateKinds: [],
 };
 
 const listAnswer = (data: Template[], totalItems = data.length) => ({

@@ -54,6 +54,9 @@ export function summary(n: number, overrides: Partial<TransactionSummary> = {}):
     compliant: false,
     status: 'missing',
     closedAt: null,
+    closingDate: null,
+    nextDeadline: null,
+    overdue: null,
     ...overrides,
   };
 }

@@ -27,6 +27,8 @@ export const RAW_ONLY_INDEXES: Record<string, string> = {
     'btree(user_id, type, queue_count) WHERE ((queue_count > 0) AND (closed_at IS NULL) AND (deleted_at IS NULL))',
   // Counts the admin list by state (migration 20261126190000_transactions_state_count_idx).
   transactions_state_count_idx: 'btree(compliance_state) WHERE (deleted_at IS NULL)',
+  // Reminders still to send (migration 20261127090000_jobs_mail_key_dates).
+  reminders_due_idx: 'btree(due_at) WHERE (sent_at IS NULL)',
   transactions_search_idx:
     "gin(user_id, ((((((street_address || '\u001f'::text) || city) || '\u001f'::text) || state) || '\u001f'::text) || zip) gin_trgm_ops)",
 };

@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Logger as JobLogger, runMigrations as installJobQueue } from 'graphile-worker';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths';
 
@@ -31,6 +33,14 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
     "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
 )`;
+
+/** The installed graphile-worker: its migrations are part of a migrated database. */
+export const JOB_QUEUE_VERSION: string = (
+  createRequire(import.meta.url)('graphile-worker/package.json') as { version: string }
+).version;
+
+/** graphile-worker prints its migrations to the console by default; they are ours to log. */
+const quietJobLogger = new JobLogger(() => () => {});
 
 export type Migration = { name: string; file: string; sql: string; checksum: string };
 export type MigrateResult = { applied: string[]; alreadyApplied: string[] };
@@ -134,6 +144,9 @@ export async function migrate(
         log.info(`Applied migration ${migration.name}`);
         result.applied.push(migration.name);
       }
+      // The job queue's own schema ("graphile_worker", issue 19), migrated by its library under
+      // its own lock, after ours: a database this function prepared can take jobs at once.
+      await installJobQueue({ connectionString: databaseUrl, logger: quietJobLogger });
       return result;
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [PRISMA_MIGRATE_LOCK_KEY]).catch(() => {});

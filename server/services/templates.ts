@@ -20,6 +20,7 @@ const templateSelect = {
   role: true,
   documents: true,
   optionalDocuments: true,
+  keyDateKinds: true,
 } as const satisfies Prisma.TransactionTemplateSelect;
 type TemplateRow = Prisma.TransactionTemplateGetPayload<{ select: typeof templateSelect }>;
 
@@ -30,6 +31,7 @@ export function toTemplate(row: TemplateRow): Template {
     role: row.role,
     forms: row.documents,
     optionalForms: row.optionalDocuments,
+    keyDateKinds: row.keyDateKinds,
   };
 }
 
@@ -126,6 +128,7 @@ export async function createTemplate(ctx: CallerContext, given: TemplateInput): 
         role: input.role,
         documents: input.forms,
         optionalDocuments: input.optionalForms,
+        keyDateKinds: input.keyDateKinds,
       },
       select: templateSelect,
     });
@@ -152,7 +155,9 @@ export async function updateTemplate(
   const required = new Set(given.forms.map((name) => name.toLowerCase()));
   const optionalForms =
     given.optionalForms ?? before.optionalDocuments.filter((name) => !required.has(name.toLowerCase()));
-  const input = { ...given, optionalForms, type: await canonicalType(ctx, given.type, id) };
+  // Left out, the key date kinds stay as they are too.
+  const keyDateKinds = given.keyDateKinds ?? before.keyDateKinds;
+  const input = { ...given, optionalForms, keyDateKinds, type: await canonicalType(ctx, given.type, id) };
   const clash = await db.transactionTemplate.findUnique({
     where: { type_role: { type: input.type, role: input.role } },
     select: { id: true },
@@ -166,6 +171,7 @@ export async function updateTemplate(
         role: input.role,
         documents: input.forms,
         optionalDocuments: input.optionalForms,
+        keyDateKinds: input.keyDateKinds,
       },
       select: templateSelect,
     });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
-import { migrate, readMigrations } from '../db/migrate';
+import { JOB_QUEUE_VERSION, migrate, readMigrations } from '../db/migrate';
 import { dropDatabasesLike, ensureTemplate } from './databases';
 import { startTestPostgres } from './postgres-server';
 
@@ -24,10 +24,12 @@ export default async function setup(project: TestProject) {
   const server = await startTestPostgres();
   // Say once which of the three it picked: a surprise here explains surprising results.
   console.warn(`Server tests run on ${SERVER_KIND[server.kind]}`);
-  // Named after the migrations' content: an edited or new migration gets a fresh template.
+  // Named after the migrations' content and the job queue's version (its schema is migrated
+  // too): an edited or new migration, or another graphile-worker, gets a fresh template.
   const migrations = await readMigrations();
   const fingerprint = createHash('sha256')
     .update(migrations.map((m) => `${m.name}:${m.checksum}`).join('\n'))
+    .update(`graphile-worker:${JOB_QUEUE_VERSION}`)
     .digest('hex')
     .slice(0, 16);
   const template = `portal_template_${fingerprint}`;

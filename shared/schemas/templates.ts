@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { complianceMessages, validation } from '../messages';
 import { idSchema, pagingInput } from './common';
+import { KEY_DATE_KINDS } from './key-dates';
+
+/** The key dates a template may start its transactions with: every kind but `custom`. */
+export const TEMPLATE_KEY_DATE_KINDS = KEY_DATE_KINDS.filter((kind) => kind !== 'custom');
+const templateKeyDateKind = z.enum(TEMPLATE_KEY_DATE_KINDS as [string, ...string[]], {
+  error: 'Key date kinds are contract-acceptance, inspection, appraisal, financing, closing, listing-expiration, possession',
+});
 
 /**
  * Checklist templates (spec sections 2, 3 and 7; DESIGN.md section 5): the documents a
@@ -30,6 +37,15 @@ const templateFields = z.object({
     .array(required(validation.documentNameRequired), { error: validation.documentNameRequired })
     .max(MAX_DOCUMENTS, { error: `At most ${MAX_DOCUMENTS} documents` })
     .default([]),
+  /**
+   * The key dates a transaction of this template starts with (issue 19): shown on its page
+   * to be filled in, in this order; none by default.
+   */
+  keyDateKinds: z
+    .array(templateKeyDateKind)
+    .max(TEMPLATE_KEY_DATE_KINDS.length)
+    .refine((kinds) => new Set(kinds).size === kinds.length, { error: 'Each key date kind may appear once' })
+    .default([]),
 });
 
 /** A document is either required or optional, never both (its item would be made twice). */
@@ -53,7 +69,11 @@ export type TemplateInput = z.infer<typeof templateInput>;
  * written before they existed must not erase them by changing the required ones.
  */
 export const templateUpdateInput = templateFields
-  .extend({ id: idSchema, optionalForms: templateFields.shape.optionalForms.unwrap().optional() })
+  .extend({
+    id: idSchema,
+    optionalForms: templateFields.shape.optionalForms.unwrap().optional(),
+    keyDateKinds: templateFields.shape.keyDateKinds.unwrap().optional(),
+  })
   .superRefine((input, ctx) => eachDocumentOnce({ ...input, optionalForms: input.optionalForms ?? [] }, ctx));
 export type TemplateUpdateInput = z.infer<typeof templateUpdateInput>;
 export const templateIdInput = z.object({ id: idSchema });
@@ -64,6 +84,7 @@ export const template = z.object({
   role: z.string(),
   forms: z.array(z.string()),
   optionalForms: z.array(z.string()),
+  keyDateKinds: z.array(z.string()),
 });
 export type Template = z.infer<typeof template>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FORM_STATUSES, ROLES } from '../constants';
 import { complianceMessages, validation } from '../messages';
 import { idSchema, pagingInput } from './common';
+import { calendarDay, nextDeadline } from './key-dates';
 
 /**
  * Transactions, their checklist forms and comments (spec sections 2, 3, 5 and 7; DESIGN.md
@@ -30,6 +31,8 @@ export const createTransactionInput = addressFields.extend({
   role: required(validation.roleRequired),
   /** The spec's client sends its own id; anything else is refused (DESIGN.md section 11). */
   user: idSchema.optional(),
+  /** The closing date, if known (DESIGN.md 12.2): stored as the transaction's `closing` key date. */
+  closingDate: calendarDay.nullish(),
 });
 export type CreateTransactionInput = z.infer<typeof createTransactionInput>;
 
@@ -245,6 +248,12 @@ const transactionFields = {
   status: complianceStatus,
   /** When an admin closed the file; null while it is open. */
   closedAt: z.iso.datetime().nullable(),
+  /** The `closing` key date, YYYY-MM-DD, or null (DESIGN.md 12.2). */
+  closingDate: z.string().nullable(),
+  /** The earliest key date not done, today or later, in the agent's timezone. */
+  nextDeadline,
+  /** The earliest key date not done before today (the lists show it in red), or null. */
+  overdue: nextDeadline,
 };
 
 /** A row of a list: everything but the forms, which only the detail page needs. */

@@ -9,9 +9,9 @@ import { deferred, type StubHandler, stubTrpcClient, trpcError } from '../../tes
 import { asksForRole, CreateTransactionDialog, rolesOf, typesOf } from './CreateTransactionDialog';
 
 const templates: Template[] = [
-  { _id: uuid(1), type: 'Lease', role: '-', forms: ['Lease Agreement'], optionalForms: [] },
-  { _id: uuid(2), type: 'Sale', role: 'Buyer', forms: ['Offer'], optionalForms: [] },
-  { _id: uuid(3), type: 'Sale', role: 'Seller', forms: ['Listing'], optionalForms: [] },
+  { _id: uuid(1), type: 'Lease', role: '-', forms: ['Lease Agreement'], optionalForms: [], keyDateKinds: [] },
+  { _id: uuid(2), type: 'Sale', role: 'Buyer', forms: ['Offer'], optionalForms: [], keyDateKinds: [] },
+  { _id: uuid(3), type: 'Sale', role: 'Seller', forms: ['Listing'], optionalForms: [], keyDateKinds: [] },
 ];
 
 function renderDialog(handlers: Record<string, StubHandler> = {}) {
@@ -48,7 +48,7 @@ describe('type and role choices', () => {
   it('lists each type once and the distinct roles of one type', () => {
     const withDuplicate = [
       ...templates,
-      { _id: uuid(4), type: 'Sale', role: 'Buyer', forms: [], optionalForms: [] },
+      { _id: uuid(4), type: 'Sale', role: 'Buyer', forms: [], optionalForms: [], keyDateKinds: [] },
     ];
     expect(typesOf(withDuplicate)).toEqual(['Lease', 'Sale']);
     expect(rolesOf(withDuplicate, 'Sale')).toEqual(['Buyer', 'Seller']);

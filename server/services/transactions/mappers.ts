@@ -8,7 +8,9 @@ import type {
   TransactionForm,
   TransactionSummary,
 } from '../../../shared/schemas/transactions';
+import type { KeyDateKind } from '../../../shared/schemas/key-dates';
 import type { Prisma } from '../../db/generated/client';
+import { calendarDayOf, todayIn } from '../calendar-days';
 import { downloadName } from '../../storage/keys';
 import type { FileLinker } from '../file-links';
 
@@ -28,6 +30,14 @@ export const progressSelect = {
   closedAt: true,
 } as const satisfies Prisma.TransactionSelect;
 
+/** What closingDate, nextDeadline and overdue are made of (issue 19): a handful of rows each. */
+export const keyDatesSelect = {
+  keyDates: {
+    select: { kind: true, label: true, date: true, done: true },
+    orderBy: [{ date: 'asc' }, { position: 'asc' }],
+  },
+} as const satisfies Prisma.TransactionSelect;
+
 export const summarySelect = {
   id: true,
   streetAddress: true,
@@ -40,8 +50,9 @@ export const summarySelect = {
   isTitleReport: true,
   isNaturalHazardDisclosure: true,
   createdAt: true,
-  user: person,
+  user: { select: { id: true, firstName: true, lastName: true, timezone: true } },
   ...progressSelect,
+  ...keyDatesSelect,
 } as const satisfies Prisma.TransactionSelect;
 
 export const commentSelect = {
@@ -125,7 +136,7 @@ export function complianceOf(row: Pick<SummaryRow, keyof typeof progressSelect>)
   };
 }
 
-export function toSummary(row: SummaryRow): TransactionSummary {
+export function toSummary(row: SummaryRow, now: Date): TransactionSummary {
   return {
     _id: row.id,
     streetAddress: row.streetAddress,
@@ -140,8 +151,31 @@ export function toSummary(row: SummaryRow): TransactionSummary {
     createdAt: row.createdAt.toISOString(),
     user: toPerson(row.user),
     ...complianceOf(row),
+    ...deadlinesOf(row.keyDates, todayIn(row.user.timezone, now)),
   };
 }
+
+type DeadlineRow = { kind: string; label: string; date: Date; done: boolean };
+
+/**
+ * closingDate, nextDeadline and overdue from a transaction's dates in date order (issue 19).
+ * "Today" is the agent's: a deadline is theirs to meet, wherever the reader sits.
+ */
+export function deadlinesOf(dates: readonly DeadlineRow[], today: string) {
+  const open = dates.filter((row) => !row.done).map(toDeadline);
+  const closing = dates.find((row) => row.kind === 'closing');
+  return {
+    closingDate: closing ? calendarDayOf(closing.date) : null,
+    nextDeadline: open.find((row) => row.date >= today) ?? null,
+    overdue: open.find((row) => row.date < today) ?? null,
+  };
+}
+
+const toDeadline = (row: DeadlineRow) => ({
+  kind: row.kind as KeyDateKind,
+  label: row.label,
+  date: calendarDayOf(row.date),
+});
 
 /** Reasons as stored ([{code, label}] JSON); anything else reads as none. */
 export function toReasons(value: Prisma.JsonValue): ReasonRef[] {
@@ -190,8 +224,8 @@ export async function toForm(linkOf: FileLinker, row: FormRow): Promise<Transact
   };
 }
 
-export async function toTransaction(linkOf: FileLinker, row: DetailRow): Promise<Transaction> {
-  return { ...toSummary(row), forms: await Promise.all(row.forms.map((form) => toForm(linkOf, form))) };
+export async function toTransaction(linkOf: FileLinker, row: DetailRow, now: Date): Promise<Transaction> {
+  return { ...toSummary(row, now), forms: await Promise.all(row.forms.map((form) => toForm(linkOf, form))) };
 }
 
 export const versionSelect = {

@@ -5,6 +5,8 @@ import type {
   TransactionSummary,
   TransactionsPage,
 } from '../../../shared/schemas/transactions';
+import type { KeyDateKind } from '../../../shared/schemas/key-dates';
+import { DEFAULT_TIMEZONE } from '../../../shared/schemas/notification-settings';
 import { Prisma } from '../../db/generated/client';
 import { isStatementTimeout, sqlRows, sqlRowsWithin } from '../../db/sql';
 import { AppError } from '../../errors';
@@ -43,6 +45,13 @@ type PageRow = {
   missing_count: number;
   compliance_state: ComplianceStatus;
   closed_at: Date | null;
+  closing_date: string | null;
+  next_kind: KeyDateKind | null;
+  next_label: string | null;
+  next_date: string | null;
+  overdue_kind: KeyDateKind | null;
+  overdue_label: string | null;
+  overdue_date: string | null;
 };
 
 /**
@@ -60,6 +69,7 @@ export function transactionPageSql(
   filter: Prisma.Sql,
   { page, limit }: PagingInput,
   collect: 'once' | 'per-use',
+  now: Date,
 ): Prisma.Sql {
   const materialized = collect === 'once' ? Prisma.sql`MATERIALIZED` : Prisma.sql`NOT MATERIALIZED`;
   return Prisma.sql`
@@ -72,14 +82,36 @@ export function transactionPageSql(
                t.created_at, u.id AS user_id, u.first_name, u.last_name,
                t.required_count, t.accepted_count, t.waived_count, t.awaiting_review_count,
                t.rejected_count, t.missing_count, t.compliance_state::text AS compliance_state,
-               t.closed_at
+               t.closed_at, d.*
           FROM (SELECT id, created_at FROM matched
                  ORDER BY created_at DESC, id DESC
                  LIMIT ${limit} OFFSET ${(page - 1) * limit}) AS k
           JOIN transactions t ON t.id = k.id
-          JOIN users u ON u.id = t.user_id) AS p ON true
+          JOIN users u ON u.id = t.user_id
+          CROSS JOIN LATERAL ${deadlinesSql(now)} AS d) AS p ON true
      ORDER BY p.created_at DESC, p.id DESC`;
 }
+
+/**
+ * closing_date, next_* and overdue_* of the row `t` whose agent is `u` (issue 19): one pass over
+ * its few key dates (key_dates_transaction_id_date_idx), "today" in the agent's timezone.
+ */
+function deadlinesSql(now: Date): Prisma.Sql {
+  return Prisma.sql`(
+    SELECT to_char(min(kd.date) FILTER (WHERE kd.kind = 'closing'), 'YYYY-MM-DD') AS closing_date,
+           (array_agg(kd.kind ORDER BY kd.date, kd.position) FILTER (WHERE NOT kd.done AND kd.date >= today.day))[1] AS next_kind,
+           (array_agg(kd.label ORDER BY kd.date, kd.position) FILTER (WHERE NOT kd.done AND kd.date >= today.day))[1] AS next_label,
+           to_char(min(kd.date) FILTER (WHERE NOT kd.done AND kd.date >= today.day), 'YYYY-MM-DD') AS next_date,
+           (array_agg(kd.kind ORDER BY kd.date, kd.position) FILTER (WHERE NOT kd.done AND kd.date < today.day))[1] AS overdue_kind,
+           (array_agg(kd.label ORDER BY kd.date, kd.position) FILTER (WHERE NOT kd.done AND kd.date < today.day))[1] AS overdue_label,
+           to_char(min(kd.date) FILTER (WHERE NOT kd.done AND kd.date < today.day), 'YYYY-MM-DD') AS overdue_date
+      FROM (SELECT (${now}::timestamptz AT TIME ZONE coalesce(u.timezone, ${DEFAULT_TIMEZONE}))::date AS day) AS today
+      LEFT JOIN key_dates kd ON kd.transaction_id = t.id
+  )`;
+}
+
+const deadlineOf = (kind: KeyDateKind | null, label: string | null, date: string | null) =>
+  kind !== null && label !== null && date !== null ? { kind, label, date } : null;
 
 /** The answer of the list and search routes, from the rows of transactionPageSql. */
 export function toTransactionsPage(rows: PageRow[], limit: number): TransactionsPage {
@@ -112,6 +144,9 @@ export function toTransactionsPage(rows: PageRow[], limit: number): Transactions
       compliant: progress.accepted + progress.waived >= progress.required,
       status: row.compliance_state,
       closedAt: row.closed_at?.toISOString() ?? null,
+      closingDate: row.closing_date,
+      nextDeadline: deadlineOf(row.next_kind, row.next_label, row.next_date),
+      overdue: deadlineOf(row.overdue_kind, row.overdue_label, row.overdue_date),
     });
   }
   return { transactions, totalPages: pageCount(total, limit), totalTransactions: total };
@@ -123,7 +158,7 @@ async function listPage(
   paging: PagingInput,
 ): Promise<TransactionsPage> {
   // The plan of a list does not depend on its values (an index in every case): prepared.
-  const rows = await sqlRows<PageRow>(ctx.db, transactionPageSql(filter, paging, 'per-use'), {
+  const rows = await sqlRows<PageRow>(ctx.db, transactionPageSql(filter, paging, 'per-use', ctx.deps.clock.now()), {
     prepared: true,
   });
   return toTransactionsPage(rows, paging.limit);
@@ -176,13 +211,14 @@ export function searchStatement(
   term: string,
   userId: string | null,
   paging: PagingInput,
+  now: Date,
   status?: ComplianceStatus,
 ): Prisma.Sql {
   const filter =
     userId === null
       ? Prisma.sql`${activeIn(status)} AND ${matching(term, true)}`
       : Prisma.sql`${ownActive(userId)} AND ${matching(term, false)}`;
-  return transactionPageSql(filter, paging, 'once');
+  return transactionPageSql(filter, paging, 'once', now);
 }
 
 /**
@@ -219,7 +255,7 @@ export function searchForUser(ctx: CallerContext, input: PagingInput & { userId:
   assertSelfOrAdmin(ctx.user, input.userId);
   const term = input.term.trim();
   if (!term) return listPage(ctx, ownActive(input.userId), input);
-  return searchPage(ctx, searchStatement(term, input.userId, input), input.limit);
+  return searchPage(ctx, searchStatement(term, input.userId, input, ctx.deps.clock.now()), input.limit);
 }
 
 // --- Admins (every user's transactions) ---
@@ -233,5 +269,5 @@ export function listAll(ctx: CallerContext, input: PagingInput & StatusFilter) {
 export function searchAll(ctx: CallerContext, input: PagingInput & StatusFilter & { term: string }) {
   const term = input.term.trim();
   if (!term) return listPage(ctx, activeIn(input.status), input);
-  return searchPage(ctx, searchStatement(term, null, input, input.status), input.limit);
+  return searchPage(ctx, searchStatement(term, null, input, ctx.deps.clock.now(), input.status), input.limit);
 }

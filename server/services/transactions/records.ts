@@ -58,7 +58,7 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
     });
     // Read back once the insert's statement trigger has counted the new checklist.
     const row = await tx.transaction.findUniqueOrThrow({ where: { id: created.id }, select: detailSelect });
-    const answer = await toTransaction(fileLinker(ctx), row);
+    const answer = await toTransaction(fileLinker(ctx), row, ctx.deps.clock.now());
     await recordAudit(tx, {
       actorId: caller.id,
       action: 'transaction.create',
@@ -79,11 +79,11 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
 
 export async function getForUser(ctx: CallerContext, input: { id: string; userId: string }) {
   assertSelfOrAdmin(ctx.user, input.userId);
-  return toTransaction(fileLinker(ctx), await findVisible(ctx, input.id, input.userId));
+  return toTransaction(fileLinker(ctx), await findVisible(ctx, input.id, input.userId), ctx.deps.clock.now());
 }
 
 export async function getAny(ctx: CallerContext, { id }: { id: string }) {
-  return toTransaction(fileLinker(ctx), await findVisible(ctx, id));
+  return toTransaction(fileLinker(ctx), await findVisible(ctx, id), ctx.deps.clock.now());
 }
 
 type TransactionChanges = AddressFields &
@@ -111,10 +111,10 @@ async function applyChanges(
       entity: 'Transaction',
       entityId: row.id,
       transactionId: row.id,
-      before: toSummary(before),
-      after: toSummary(row),
+      before: toSummary(before, ctx.deps.clock.now()),
+      after: toSummary(row, ctx.deps.clock.now()),
     });
-    return toTransaction(fileLinker(ctx), row);
+    return toTransaction(fileLinker(ctx), row, ctx.deps.clock.now());
   });
 }
 
@@ -165,7 +165,7 @@ export async function close(ctx: CallerContext, { id }: { id: string }) {
       after: { closedAt: row.closedAt },
     });
     await notifyOtherSide(tx, ctx.user, row, `${placeOf(row)} was closed: the file is complete`);
-    return toTransaction(fileLinker(ctx), row);
+    return toTransaction(fileLinker(ctx), row, ctx.deps.clock.now());
   });
 }
 
@@ -190,7 +190,7 @@ export async function reopen(ctx: CallerContext, { id }: { id: string }) {
       before: { closedAt: locked.closedAt },
     });
     await notifyOtherSide(tx, ctx.user, row, `${placeOf(row)} was reopened`);
-    return toTransaction(fileLinker(ctx), row);
+    return toTransaction(fileLinker(ctx), row, ctx.deps.clock.now());
   });
 }
 
@@ -205,7 +205,7 @@ export async function softDelete(ctx: CallerContext, { id }: { id: string }) {
       entity: 'Transaction',
       entityId: id,
       transactionId: id,
-      before: toSummary(before),
+      before: toSummary(before, ctx.deps.clock.now()),
     });
   });
   return { message: toasts.transactionDeleted };
