@@ -22,6 +22,7 @@ import { clientIsBuilt, clientPlugin, isClientRoute, isServerPath, sendIndex } f
 import { compressionPlugin } from './plugins/compression';
 import { fileRoutes } from './plugins/files';
 import { healthRoutes } from './plugins/health';
+import { mailLinkRoutes } from './plugins/mail-links';
 import { createAppMetrics, metricsPlugin, UNMATCHED_ROUTE } from './plugins/metrics';
 import { trpcQueries } from './plugins/trpc-queries';
 import { uploadRoutes } from './plugins/uploads';
@@ -275,6 +276,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     extensions: options.api ? [] : [uploadRoutes],
   });
   app.register(fileRoutes, { deps });
+  app.register(mailLinkRoutes, { deps });
 
   if (serveClient && clientDir) app.register(clientPlugin, { dir: clientDir });
 

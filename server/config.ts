@@ -130,6 +130,8 @@ const environmentSchema = z
     SEARCH_TIMEOUT_MS: integerFromEnv(100, 600_000).default(1000),
     TRUST_PROXY: trustProxyFromEnv.default(false),
     SHUTDOWN_DRAIN_MS: integerFromEnv(0, 120_000).default(0),
+    JOB_CONCURRENCY: integerFromEnv(1, 50).default(5),
+    JOB_WORKER_STALE_MS: integerFromEnv(2_000, 3_600_000).default(60_000),
     DATABASE_POOL_SIZE: integerFromEnv(1, 500).default(10),
     METRICS_TOKEN: z
       .string()
@@ -187,6 +189,10 @@ export type AppConfig = {
    * loses no request). 0: stop at once, as a developer's Ctrl-C expects.
    */
   shutdownDrainMs: number;
+  /** Jobs one instance runs at once (mail, reminders, digests). */
+  jobConcurrency: number;
+  /** A job worker silent this long is taken for dead and its jobs run again elsewhere. */
+  jobWorkerStaleMs: number;
   /** Connections in this instance's pool (Prisma and the hot-path SQL share it). */
   databasePoolSize: number;
 };
@@ -258,6 +264,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsToken: e.METRICS_TOKEN,
     trustProxy: e.TRUST_PROXY,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    jobConcurrency: e.JOB_CONCURRENCY,
+    jobWorkerStaleMs: e.JOB_WORKER_STALE_MS,
     databasePoolSize: e.DATABASE_POOL_SIZE,
   };
 }

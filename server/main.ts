@@ -14,6 +14,7 @@ import {
   eventLoopReportEnabled,
   reportEventLoopDelayOnSignal,
 } from './event-loop-report';
+import { startJobEngine } from './jobs/engine';
 import { loggerOptions } from './logger';
 import { createMailer } from './mail/mailer';
 import { createNotificationBus } from './realtime/bus';
@@ -77,20 +78,26 @@ async function main(): Promise<void> {
     }
 
     const draining = new AbortController();
-    const app = buildApp(
-      {
-        config: resolved,
-        db,
-        clock: systemClock,
-        mailer: createMailer(resolved, log),
-        passwords: createPasswordHasher(passwordCostFor(resolved.env)),
-        limits: createRateLimiter(db, systemClock),
-        storage,
-        bus,
-        shutdown: draining.signal,
-      },
-      { loggerInstance: log },
-    );
+    const appDeps = {
+      config: resolved,
+      db,
+      clock: systemClock,
+      mailer: createMailer(resolved, log),
+      passwords: createPasswordHasher(passwordCostFor(resolved.env)),
+      limits: createRateLimiter(db, systemClock),
+      storage,
+      bus,
+      shutdown: draining.signal,
+    };
+    const app = buildApp(appDeps, { loggerInstance: log });
+    // Every instance runs jobs (mail, reminders, digests): started with the app, stopped before
+    // the database in the shutdown below.
+    const jobs = await startJobEngine(appDeps, log, {
+      connectionString: database.url,
+      concurrency: resolved.jobConcurrency,
+      staleAfterMs: resolved.jobWorkerStaleMs,
+      heartbeatMs: Math.min(15_000, Math.max(1_000, Math.floor(resolved.jobWorkerStaleMs / 4))),
+    });
     const runningDatabase = database;
     // The benchmarks' event-loop report takes SIGUSR2, which otherwise shuts down like SIGTERM.
     const reportsEventLoop = eventLoopReportEnabled();
@@ -108,6 +115,7 @@ async function main(): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, drainMs));
       }
       await app.close(); // stops accepting, waits for in-flight requests, closes sockets
+      await jobs.stop(); // lets running jobs finish; the others wait in the queue for any instance
       await bus.close();
       await db.$disconnect();
       await runningDatabase.stop();

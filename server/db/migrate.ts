@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Logger as JobLogger, runMigrations as installJobQueue } from 'graphile-worker';
+import { runMigrations as installJobQueue, Logger as JobLogger } from 'graphile-worker';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths';
 

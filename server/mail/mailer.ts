@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { AppConfig } from '../config';
+import type { RenderedMail } from './content';
 
 /**
  * Outgoing mail (DESIGN.md section 3): SMTP when SMTP_URL is set; otherwise each message is
@@ -19,7 +20,9 @@ export type MailMessage = {
   links: string[];
 };
 
-export type Mailer = { send(message: MailMessage): Promise<void> };
+export type Mailer = {
+  send(message: MailMessage | RenderedMail, options?: { messageId?: string }): Promise<void>;
+};
 
 type Logger = { info(obj: object, msg: string): void };
 
@@ -42,8 +45,9 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
     socketTimeout: SMTP_TIMEOUT_MS,
   });
   return {
-    async send({ to, subject, text, html }) {
-      await transport.sendMail({ from, to, subject, text, html });
+    async send({ to, subject, text, html, ...rest }, options) {
+      const headers = 'headers' in rest ? rest.headers : undefined;
+      await transport.sendMail({ from, to, subject, text, html, headers, messageId: options?.messageId });
     },
   };
 }
@@ -52,8 +56,18 @@ export function outboxMailer(dir: string, from: string, log: Logger): Mailer {
   // nodemailer's stream transport builds the exact MIME message SMTP would carry.
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
-    async send({ to, subject, text, html, links }) {
-      const info = await transport.sendMail({ from, to, subject, text, html });
+    async send({ to, subject, text, html, ...rest }, options) {
+      const headers = 'headers' in rest ? rest.headers : undefined;
+      const links = 'links' in rest ? rest.links : [];
+      const info = await transport.sendMail({
+        from,
+        to,
+        subject,
+        text,
+        html,
+        headers,
+        messageId: options?.messageId,
+      });
       await mkdir(dir, { recursive: true });
       const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });

@@ -1,4 +1,4 @@
-import type { MailMessage } from './mailer';
+import type { MailContent } from './content';
 
 /**
  * The messages we send, each as plain text and HTML with the same content (DESIGN.md section 4).
@@ -6,15 +6,6 @@ import type { MailMessage } from './mailer';
  */
 
 const PRODUCT = 'Brokerage Portal';
-
-function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 type Layout = {
   to: string;
@@ -25,21 +16,11 @@ type Layout = {
   action: string;
 };
 
-function compose({ to, subject, greeting, lines, link, action }: Layout): MailMessage {
-  const text = [greeting, '', ...lines, '', `${action}: ${link}`, '', `— ${PRODUCT}`].join('\n');
-  const html = `<!doctype html>
-<html><body style="font-family: Arial, sans-serif; color: #1a1b1e; line-height: 1.5">
-<p>${escapeHtml(greeting)}</p>
-${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
-<p><a href="${escapeHtml(link)}" style="display: inline-block; padding: 10px 18px; background: #1c7ed6; color: #fff; text-decoration: none; border-radius: 4px">${escapeHtml(action)}</a></p>
-<p style="font-size: 12px; color: #666">If the button does not work, copy this address into your browser:<br>${escapeHtml(link)}</p>
-<p>— ${PRODUCT}</p>
-</body></html>
-`;
-  return { to, subject, text, html, links: [link] };
+function compose({ to, subject, greeting, lines, link, action }: Layout): MailContent {
+  return { to, subject, greeting, paragraphs: lines, action: { label: action, url: link } };
 }
 
-export function verifyEmailMessage(args: { to: string; firstName: string; link: string }): MailMessage {
+export function verifyEmailMessage(args: { to: string; firstName: string; link: string }): MailContent {
   return compose({
     to: args.to,
     subject: `Verify your email for ${PRODUCT}`,
@@ -53,7 +34,7 @@ export function verifyEmailMessage(args: { to: string; firstName: string; link: 
   });
 }
 
-export function resetPasswordMessage(args: { to: string; firstName: string; link: string }): MailMessage {
+export function resetPasswordMessage(args: { to: string; firstName: string; link: string }): MailContent {
   return compose({
     to: args.to,
     subject: `Reset your ${PRODUCT} password`,
@@ -67,7 +48,7 @@ export function resetPasswordMessage(args: { to: string; firstName: string; link
   });
 }
 
-export function accountApprovedMessage(args: { to: string; firstName: string; link: string }): MailMessage {
+export function accountApprovedMessage(args: { to: string; firstName: string; link: string }): MailContent {
   return compose({
     to: args.to,
     subject: `Your ${PRODUCT} account is ready`,

@@ -422,6 +422,54 @@ const accountRoutes: RestRoute[] = [
   }),
 ];
 
+/** Key dates, the calendar and notification preferences (issue 19, DESIGN.md 12.2). */
+const keyDateRoutes: RestRoute[] = [
+  restRoute({
+    method: 'GET',
+    url: '/api/transactions/:id/dates',
+    summary: "A transaction's key dates (YYYY-MM-DD), earliest first, and the kinds its template suggests",
+    tag: 'key dates',
+    procedure: appRouter.keyDates.list,
+  }),
+  restRoute({
+    method: 'PUT',
+    url: '/api/transactions/:id/dates',
+    summary: "Replace a transaction's key dates (its agent or an admin; 409 when closed); reminders follow",
+    tag: 'key dates',
+    procedure: appRouter.keyDates.replace,
+  }),
+  restRoute({
+    method: 'GET',
+    url: '/api/calendar',
+    summary:
+      "Key dates from `from` to `to` (inclusive): an agent's own, an admin's all or one agent's (agentId)",
+    tag: 'key dates',
+    procedure: appRouter.calendar.list,
+  }),
+  restRoute({
+    method: 'POST',
+    url: '/api/calendar/feed',
+    summary:
+      'A new secret iCalendar address (/calendar/<token>.ics) for calendar apps; the previous one stops',
+    tag: 'key dates',
+    procedure: appRouter.calendar.createFeed,
+  }),
+  restRoute({
+    method: 'GET',
+    url: '/api/settings/notifications/:userId',
+    summary: 'Notification preferences: per event in-app, email or digest; reminder days; timezone',
+    tag: 'settings',
+    procedure: appRouter.notificationSettings.get,
+  }),
+  restRoute({
+    method: 'PUT',
+    url: '/api/settings/notifications/:userId',
+    summary: 'Change notification preferences (events left out keep their choice)',
+    tag: 'settings',
+    procedure: appRouter.notificationSettings.update,
+  }),
+];
+
 export const restRoutes: ReadonlyArray<RestRoute> = [
   ...authRoutes,
   ...userRoutes,
@@ -433,4 +481,5 @@ export const restRoutes: ReadonlyArray<RestRoute> = [
   ...libraryRoutes('/api/forms'),
   ...libraryRoutes('/api/tutorials'),
   ...accountRoutes,
+  ...keyDateRoutes,
 ];

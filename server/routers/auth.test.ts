@@ -17,6 +17,7 @@ import {
   testConfig,
   testDeps,
 } from '../test/harness';
+import { runTestJobs } from '../test/jobs';
 import { linkIn, type SmtpInbox, startSmtpInbox } from '../test/smtp-inbox';
 
 /**
@@ -36,6 +37,13 @@ let argon2Calls: { hash: number; verify: number };
 beforeAll(async () => {
   inbox = await startSmtpInbox();
 });
+// Mail leaves through the outbox and its job (issue 19): the engine sends to the test inbox.
+runTestJobs(database, () =>
+  testDeps(database.db, {
+    config: testConfig({ appUrl: APP_URL }),
+    mailer: smtpMailer(inbox.url, 'Portal <no-reply@portal.test>'),
+  }),
+);
 afterAll(async () => {
   await app?.close();
   await inbox.close();
@@ -617,19 +625,30 @@ describe('password reset', () => {
     expect((await post('/api/auth/reset', { email: user.email.toUpperCase() })).statusCode).toBe(429);
   });
 
-  it('a reset whose mail cannot be sent answers 503 rather than pretending', async () => {
+  it('a reset no longer waits for the mail server (issue 19): 200 at once, the mail queued with its token and sent by a job', async () => {
+    // The app's own mailer is down; requests never use it now: the job engine sends.
     const down = await startSmtpInbox();
     await down.close();
     const broken = buildTestApp({ ...deps, mailer: smtpMailer(down.url, 'x@portal.test') });
     try {
       const user = await createUser(database.db);
+      const after = inbox.messages.length;
       const res = await broken.inject({
         method: 'POST',
         url: '/api/auth/reset',
         payload: { email: user.email },
       });
-      expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ message: apiMessages.mailFailed, code: 'SERVICE_UNAVAILABLE' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ message: apiMessages.resetSent });
+      const queued = await database.db.mailOutbox.findFirst({
+        where: { userId: user.id, kind: 'account.reset-password' },
+        select: { sealed: true },
+      });
+      // Sealed: the reset link is not readable in the database.
+      expect(queued?.sealed).toMatch(/^v1\./);
+      expect(queued?.sealed).not.toContain('new-password');
+      const token = await tokenFromMail(user.email, '/auth/new-password', after);
+      expect(token.length).toBeGreaterThan(20);
     } finally {
       await broken.close();
     }

@@ -5,6 +5,7 @@ import { smtpMailer } from '../mail/mailer';
 import { injectUpload, TINY_PDF } from '../test/api-calls';
 import { accessTokenFor, createAdmin, createOwner, createUser, DEFAULT_PASSWORD } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
+import { runTestJobs } from '../test/jobs';
 import { linkIn, type SmtpInbox, startSmtpInbox } from '../test/smtp-inbox';
 
 /** Libraries, user administration and profile settings (issue 6) through the REST paths. */
@@ -40,6 +41,9 @@ afterAll(async () => {
   await app.close();
   await inbox.close();
 });
+runTestJobs(database, () =>
+  testDeps(database.db, { clock, mailer: smtpMailer(inbox.url, 'Portal <no-reply@portal.test>') }),
+);
 
 function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who?: Actor, payload?: unknown) {
   return app.inject({

@@ -11,13 +11,13 @@ import type { ChangePasswordInput } from '../../shared/schemas/users';
 import type { Db, Tx } from '../db/client';
 import type { AppDeps } from '../deps';
 import { AppError, describeErrorForLog } from '../errors';
-import type { MailMessage } from '../mail/mailer';
 import { resetPasswordMessage, verifyEmailMessage } from '../mail/templates';
 import { signAccessToken } from '../security/access-tokens';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { assertSelf } from './access';
 import { recordAudit } from './audit';
 import type { CallerContext, ServiceContext } from './context';
+import { queueMail } from './mail';
 import { activeAdminIds, notifyUsers } from './notifications';
 import { publicUserSelect, toPublicUser } from './users';
 
@@ -88,30 +88,22 @@ async function consumeEmailToken(
   return claimed.count === 1 ? row.userId : null;
 }
 
-/** Sends after the data is saved; a mail failure is logged and reported to the caller. */
-async function trySend(ctx: ServiceContext, message: MailMessage): Promise<boolean> {
-  try {
-    await ctx.deps.mailer.send(message);
-    return true;
-  } catch (error) {
-    ctx.log.error({ error: describeErrorForLog(error), subject: message.subject }, 'sending mail failed');
-    return false;
-  }
-}
-
-function sendVerificationMail(
-  ctx: ServiceContext,
-  user: { email: string; firstName: string },
+/** The verification mail, queued in the transaction that made its token (issue 19). */
+function queueVerificationMail(
+  tx: Tx,
+  deps: AppDeps,
+  user: { id: string; email: string; firstName: string },
   token: string,
 ) {
-  return trySend(
-    ctx,
-    verifyEmailMessage({
+  return queueMail(tx, deps, {
+    kind: 'account.verify-email',
+    userId: user.id,
+    content: verifyEmailMessage({
       to: user.email,
       firstName: user.firstName,
-      link: link(ctx.deps, '/auth/verify-email', token),
+      link: link(deps, '/auth/verify-email', token),
     }),
-  );
+  });
 }
 
 export async function register(ctx: ServiceContext, input: RegisterInput) {
@@ -122,7 +114,7 @@ export async function register(ctx: ServiceContext, input: RegisterInput) {
 
   const passwordHash = await deps.passwords.hash(input.password);
   // A concurrent registration of the same address ends in P2002 here, which answers 409 too.
-  const { user, token } = await deps.db.$transaction(async (tx) => {
+  await deps.db.$transaction(async (tx) => {
     const user = await tx.user.create({
       data: {
         email: input.email,
@@ -144,11 +136,9 @@ export async function register(ctx: ServiceContext, input: RegisterInput) {
       entityId: user.id,
       after: toPublicUser(user),
     });
-    return { user, token: await createEmailToken(tx, deps, user.id, 'verify_email') };
+    // The mail leaves with the account: an SMTP outage delays it, never loses it.
+    await queueVerificationMail(tx, deps, user, await createEmailToken(tx, deps, user.id, 'verify_email'));
   });
-
-  // The account is saved either way; if the mail fails, "resend" on the verification page helps.
-  await sendVerificationMail(ctx, user, token);
   return { message: apiMessages.registered };
 }
 
@@ -168,10 +158,16 @@ export async function verifyEmail(ctx: ServiceContext, { token }: { token: strin
     });
     // Now it really awaits approval: every active admin hears of it (DESIGN.md section 7).
     if (verified.count === 1 && !user.isAdminApproved) {
-      await notifyUsers(tx, await activeAdminIds(tx), {
-        message: `New registration awaiting approval: ${user.firstName} ${user.lastName} (${user.email})`,
-        link: '/users',
-      });
+      await notifyUsers(
+        tx,
+        await activeAdminIds(tx),
+        {
+          message: `New registration awaiting approval: ${user.firstName} ${user.lastName} (${user.email})`,
+          link: '/users',
+          event: 'registration',
+        },
+        deps,
+      );
     }
   });
   return { message: authMessages.verified };
@@ -186,8 +182,9 @@ export async function resendVerification(ctx: ServiceContext, { email }: { email
     select: { id: true, email: true, firstName: true, emailVerifiedAt: true },
   });
   if (user && !user.emailVerifiedAt) {
-    const token = await deps.db.$transaction((tx) => createEmailToken(tx, deps, user.id, 'verify_email'));
-    await sendVerificationMail(ctx, user, token);
+    await deps.db.$transaction(async (tx) =>
+      queueVerificationMail(tx, deps, user, await createEmailToken(tx, deps, user.id, 'verify_email')),
+    );
   }
   return { message: apiMessages.verificationResent };
 }
@@ -206,17 +203,19 @@ export async function requestPasswordReset(ctx: ServiceContext, input: ResetRequ
   });
   // The spec shows "We didn't find your email" on a 404 (spec section 8).
   if (!user) throw new AppError('NOT_FOUND', authMessages.emailNotFound);
-  const token = await deps.db.$transaction((tx) => createEmailToken(tx, deps, user.id, 'reset_password'));
-  const sent = await trySend(
-    ctx,
-    resetPasswordMessage({
-      to: user.email,
-      firstName: user.firstName,
-      link: link(deps, '/auth/new-password', token),
+  // Queued with its token (issue 19): a mail server that is down delays the mail, and the
+  // answer no longer depends on it (it used to be a 503).
+  await deps.db.$transaction(async (tx) =>
+    queueMail(tx, deps, {
+      kind: 'account.reset-password',
+      userId: user.id,
+      content: resetPasswordMessage({
+        to: user.email,
+        firstName: user.firstName,
+        link: link(deps, '/auth/new-password', await createEmailToken(tx, deps, user.id, 'reset_password')),
+      }),
     }),
   );
-  // Unlike registration, nothing was achieved if the mail did not leave: say so.
-  if (!sent) throw new AppError('SERVICE_UNAVAILABLE', apiMessages.mailFailed);
   return { message: apiMessages.resetSent };
 }
 

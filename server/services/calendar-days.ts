@@ -19,7 +19,12 @@ export function todayIn(timezone: string | null, now: Date): string {
   let format = dayFormats.get(zone);
   if (!format) {
     // en-CA writes YYYY-MM-DD.
-    format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
     dayFormats.set(zone, format);
   }
   return format.format(now);

@@ -1,12 +1,17 @@
 import { apiMessages } from '../../shared/messages';
 import type { PagingInput } from '../../shared/schemas/common';
+import type { NotificationEvent } from '../../shared/schemas/notification-settings';
 import type { Notification } from '../../shared/schemas/notifications';
-import type { Db } from '../db/client';
+import type { Db, Tx as DbTx } from '../db/client';
 import type { Prisma } from '../db/generated/client';
+import type { AppDeps } from '../deps';
 import { AsyncQueue } from '../realtime/async-queue';
 import { type BusEvent, NOTIFICATIONS_CHANNEL, SESSIONS_CHANNEL } from '../realtime/bus';
 import { assertSelfOrAdmin } from './access';
 import type { CallerContext } from './context';
+import { queueMails } from './mail';
+import { notificationMail } from './mail-messages';
+import { deliveryOf } from './notification-settings';
 import { pageCount } from './paging';
 
 /**
@@ -15,8 +20,8 @@ import { pageCount } from './paging';
  * neither a row nor a live event.
  */
 
-/** A database transaction (or the database itself): what notifying needs of it. */
-type Tx = Pick<Db, 'notification' | 'user' | '$executeRaw'>;
+/** A database transaction: notifying writes rows, events and mails in it. */
+type Tx = DbTx;
 
 /** What a notification answer is made of (toNotification); the tests read rows the same way. */
 export const notificationSelect = {
@@ -45,10 +50,26 @@ export function toNotification(row: NotificationRow): Notification {
 /** Messages are shown in a toast and a list: keep them to one readable line. */
 const MAX_MESSAGE = 300;
 
+export type NotificationInput = {
+  message: string;
+  /** A client path such as /home/transactions/<id>. */
+  link: string;
+  transactionId?: string;
+  /** What it is about: decides whether it is also mailed now or in the digest (issue 19). */
+  event?: NotificationEvent;
+};
+
+/**
+ * Notifies users in the change's transaction: the rows, their live events, and the mails of
+ * those who chose e-mail for this event (DESIGN.md 12.2). Digest choices need nothing now: the
+ * digest job reads the day's notifications by event.
+ */
 export async function notifyUsers(
   tx: Tx,
   userIds: ReadonlyArray<string>,
-  event: { message: string; link: string; transactionId?: string },
+  event: NotificationInput,
+  /** Needed to mail (an event set); a bare notification without an event needs none. */
+  deps?: AppDeps,
 ) {
   const recipients = [...new Set(userIds)];
   if (recipients.length === 0) return;
@@ -61,10 +82,12 @@ export async function notifyUsers(
   // createdAt as toISOString writes it, read false (the row was just made), transactionDeleted
   // as the transaction is now (the change that notifies works on a transaction that exists).
   const transactionId = event.transactionId ?? null;
+  const kind = event.event ?? null;
   await tx.$executeRaw`
     WITH inserted AS (
-      INSERT INTO notifications (user_id, message, link, transaction_id, created_at)
-      SELECT recipient, ${message}, ${event.link}, ${transactionId}::uuid, statement_timestamp()
+      INSERT INTO notifications (user_id, message, link, transaction_id, event, created_at)
+      SELECT recipient, ${message}, ${event.link}, ${transactionId}::uuid, ${kind}::notification_event,
+             statement_timestamp()
       FROM unnest(${recipients}::uuid[]) AS recipient
       RETURNING id, user_id, message, link, transaction_id, created_at
     )
@@ -82,6 +105,32 @@ export async function notifyUsers(
       )
     )::text)
     FROM inserted`;
+  if (event.event) {
+    if (!deps) throw new Error('notifyUsers: a notification with an event needs deps to mail it');
+    await mailNotification(tx, deps, recipients, { ...event, message, event: event.event });
+  }
+}
+
+/** The mails of one notification, for the recipients who chose e-mail for its event. */
+async function mailNotification(
+  tx: Tx,
+  deps: AppDeps,
+  recipients: string[],
+  notification: NotificationInput & { event: NotificationEvent },
+) {
+  const users = await tx.$queryRaw<
+    { id: string; email: string; first_name: string; role: 'user' | 'admin'; deliveries: Prisma.JsonValue }[]
+  >`
+    SELECT id, email::text AS email, first_name, role::text AS role, notification_deliveries AS deliveries
+      FROM users WHERE id = ANY(${recipients}::uuid[]) AND is_admin_approved`;
+  const mails = users
+    .filter((user) => deliveryOf(user.role, user.deliveries, notification.event) === 'email')
+    .map((user) => ({
+      kind: `notification.${notification.event}`,
+      userId: user.id,
+      content: notificationMail(deps, user, notification),
+    }));
+  await queueMails(tx, deps, mails);
 }
 
 /** Every active admin but the one who acted (nobody needs to hear about their own action). */

@@ -8,11 +8,12 @@ import type {
   UsersListInput,
 } from '../../shared/schemas/users';
 import type { Prisma } from '../db/generated/client';
-import { AppError, describeErrorForLog } from '../errors';
+import { AppError } from '../errors';
 import { accountApprovedMessage } from '../mail/templates';
 import { assertSelfOrAdmin } from './access';
 import { recordAudit } from './audit';
 import type { CallerContext } from './context';
+import { queueMail } from './mail';
 import { notifyUsers, revokeLiveSessions } from './notifications';
 import { escapeLike, pageCount } from './paging';
 
@@ -110,7 +111,7 @@ export async function listUsers(ctx: CallerContext, input: UsersListInput): Prom
 
 /**
  * Approves a registration or re-activates an account; takes effect at the user's next sign-in.
- * The user hears of it in the portal and by e-mail (a mail failure is logged, not fatal).
+ * The user hears of it in the portal and by e-mail (queued with the change: an SMTP outage delays it).
  */
 export async function activateUser(ctx: CallerContext, input: { id: string }): Promise<PublicUser> {
   const before = await findPublicUser(ctx, input.id);
@@ -130,23 +131,20 @@ export async function activateUser(ctx: CallerContext, input: { id: string }): P
         before,
         after,
       });
-      await notifyUsers(tx, [input.id], { message: apiMessages.accountApproved, link: '/home' });
+      await notifyUsers(tx, [input.id], { message: apiMessages.accountApproved, link: '/home' }, ctx.deps);
+      // The approval mail leaves with the change, through the outbox (issue 19).
+      await queueMail(tx, ctx.deps, {
+        kind: 'account.approved',
+        userId: input.id,
+        content: accountApprovedMessage({
+          to: row.email,
+          firstName: row.firstName,
+          link: `${ctx.deps.config.appUrl}/auth/login`,
+        }),
+      });
     }
     return after;
   });
-  if (!before.isAdminApproved) {
-    await ctx.deps.mailer
-      .send(
-        accountApprovedMessage({
-          to: user.email,
-          firstName: user.firstName,
-          link: `${ctx.deps.config.appUrl}/auth/login`,
-        }),
-      )
-      .catch((error: unknown) =>
-        ctx.log.error({ error: describeErrorForLog(error) }, 'sending the approval mail failed'),
-      );
-  }
   return user;
 }
 

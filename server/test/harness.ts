@@ -91,6 +91,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppDeps['config'
     trustProxy: false,
     shutdownDrainMs: 0,
     databasePoolSize: 10,
+    jobConcurrency: 2,
+    jobWorkerStaleMs: 60_000,
     ...overrides,
     jwtSecret: overrides.jwtSecret ?? TEST_JWT_SECRET,
   };

@@ -17,6 +17,7 @@ import {
 } from './factories';
 import { buildTestApp, setupTestDatabase, TEST_JWT_SECRET, TestClock, testConfig, testDeps } from './harness';
 import { expectProtectiveHeaders } from './headers';
+import { runTestJobs } from './jobs';
 import { captureLogs } from './log-capture';
 import { linkIn, type SmtpInbox, startSmtpInbox } from './smtp-inbox';
 
@@ -54,6 +55,8 @@ afterAll(async () => {
   await app.close();
   await inbox.close();
 });
+// The mail job runs with the app's deps and logs: secrets must stay out of its log lines too.
+runTestJobs(database, () => ({ ...deps, config: deps.config }));
 
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const profileOf = (id: string) => `/api/settings/getUser/${id}`;

@@ -1,7 +1,10 @@
 import { adminTransactionsRouter } from '../routers/admin-transactions';
 import { authRouter } from '../routers/auth';
 import { bannersRouter } from '../routers/banners';
+import { calendarRouter } from '../routers/calendar';
+import { keyDatesRouter } from '../routers/key-dates';
 import { librariesRouter } from '../routers/libraries';
+import { notificationSettingsRouter } from '../routers/notification-settings';
 import { notificationsRouter } from '../routers/notifications';
 import { rejectionReasonsRouter } from '../routers/rejection-reasons';
 import { reviewQueueRouter } from '../routers/review-queue';
@@ -29,6 +32,9 @@ export const appRouter = router({
   notifications: notificationsRouter,
   libraries: librariesRouter,
   banners: bannersRouter,
+  notificationSettings: notificationSettingsRouter,
+  keyDates: keyDatesRouter,
+  calendar: calendarRouter,
 });
 
 export type AppRouter = typeof appRouter;

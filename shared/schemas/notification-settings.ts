@@ -21,7 +21,11 @@ export const NOTIFICATION_EVENTS = [
   'keyDate',
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
-export const ADMIN_EVENTS: readonly NotificationEvent[] = ['documentUploaded', 'transactionCreated', 'registration'];
+export const ADMIN_EVENTS: readonly NotificationEvent[] = [
+  'documentUploaded',
+  'transactionCreated',
+  'registration',
+];
 export const AGENT_EVENTS: readonly NotificationEvent[] = ['documentReviewed', 'comment', 'keyDate'];
 
 export const DEFAULT_DELIVERY: Record<NotificationEvent, Delivery> = {
@@ -103,4 +107,8 @@ export const detectedTimezoneInput = z.object({
 
 /** The one-click unsubscribe of a mail (RFC 8058): its token names the user and the event. */
 export const unsubscribeInput = z.object({ token: z.string().min(1).max(300) });
-export const unsubscribeAnswer = z.object({ message: z.string(), event: z.enum(NOTIFICATION_EVENTS) });
+export const unsubscribeAnswer = z.object({
+  message: z.string(),
+  /** The event switched to in-app, or 'digest' (the digest's link: every digest event). */
+  event: z.enum([...NOTIFICATION_EVENTS, 'digest']),
+});

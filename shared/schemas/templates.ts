@@ -6,7 +6,8 @@ import { KEY_DATE_KINDS } from './key-dates';
 /** The key dates a template may start its transactions with: every kind but `custom`. */
 export const TEMPLATE_KEY_DATE_KINDS = KEY_DATE_KINDS.filter((kind) => kind !== 'custom');
 const templateKeyDateKind = z.enum(TEMPLATE_KEY_DATE_KINDS as [string, ...string[]], {
-  error: 'Key date kinds are contract-acceptance, inspection, appraisal, financing, closing, listing-expiration, possession',
+  error:
+    'Key date kinds are contract-acceptance, inspection, appraisal, financing, closing, listing-expiration, possession',
 });
 
 /**

@@ -109,9 +109,10 @@ export async function setFormFile(ctx: CallerContext, input: { id: string; formI
     });
     await notifyOtherSide(
       tx,
-      ctx.user,
+      ctx,
       transaction,
       `${await nameOf(tx, ctx.user.id)} uploaded "${form.label}" (version ${version}) for ${placeOf(transaction)}`,
+      'documentUploaded',
     );
     return answerOf(ctx, row);
   });
@@ -137,9 +138,10 @@ export async function addComment(ctx: CallerContext, input: { id: string; formId
     });
     await notifyOtherSide(
       tx,
-      caller,
+      ctx,
       transaction,
       `${await nameOf(tx, caller.id)} commented on "${form.label}" (${placeOf(transaction)}): ${excerpt(answer.text)}`,
+      'comment',
     );
     return answer;
   });
@@ -231,9 +233,10 @@ export async function review(ctx: CallerContext, input: ReviewInput) {
       });
       await notifyOtherSide(
         tx,
-        caller,
+        ctx,
         transaction,
         `${await nameOf(tx, caller.id)} commented on "${seen.label}" (${placeOf(transaction)}): ${excerpt(text)}`,
+        'comment',
       );
       return answerOf(ctx, await lockedForm(tx, seen.id));
     }
@@ -260,9 +263,10 @@ export async function review(ctx: CallerContext, input: ReviewInput) {
     const note = decisionNote(reasons, text);
     await notifyOtherSide(
       tx,
-      caller,
+      ctx,
       transaction,
       `"${form.label}" was ${input.status} (${placeOf(transaction)})${note ? `: ${excerpt(note)}` : ''}`,
+      'documentReviewed',
     );
     return answerOf(ctx, row);
   });
@@ -301,9 +305,10 @@ export async function requestWaiver(ctx: CallerContext, input: WaiverRequestInpu
     });
     await notifyOtherSide(
       tx,
-      ctx.user,
+      ctx,
       transaction,
       `${await nameOf(tx, ctx.user.id)} asked to waive "${form.label}" (${placeOf(transaction)}): ${excerpt(input.reason)}`,
+      'documentUploaded',
     );
     return answerOf(ctx, row);
   });
@@ -344,9 +349,10 @@ export async function decideWaiver(ctx: CallerContext, input: WaiverDecisionInpu
     });
     await notifyOtherSide(
       tx,
-      ctx.user,
+      ctx,
       transaction,
       `The waiver of "${form.label}" was ${verdict} (${placeOf(transaction)})${text ? `: ${excerpt(text)}` : ''}`,
+      'documentReviewed',
     );
     return answerOf(ctx, row);
   });

@@ -1,3 +1,4 @@
+import type { KeyDateKind } from '../../../shared/schemas/key-dates';
 import type {
   Comment,
   ComplianceStatus,
@@ -8,10 +9,9 @@ import type {
   TransactionForm,
   TransactionSummary,
 } from '../../../shared/schemas/transactions';
-import type { KeyDateKind } from '../../../shared/schemas/key-dates';
 import type { Prisma } from '../../db/generated/client';
-import { calendarDayOf, todayIn } from '../calendar-days';
 import { downloadName } from '../../storage/keys';
+import { calendarDayOf, todayIn } from '../calendar-days';
 import type { FileLinker } from '../file-links';
 
 /** What is read of a transaction, its forms and comments, and how each becomes its answer. */

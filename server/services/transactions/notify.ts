@@ -1,5 +1,6 @@
+import type { NotificationEvent } from '../../../shared/schemas/notification-settings';
 import type { Tx } from '../../db/client';
-import type { Caller } from '../context';
+import type { CallerContext } from '../context';
 import { activeAdminIds, notifyUsers } from '../notifications';
 
 /** Who hears of a change to a transaction, and in what words (DESIGN.md section 7). */
@@ -28,15 +29,23 @@ export function excerpt(text: string, length = 80): string {
  */
 export async function notifyOtherSide(
   tx: Tx,
-  actor: Caller,
+  ctx: Pick<CallerContext, 'deps' | 'user'>,
   transaction: { id: string; userId: string },
   message: string,
+  event: NotificationEvent,
 ): Promise<void> {
   const transactionId = transaction.id;
+  const actor = ctx.user;
   if (actor.id === transaction.userId) {
     const link = adminLink(transactionId);
-    await notifyUsers(tx, await activeAdminIds(tx, actor.id), { message, link, transactionId });
+    await notifyUsers(
+      tx,
+      await activeAdminIds(tx, actor.id),
+      { message, link, transactionId, event },
+      ctx.deps,
+    );
   } else {
-    await notifyUsers(tx, [transaction.userId], { message, link: agentLink(transactionId), transactionId });
+    const link = agentLink(transactionId);
+    await notifyUsers(tx, [transaction.userId], { message, link, transactionId, event }, ctx.deps);
   }
 }

@@ -1,12 +1,12 @@
 import { apiMessages } from '../../../shared/messages';
 import type { PagingInput } from '../../../shared/schemas/common';
+import type { KeyDateKind } from '../../../shared/schemas/key-dates';
+import { DEFAULT_TIMEZONE } from '../../../shared/schemas/notification-settings';
 import type {
   ComplianceStatus,
   TransactionSummary,
   TransactionsPage,
 } from '../../../shared/schemas/transactions';
-import type { KeyDateKind } from '../../../shared/schemas/key-dates';
-import { DEFAULT_TIMEZONE } from '../../../shared/schemas/notification-settings';
 import { Prisma } from '../../db/generated/client';
 import { isStatementTimeout, sqlRows, sqlRowsWithin } from '../../db/sql';
 import { AppError } from '../../errors';
@@ -158,9 +158,13 @@ async function listPage(
   paging: PagingInput,
 ): Promise<TransactionsPage> {
   // The plan of a list does not depend on its values (an index in every case): prepared.
-  const rows = await sqlRows<PageRow>(ctx.db, transactionPageSql(filter, paging, 'per-use', ctx.deps.clock.now()), {
-    prepared: true,
-  });
+  const rows = await sqlRows<PageRow>(
+    ctx.db,
+    transactionPageSql(filter, paging, 'per-use', ctx.deps.clock.now()),
+    {
+      prepared: true,
+    },
+  );
   return toTransactionsPage(rows, paging.limit);
 }
 

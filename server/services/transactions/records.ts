@@ -11,6 +11,7 @@ import { assertSelfOrAdmin } from '../access';
 import { recordAudit } from '../audit';
 import type { CallerContext } from '../context';
 import { fileLinker } from '../file-links';
+import { addClosingDate, rescheduleTransaction } from '../key-dates';
 import { closed, findVisible, lockTransactions, notFound } from './access';
 import { type DetailRow, detailSelect, person, toPerson, toSummary, toTransaction } from './mappers';
 import { nameOf, notifyOtherSide, placeOf } from './notify';
@@ -56,6 +57,7 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
       },
       select: { id: true },
     });
+    if (input.closingDate) await addClosingDate(tx, ctx.deps, created.id, input.closingDate);
     // Read back once the insert's statement trigger has counted the new checklist.
     const row = await tx.transaction.findUniqueOrThrow({ where: { id: created.id }, select: detailSelect });
     const answer = await toTransaction(fileLinker(ctx), row, ctx.deps.clock.now());
@@ -69,9 +71,10 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
     });
     await notifyOtherSide(
       tx,
-      caller,
+      ctx,
       row,
       `${await nameOf(tx, caller.id)} opened a transaction: ${placeOf(row)}`,
+      'transactionCreated',
     );
     return answer;
   });
@@ -164,7 +167,15 @@ export async function close(ctx: CallerContext, { id }: { id: string }) {
       transactionId: id,
       after: { closedAt: row.closedAt },
     });
-    await notifyOtherSide(tx, ctx.user, row, `${placeOf(row)} was closed: the file is complete`);
+    await notifyOtherSide(
+      tx,
+      ctx,
+      row,
+      `${placeOf(row)} was closed: the file is complete`,
+      'documentReviewed',
+    );
+    // A closed file has no deadlines left to remind of; reopened, they come back.
+    await rescheduleTransaction(tx, ctx.deps, row.id);
     return toTransaction(fileLinker(ctx), row, ctx.deps.clock.now());
   });
 }
@@ -189,7 +200,8 @@ export async function reopen(ctx: CallerContext, { id }: { id: string }) {
       transactionId: id,
       before: { closedAt: locked.closedAt },
     });
-    await notifyOtherSide(tx, ctx.user, row, `${placeOf(row)} was reopened`);
+    await notifyOtherSide(tx, ctx, row, `${placeOf(row)} was reopened`, 'documentReviewed');
+    await rescheduleTransaction(tx, ctx.deps, row.id);
     return toTransaction(fileLinker(ctx), row, ctx.deps.clock.now());
   });
 }
@@ -199,6 +211,7 @@ export async function softDelete(ctx: CallerContext, { id }: { id: string }) {
   const before = await findVisible(ctx, id);
   await ctx.db.$transaction(async (tx) => {
     await tx.transaction.update({ where: { id }, data: { deletedAt: ctx.deps.clock.now() } });
+    await rescheduleTransaction(tx, ctx.deps, id);
     await recordAudit(tx, {
       actorId: ctx.user.id,
       action: 'transaction.delete',

@@ -194,11 +194,17 @@ export async function bulkAccept(
         .map((entry) => `"${entry.form.label}" (${place(entry.transactionId)})`)
         .join(', ');
       const singleDeal = entries.every((entry) => entry.transactionId === first?.transactionId);
-      await notifyUsers(tx, [agentId], {
-        message: `${reviewer} accepted ${entries.length === 1 ? 'a document' : `${entries.length} documents`}: ${excerpt(names, 240)}`,
-        link: singleDeal && first ? agentLink(first.transactionId) : '/home',
-        ...(singleDeal && first ? { transactionId: first.transactionId } : {}),
-      });
+      await notifyUsers(
+        tx,
+        [agentId],
+        {
+          message: `${reviewer} accepted ${entries.length === 1 ? 'a document' : `${entries.length} documents`}: ${excerpt(names, 240)}`,
+          link: singleDeal && first ? agentLink(first.transactionId) : '/home',
+          ...(singleDeal && first ? { transactionId: first.transactionId } : {}),
+          event: 'documentReviewed',
+        },
+        ctx.deps,
+      );
     }
     return { reviewed: accepted.length };
   });

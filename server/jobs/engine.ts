@@ -1,0 +1,139 @@
+import { hostname } from 'node:os';
+import { type Job, type JobHelpers, Logger, type Runner, run, type TaskList } from 'graphile-worker';
+import type { AppDeps } from '../deps';
+import { describeErrorForLog } from '../errors';
+import type { ServiceLog } from '../services/context';
+import { JOB_KINDS } from './enqueue';
+import { jobMetrics } from './metrics';
+import { JOB_HANDLERS, jobContext } from './tasks';
+
+/**
+ * The job engine (issue 19): graphile-worker 0.17 on the portal's own PostgreSQL, run by every
+ * instance. Why graphile-worker: its add_job is a SQL function, so a job is added by the very
+ * statement batch of the change that causes it (server/jobs/enqueue.ts); LISTEN/NOTIFY starts a
+ * job within milliseconds; failed jobs come back with exponential back-off; its cron runs each
+ * tick once across all instances. pg-boss 10 would have done too, but needs a separate
+ * connection handle per transaction and polls.
+ *
+ * One gap we close ourselves: a job whose worker died (SIGKILL, OOM) stays locked for four hours.
+ * Each instance writes a heartbeat per worker to job_workers; any instance that finds a worker
+ * silent for `staleAfterMs` unlocks its jobs (graphile_worker.force_unlock_workers), so they run
+ * again within a minute of the crash. The mail job is idempotent (mail_outbox.status), so a
+ * worker that was merely slow cannot send twice.
+ */
+
+export type JobEngineOptions = {
+  connectionString: string;
+  concurrency: number;
+  /** How often the heartbeat is written and stale workers are looked for. */
+  heartbeatMs?: number;
+  /** A worker silent this long is taken for dead and its jobs unlocked. */
+  staleAfterMs?: number;
+  /** false: no cron (tests drive the sweeps themselves). */
+  cron?: boolean;
+};
+
+export type JobEngine = { stop(): Promise<void>; workerIds(): string[] };
+
+/** Every minute: reminders and digests (each tick once across instances); the outbox daily. */
+const CRONTAB = [
+  `* * * * * ${JOB_KINDS.sweepReminders} ?max=1&jobKey=reminders.sweep:cron`,
+  `* * * * * ${JOB_KINDS.sweepDigests} ?max=1&jobKey=digests.sweep:cron`,
+  `17 3 * * * ${JOB_KINDS.pruneOutbox} ?max=1`,
+].join('\n');
+
+export async function startJobEngine(
+  deps: AppDeps,
+  log: ServiceLog,
+  options: JobEngineOptions,
+): Promise<JobEngine> {
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const staleAfterMs = options.staleAfterMs ?? 60_000;
+  const taskList: TaskList = {};
+  for (const [kind, handler] of Object.entries(JOB_HANDLERS)) {
+    taskList[kind] = async (payload: unknown, helpers: JobHelpers) => {
+      const job: Job = helpers.job;
+      const started = Date.now();
+      jobMetrics.latency.observe({ kind }, Math.max(0, (started - job.run_at.getTime()) / 1000));
+      try {
+        const runInfo = {
+          id: job.id,
+          attempts: job.attempts,
+          maxAttempts: job.max_attempts,
+          signal: helpers.abortSignal ?? new AbortController().signal,
+        };
+        await handler(jobContext(deps, log, runInfo), payload, runInfo);
+        jobMetrics.runs.inc({ kind, outcome: 'done' });
+      } catch (error) {
+        jobMetrics.runs.inc({ kind, outcome: job.attempts >= job.max_attempts ? 'gave-up' : 'retry' });
+        log.warn(
+          { error: describeErrorForLog(error), kind, jobId: job.id, attempt: job.attempts },
+          'job failed',
+        );
+        throw error;
+      } finally {
+        jobMetrics.duration.observe({ kind }, (Date.now() - started) / 1000);
+      }
+    };
+  }
+
+  const workers = new Set<string>();
+  const runner: Runner = await run({
+    connectionString: options.connectionString,
+    concurrency: options.concurrency,
+    noHandleSignals: true,
+    pollInterval: 2_000,
+    taskList,
+    ...(options.cron === false ? {} : { crontab: CRONTAB }),
+    logger: engineLogger(log),
+  });
+  runner.events.on('worker:create', ({ worker }) => workers.add(worker.workerId));
+  runner.events.on('worker:release', ({ worker }) => workers.delete(worker.workerId));
+
+  const instance = `${hostname()}:${process.pid}`;
+  const beat = async () => {
+    try {
+      const ids = [...workers];
+      await deps.db.$executeRaw`
+        INSERT INTO job_workers (worker_id, heartbeat_at)
+        SELECT id, now() FROM unnest(${ids}::text[]) AS id
+        ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`;
+      await deps.db.$executeRaw`
+        WITH dead AS (
+          DELETE FROM job_workers
+           WHERE heartbeat_at < now() - make_interval(secs => ${staleAfterMs / 1000})
+             AND NOT (worker_id = ANY(${ids}::text[]))
+          RETURNING worker_id)
+        SELECT graphile_worker.force_unlock_workers(array_agg(worker_id)) FROM dead HAVING count(*) > 0`;
+    } catch (error) {
+      log.warn({ error: describeErrorForLog(error), instance }, 'job worker heartbeat failed');
+    }
+  };
+  // Workers are created as the pool starts; the first beat also frees what a crash left locked.
+  await beat();
+  const timer = setInterval(beat, heartbeatMs);
+  timer.unref();
+
+  return {
+    workerIds: () => [...workers],
+    async stop() {
+      clearInterval(timer);
+      // Lets running jobs finish (graceful), then releases the pool's connections.
+      await runner.stop();
+      const ids = [...workers];
+      await deps.db.$executeRaw`DELETE FROM job_workers WHERE worker_id = ANY(${ids}::text[])`.catch(
+        () => {},
+      );
+    },
+  };
+}
+
+/** graphile-worker's messages into our log, at their level (its debug is very chatty). */
+function engineLogger(log: ServiceLog): Logger {
+  return new Logger((scope) => (level, message, meta) => {
+    const fields = { scope: { label: scope.label, taskIdentifier: scope.taskIdentifier }, ...(meta ?? {}) };
+    if (level === 'error') log.error(fields, message);
+    else if (level === 'warning') log.warn(fields, message);
+    else if (level === 'info') log.info(fields, message);
+  });
+}

@@ -1,0 +1,39 @@
+import type { AppDeps } from '../deps';
+import type { ServiceContext, ServiceLog } from '../services/context';
+import { sweepDigests } from '../services/digests';
+import { deliverMail, pruneSentMail } from '../services/mail';
+import { sweepReminders } from '../services/reminders';
+import { JOB_KINDS, type JobKind } from './enqueue';
+
+/**
+ * What each kind of job does: a services function, called with a context made for the job (no
+ * request, no caller). Handlers stay this thin so every rule can be tested without the engine.
+ */
+
+export type JobRun = {
+  id: string;
+  attempts: number;
+  maxAttempts: number;
+  signal: AbortSignal;
+};
+
+export type JobHandler = (ctx: ServiceContext, payload: unknown, run: JobRun) => Promise<unknown>;
+
+const mailIdOf = (payload: unknown): string => {
+  const mailId = (payload as { mailId?: unknown } | null)?.mailId;
+  if (typeof mailId !== 'string') throw new Error('mail.send needs a mailId');
+  return mailId;
+};
+
+export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
+  [JOB_KINDS.sendMail]: (ctx, payload, run) =>
+    deliverMail(ctx, { mailId: mailIdOf(payload), lastAttempt: run.attempts >= run.maxAttempts }),
+  [JOB_KINDS.sweepReminders]: (ctx) => sweepReminders(ctx),
+  [JOB_KINDS.sweepDigests]: (ctx) => sweepDigests(ctx),
+  [JOB_KINDS.pruneOutbox]: (ctx) => pruneSentMail(ctx),
+};
+
+/** The context of one job run. */
+export function jobContext(deps: AppDeps, log: ServiceLog, run: JobRun): ServiceContext {
+  return { deps, db: deps.db, ip: 'job', requestId: `job-${run.id}`, log, signal: run.signal };
+}

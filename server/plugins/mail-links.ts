@@ -1,0 +1,60 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { apiMessages } from '../../shared/messages';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { calendarFeed } from '../services/calendar';
+import type { ServiceContext } from '../services/context';
+import { unsubscribe } from '../services/notification-settings';
+
+/**
+ * The addresses mails and calendar apps open without signing in (issue 19, DESIGN.md 12.2):
+ *
+ * - POST /api/unsubscribe/<token>: RFC 8058 one-click unsubscribe. Mail providers POST
+ *   `List-Unsubscribe=One-Click` as a form, so any body type is taken here (and ignored: the
+ *   token says everything). GET redirects to the page /unsubscribe/<token>, which asks the API
+ *   itself: a link scanner that only GETs changes nothing.
+ * - GET /calendar/<token>.ics: the calendar feed, for Google Calendar or Outlook to poll.
+ *
+ * Not in the REST table: neither takes JSON nor answers it the table's way (a form body, a
+ * text/calendar answer); both are in the authorization matrix and the fuzz suite.
+ */
+
+const TOKEN = /^[A-Za-z0-9_-]{1,200}(\.[A-Za-z0-9_-]{1,100})?$/;
+
+export const mailLinkRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
+  // Encapsulated in this plugin: every other route keeps refusing bodies it does not parse.
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 4096 }, (_req, _body, done) =>
+    done(null, null),
+  );
+
+  const contextOf = (requestId: string, ip: string): ServiceContext => ({
+    deps,
+    db: deps.db,
+    ip,
+    requestId,
+    log: app.log,
+  });
+
+  app.post('/api/unsubscribe/:token', { schema: { hide: true } }, async (req) => {
+    const { token } = req.params as { token: string };
+    return unsubscribe(contextOf(req.id, req.ip), { token: TOKEN.test(token) ? token : '' });
+  });
+
+  app.get('/api/unsubscribe/:token', { schema: { hide: true } }, async (req, reply) => {
+    const { token } = req.params as { token: string };
+    if (!TOKEN.test(token)) throw new AppError('NOT_FOUND', apiMessages.notFound);
+    return reply.redirect(`/unsubscribe/${token}`, 303);
+  });
+
+  app.get('/calendar/:file', { schema: { hide: true } }, async (req, reply) => {
+    const { file } = req.params as { file: string };
+    const token = file.endsWith('.ics') ? file.slice(0, -4) : '';
+    const body = TOKEN.test(token) ? await calendarFeed(contextOf(req.id, req.ip), { token }) : null;
+    if (body === null) throw new AppError('NOT_FOUND', apiMessages.notFound);
+    return reply
+      .header('content-type', 'text/calendar; charset=utf-8')
+      .header('cache-control', 'private, max-age=300')
+      .header('content-disposition', 'inline; filename="key-dates.ics"')
+      .send(body);
+  });
+};

@@ -1,0 +1,173 @@
+import type {
+  CalendarAnswer,
+  CalendarEvent,
+  CalendarInput,
+  KeyDateKind,
+} from '../../shared/schemas/key-dates';
+import { Prisma } from '../db/generated/client';
+
+import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
+import { assertSelfOrAdmin } from './access';
+import { todayIn } from './calendar-days';
+import type { CallerContext, ServiceContext } from './context';
+
+/**
+ * The calendar of key dates (DESIGN.md 12.2): an agent's own, an admin's everyone's (or one
+ * agent's), over a range of days; and the same as an iCalendar feed behind a secret address.
+ */
+
+/** More than any month of a large brokerage; a larger answer says so rather than grow. */
+export const MAX_CALENDAR_EVENTS = 5_000;
+/** The feed covers this window around today: what a calendar app shows and keeps. */
+const FEED_PAST_DAYS = 90;
+const FEED_FUTURE_DAYS = 400;
+
+type EventRow = {
+  id: string;
+  transaction_id: string;
+  street_address: string;
+  kind: KeyDateKind;
+  label: string;
+  date: string;
+  done: boolean;
+  updated_at: Date;
+};
+
+async function eventRows(
+  ctx: ServiceContext,
+  { from, to, agentId }: { from: string; to: string; agentId: string | null },
+): Promise<EventRow[]> {
+  const ofAgent = agentId === null ? Prisma.empty : Prisma.sql`AND t.user_id = ${agentId}::uuid`;
+  return ctx.db.$queryRaw<EventRow[]>`
+    SELECT k.id, k.transaction_id, t.street_address, k.kind, k.label,
+           to_char(k.date, 'YYYY-MM-DD') AS date, k.done, k.updated_at
+      FROM key_dates k JOIN transactions t ON t.id = k.transaction_id
+     WHERE k.date BETWEEN ${from}::date AND ${to}::date AND t.deleted_at IS NULL ${ofAgent}
+     ORDER BY k.date, t.street_address, k.position
+     LIMIT ${MAX_CALENDAR_EVENTS}`;
+}
+
+const toEvent = (row: EventRow): CalendarEvent => ({
+  transactionId: row.transaction_id,
+  streetAddress: row.street_address,
+  kind: row.kind,
+  label: row.label,
+  date: row.date,
+  done: row.done,
+});
+
+export async function listCalendar(ctx: CallerContext, input: CalendarInput): Promise<CalendarAnswer> {
+  if (input.agentId) assertSelfOrAdmin(ctx.user, input.agentId);
+  const agentId = ctx.user.role === 'admin' ? (input.agentId ?? null) : ctx.user.id;
+  const rows = await eventRows(ctx, { from: input.from, to: input.to, agentId });
+  return { events: rows.map(toEvent) };
+}
+
+/** A new secret feed address; the one before stops working (its hash is replaced). */
+export async function createCalendarFeed(ctx: CallerContext): Promise<{ url: string }> {
+  const token = newSecretToken();
+  await ctx.db.user.update({
+    where: { id: ctx.user.id },
+    data: { calendarFeedHash: hashSecretToken(token) },
+  });
+  return { url: `${ctx.deps.config.appUrl}/calendar/${token}.ics` };
+}
+
+const shiftDay = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The feed of a secret token as RFC 5545 text, or null for a token nobody holds (then 404: the
+ * address reveals nothing). A deactivated account's feed stops too.
+ */
+export async function calendarFeed(
+  ctx: ServiceContext,
+  { token }: { token: string },
+): Promise<string | null> {
+  const user = await ctx.db.user.findUnique({
+    where: { calendarFeedHash: hashSecretToken(token) },
+    select: { id: true, role: true, timezone: true, isAdminApproved: true, firstName: true },
+  });
+  if (!user?.isAdminApproved) return null;
+  const today = todayIn(user.timezone, ctx.deps.clock.now());
+  const rows = await eventRows(ctx, {
+    from: shiftDay(today, -FEED_PAST_DAYS),
+    to: shiftDay(today, FEED_FUTURE_DAYS),
+    agentId: user.role === 'admin' ? null : user.id,
+  });
+  return toICalendar(rows, {
+    appUrl: ctx.deps.config.appUrl,
+    now: ctx.deps.clock.now(),
+    admin: user.role === 'admin',
+  });
+}
+
+/** RFC 5545 TEXT: backslash, semicolon, comma and newlines escaped. */
+const escapeText = (value: string) =>
+  value.replaceAll('\\', '\\\\').replaceAll(';', '\\;').replaceAll(',', '\\,').replace(/\r?\n/g, '\\n');
+
+/** Content lines are folded at 75 octets (RFC 5545 3.1), never inside a UTF-8 sequence. */
+function fold(line: string): string {
+  const bytes = Buffer.from(line, 'utf8');
+  if (bytes.length <= 75) return line;
+  const parts: string[] = [];
+  let start = 0;
+  let limit = 75;
+  while (start < bytes.length) {
+    let end = Math.min(start + limit, bytes.length);
+    // Back off to the start of a UTF-8 character (continuation bytes are 10xxxxxx).
+    while (end < bytes.length && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+    parts.push(bytes.subarray(start, end).toString('utf8'));
+    start = end;
+    limit = 74; // the leading space of a continuation line counts
+  }
+  return parts.join('\r\n ');
+}
+
+const stamp = (date: Date) => `${date.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
+const dayValue = (day: string) => day.replaceAll('-', '');
+
+function toICalendar(
+  rows: EventRow[],
+  { appUrl, now, admin }: { appUrl: string; now: Date; admin: boolean },
+): string {
+  let host = 'localhost';
+  try {
+    host = new URL(appUrl).hostname || host;
+  } catch {
+    // APP_URL is validated at start.
+  }
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Brokerage Portal//Key dates//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    'X-WR-CALNAME:Brokerage Portal key dates',
+    // Ask calendar apps to look again hourly (Outlook and Apple honour these; Google polls itself).
+    'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
+    'X-PUBLISHED-TTL:PT1H',
+  ];
+  for (const row of rows) {
+    const path = admin
+      ? `/adminTransactions/transactions/${row.transaction_id}`
+      : `/home/transactions/${row.transaction_id}`;
+    lines.push(
+      'BEGIN:VEVENT',
+      `UID:${row.id}@${host}`,
+      `DTSTAMP:${stamp(now)}`,
+      `LAST-MODIFIED:${stamp(row.updated_at)}`,
+      // Increases with every edit of the date, so subscribers replace their copy.
+      `SEQUENCE:${Math.max(0, Math.floor(row.updated_at.getTime() / 1000) - 1_700_000_000)}`,
+      `DTSTART;VALUE=DATE:${dayValue(row.date)}`,
+      `DTEND;VALUE=DATE:${dayValue(shiftDay(row.date, 1))}`,
+      `SUMMARY:${escapeText(`${row.done ? 'Done: ' : ''}${row.label}: ${row.street_address}`)}`,
+      `DESCRIPTION:${escapeText(`${row.label} for ${row.street_address}. ${appUrl}${path}`)}`,
+      `URL:${appUrl}${path}`,
+      'TRANSP:TRANSPARENT',
+      'END:VEVENT',
+    );
+  }
+  lines.push('END:VCALENDAR');
+  return `${lines.map(fold).join('\r\n')}\r\n`;
+}

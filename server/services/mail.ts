@@ -1,0 +1,105 @@
+import type { Tx } from '../db/client';
+import type { AppDeps } from '../deps';
+import { describeErrorForLog } from '../errors';
+import { enqueueJobs, JOB_KINDS } from '../jobs/enqueue';
+import type { MailContent } from '../mail/content';
+import { renderMail } from '../mail/render';
+import { createSealer, type Sealer } from '../security/sealing';
+import type { ServiceContext } from './context';
+
+/**
+ * Every mail the portal sends (issue 19): written to mail_outbox in the transaction of the change
+ * that causes it, with a job to send it. The job renders and sends; SMTP failures are retried with
+ * graphile-worker's back-off (e^attempt seconds: 3 s, 7 s, 20 s, 55 s, 2.5 min... up to 6 h apart);
+ * the outbox row says whether it went, so a job run twice (a worker that died after sending and
+ * before the job was marked done) does not send twice, and every retry carries one Message-ID.
+ */
+
+/** About two days of retries at graphile-worker's back-off before a mail is given up. */
+export const MAIL_MAX_ATTEMPTS = 20;
+/** Kept this long after sending, for support questions ("did the reset mail go?"). */
+export const SENT_MAIL_RETENTION_DAYS = 30;
+
+export type QueuedMail = { kind: string; userId?: string | null; content: MailContent };
+
+const sealers = new Map<string, Sealer>();
+function sealerOf(deps: AppDeps): Sealer {
+  let sealer = sealers.get(deps.config.jwtSecret);
+  if (!sealer) {
+    sealer = createSealer(deps.config.jwtSecret);
+    sealers.set(deps.config.jwtSecret, sealer);
+  }
+  return sealer;
+}
+
+/** Queues mails inside `tx`: they leave once it commits, and never if it rolls back. */
+export async function queueMails(tx: Tx, deps: AppDeps, mails: readonly QueuedMail[]): Promise<void> {
+  if (mails.length === 0) return;
+  const sealer = sealerOf(deps);
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    INSERT INTO mail_outbox (kind, user_id, sealed)
+    SELECT kind, user_id, sealed
+      FROM unnest(${mails.map((mail) => mail.kind)}::text[],
+                  ${mails.map((mail) => mail.userId ?? null)}::uuid[],
+                  ${mails.map((mail) => sealer.seal(JSON.stringify(mail.content)))}::text[])
+           AS m(kind, user_id, sealed)
+    RETURNING id`;
+  await enqueueJobs(
+    tx,
+    rows.map((row) => ({
+      kind: JOB_KINDS.sendMail,
+      payload: { mailId: row.id },
+      maxAttempts: MAIL_MAX_ATTEMPTS,
+    })),
+  );
+}
+
+export const queueMail = (tx: Tx, deps: AppDeps, mail: QueuedMail) => queueMails(tx, deps, [mail]);
+
+/** The Message-ID of an outbox row: the same on every attempt, so receivers can drop a repeat. */
+export function messageIdOf(deps: AppDeps, mailId: string): string {
+  let host = 'localhost';
+  try {
+    host = new URL(deps.config.appUrl).hostname || host;
+  } catch {
+    // APP_URL is validated at start; a test config may still hold anything.
+  }
+  return `<${mailId}@${host}>`;
+}
+
+/**
+ * The job: sends one queued mail. Returns quietly when it was sent already or given up; throws
+ * when SMTP fails, so the job is tried again later.
+ */
+export async function deliverMail(
+  ctx: ServiceContext,
+  { mailId, lastAttempt }: { mailId: string; lastAttempt: boolean },
+): Promise<void> {
+  const [row] = await ctx.db.$queryRaw<{ sealed: string; kind: string }[]>`
+    UPDATE mail_outbox SET attempts = attempts + 1
+     WHERE id = ${mailId}::uuid AND status = 'queued'
+    RETURNING sealed, kind`;
+  if (!row) return;
+  const content = JSON.parse(sealerOf(ctx.deps).open(row.sealed)) as MailContent;
+  try {
+    await ctx.deps.mailer.send(renderMail(content), { messageId: messageIdOf(ctx.deps, mailId) });
+  } catch (error) {
+    const described = describeErrorForLog(error);
+    const status = lastAttempt ? 'failed' : 'queued';
+    await ctx.db.$executeRaw`
+      UPDATE mail_outbox SET last_error = ${`${described.type}: ${described.message}`.slice(0, 500)},
+                             status = ${status}
+       WHERE id = ${mailId}::uuid`;
+    ctx.log.warn({ error: described, mailId, kind: row.kind, lastAttempt }, 'sending mail failed');
+    throw error;
+  }
+  await ctx.db.$executeRaw`
+    UPDATE mail_outbox SET status = 'sent', sent_at = ${ctx.deps.clock.now()}, last_error = NULL
+     WHERE id = ${mailId}::uuid`;
+}
+
+/** The daily clean-up: sent mails past retention (failed ones stay for a person to look at). */
+export async function pruneSentMail(ctx: ServiceContext): Promise<number> {
+  const before = new Date(ctx.deps.clock.now().getTime() - SENT_MAIL_RETENTION_DAYS * 86_400_000);
+  return ctx.db.$executeRaw`DELETE FROM mail_outbox WHERE status = 'sent' AND sent_at < ${before}`;
+}

@@ -1,0 +1,162 @@
+import { notificationSettingsMessages } from '../../shared/messages';
+import {
+  AGENT_EVENTS,
+  DEFAULT_DELIVERY,
+  DEFAULT_TIMEZONE,
+  DELIVERIES,
+  type Delivery,
+  EVENT_LABELS,
+  NOTIFICATION_EVENTS,
+  type NotificationEvent,
+  type NotificationSettings,
+  type NotificationSettingsInput,
+} from '../../shared/schemas/notification-settings';
+import type { Tx } from '../db/client';
+import type { Prisma } from '../db/generated/client';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { signValue, verifySigned } from '../security/sealing';
+import { assertSelfOrAdmin } from './access';
+import type { CallerContext, ServiceContext } from './context';
+import { rescheduleAgentReminders } from './reminders';
+
+/**
+ * Notification preferences (DESIGN.md 12.2): per event in-app, email or digest, reminder days and
+ * a timezone. Only what a user changed is stored; the defaults apply to the rest, so a new
+ * default reaches everyone who never chose.
+ */
+
+type Role = 'user' | 'admin';
+
+/** The events an account receives: an agent's, or (an admin) every one. */
+export const eventsOf = (role: Role): readonly NotificationEvent[] =>
+  role === 'admin' ? NOTIFICATION_EVENTS : AGENT_EVENTS;
+
+/**
+ * How `event` reaches a user: their choice, else the default; 'in-app' for an event that is not
+ * theirs to configure (an admin's action told to an agent) or no event at all.
+ */
+export function deliveryOf(
+  role: Role,
+  stored: Prisma.JsonValue,
+  event: NotificationEvent | undefined,
+): Delivery {
+  if (!event || !eventsOf(role).includes(event)) return 'in-app';
+  const chosen = stored && typeof stored === 'object' && !Array.isArray(stored) ? stored[event] : undefined;
+  return typeof chosen === 'string' && (DELIVERIES as readonly string[]).includes(chosen)
+    ? (chosen as Delivery)
+    : DEFAULT_DELIVERY[event];
+}
+
+const settingsSelect = {
+  role: true,
+  timezone: true,
+  reminderDays: true,
+  notificationDeliveries: true,
+} as const;
+type SettingsRow = Prisma.UserGetPayload<{ select: typeof settingsSelect }>;
+
+function toSettings(row: SettingsRow): NotificationSettings {
+  const events: NotificationSettings['events'] = {};
+  for (const event of eventsOf(row.role))
+    events[event] = deliveryOf(row.role, row.notificationDeliveries, event);
+  return { timezone: row.timezone ?? DEFAULT_TIMEZONE, reminderDays: row.reminderDays, events };
+}
+
+async function settingsRow(ctx: ServiceContext, userId: string): Promise<SettingsRow> {
+  const row = await ctx.db.user.findUnique({ where: { id: userId }, select: settingsSelect });
+  if (!row) throw new AppError('NOT_FOUND', 'User not found');
+  return row;
+}
+
+export async function getNotificationSettings(ctx: CallerContext, { userId }: { userId: string }) {
+  assertSelfOrAdmin(ctx.user, userId);
+  return toSettings(await settingsRow(ctx, userId));
+}
+
+export async function updateNotificationSettings(ctx: CallerContext, input: NotificationSettingsInput) {
+  assertSelfOrAdmin(ctx.user, input.userId);
+  const before = await settingsRow(ctx, input.userId);
+  const own = eventsOf(before.role);
+  const foreign = Object.keys(input.events).find((event) => !own.includes(event as NotificationEvent));
+  if (foreign) {
+    const message = notificationSettingsMessages.eventNotYours(foreign);
+    throw new AppError('BAD_REQUEST', message, [{ path: `events.${foreign}`, message }]);
+  }
+  // Keep only the choices that differ from the default: the default may improve later.
+  const stored: Record<string, Delivery> = {};
+  for (const event of own) {
+    const chosen = input.events[event] ?? deliveryOf(before.role, before.notificationDeliveries, event);
+    if (chosen !== DEFAULT_DELIVERY[event]) stored[event] = chosen;
+  }
+  const reminderDays = [...new Set(input.reminderDays)].sort((a, b) => b - a);
+  return ctx.db.$transaction(async (tx) => {
+    const row = await tx.user.update({
+      where: { id: input.userId },
+      data: { timezone: input.timezone, reminderDays, notificationDeliveries: stored },
+      select: settingsSelect,
+    });
+    const remindersChanged =
+      before.timezone !== input.timezone || before.reminderDays.join() !== reminderDays.join();
+    if (remindersChanged) await rescheduleAgentReminders(tx, ctx.deps, input.userId);
+    return toSettings(row);
+  });
+}
+
+/** The browser's zone, taken only while the account has none: a choice made on /settings stays. */
+export async function detectTimezone(ctx: CallerContext, { timezone }: { timezone: string }) {
+  await ctx.db.$transaction(async (tx) => {
+    const set = await tx.user.updateMany({ where: { id: ctx.user.id, timezone: null }, data: { timezone } });
+    if (set.count === 1) await rescheduleAgentReminders(tx, ctx.deps, ctx.user.id);
+  });
+  return toSettings(await settingsRow(ctx, ctx.user.id));
+}
+
+const UNSUBSCRIBE_PURPOSE = 'unsubscribe-v1';
+
+/** The token of a mail's unsubscribe link: it names the user and the event, signed. */
+export function unsubscribeToken(deps: AppDeps, userId: string, event: NotificationEvent | 'digest'): string {
+  return signValue(deps.config.jwtSecret, UNSUBSCRIBE_PURPOSE, `${userId}:${event}`);
+}
+
+/** The two addresses of a notification mail's unsubscribe (RFC 8058 and the footer's page). */
+export function unsubscribeLinks(deps: AppDeps, userId: string, event: NotificationEvent | 'digest') {
+  const token = unsubscribeToken(deps, userId, event);
+  return {
+    url: `${deps.config.appUrl}/api/unsubscribe/${token}`,
+    page: `${deps.config.appUrl}/unsubscribe/${token}`,
+    what: event === 'digest' ? 'the daily digest' : `"${EVENT_LABELS[event]}"`,
+  };
+}
+
+/**
+ * One click, no sign-in: the event of the link goes back to in-app. Idempotent (a mail client
+ * may POST twice); an unknown, altered or foreign token is 400 and changes nothing.
+ */
+export async function unsubscribe(ctx: ServiceContext, { token }: { token: string }) {
+  const value = verifySigned(ctx.deps.config.jwtSecret, UNSUBSCRIBE_PURPOSE, token);
+  const [userId, event] = value?.split(':') ?? [];
+  const invalid = () => new AppError('BAD_REQUEST', notificationSettingsMessages.unsubscribeInvalid);
+  const known: NotificationEvent | 'digest' | null =
+    NOTIFICATION_EVENTS.find((name) => name === event) ?? (event === 'digest' ? 'digest' : null);
+  if (!userId || !known) throw invalid();
+  await ctx.db.$transaction(async (tx: Tx) => {
+    const [row] = await tx.$queryRaw<{ role: Role; deliveries: Prisma.JsonValue }[]>`
+      SELECT role::text AS role, notification_deliveries AS deliveries FROM users
+       WHERE id = ${userId}::uuid FOR UPDATE`;
+    if (!row) throw invalid();
+    // 'digest' (the digest's own link) stops the digest: each of its events goes to in-app.
+    const switched =
+      known === 'digest'
+        ? eventsOf(row.role).filter((name) => deliveryOf(row.role, row.deliveries, name) === 'digest')
+        : [known];
+    const stored = { ...(row.deliveries as Record<string, Delivery>) };
+    for (const name of switched) {
+      if (DEFAULT_DELIVERY[name] === 'in-app') delete stored[name];
+      else stored[name] = 'in-app';
+    }
+    await tx.user.update({ where: { id: userId }, data: { notificationDeliveries: stored } });
+  });
+  const label = known === 'digest' ? 'Daily digest' : EVENT_LABELS[known];
+  return { message: notificationSettingsMessages.unsubscribed(label), event: known };
+}
