@@ -388,7 +388,9 @@ const bench: Benchmark = {
         'The list of one state (transactionPageSql with `t.compliance_state = $1 AND t.deleted_at IS NULL`):',
         '',
         '```sql',
-        normaliseSql(transactionPageSql(activeIn('closed'), { page: 1, limit: PAGE_SIZE }, 'per-use', new Date()).text),
+        normaliseSql(
+          transactionPageSql(activeIn('closed'), { page: 1, limit: PAGE_SIZE }, 'per-use', new Date()).text,
+        ),
         '```',
         '',
         `Every statement measured was run under EXPLAIN ANALYZE: ${explained

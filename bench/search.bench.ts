@@ -213,7 +213,8 @@ const bench: Benchmark = {
           token: agent.token,
           pathOf: (term, page) =>
             `/api/transactions/search/${agent.id}/${encodeURIComponent(term)}?page=${page}`,
-          statementOf: (term, page) => searchStatement(term, agent.id, { page, limit: PAGE_SIZE }, new Date()),
+          statementOf: (term, page) =>
+            searchStatement(term, agent.id, { page, limit: PAGE_SIZE }, new Date()),
         },
       ];
 

@@ -137,6 +137,8 @@ function expectedDefault(field: DmmfField, enums: Map<string, string>): string |
   // @default([]) on a String[] (Prisma writes ARRAY[]::TEXT[]); no other list default is used.
   if (field.isList && Array.isArray(value) && value.length === 0 && field.type === 'String')
     return 'ARRAY[]::text[]';
+  // @default([3, 1]) on an Int[] (users.reminder_days): PostgreSQL prints ARRAY[3, 1].
+  if (field.isList && Array.isArray(value) && field.type === 'Int') return `ARRAY[${value.join(', ')}]`;
   if (field.type === 'Json' && typeof value === 'string') return `'${value}'::jsonb`;
   if (typeof value === 'string') return `'${value}'::text`;
   return String(value);

@@ -11,7 +11,9 @@ export function renderMail(content: MailContent): RenderedMail {
     to: content.to,
     subject: content.subject,
     text: lines.join('\n\n'),
-    html: `<html><body>${lines.map((l) => `<p>${esc(l)}</p>`).join('')}</body></html>`,
+    html: `<html><body>${lines.map((l) => `<p>${esc(l)}</p>`).join('')}${
+      content.action ? `<a href="${esc(content.action.url)}">${esc(content.action.label)}</a>` : ''
+    }</body></html>`,
     headers: content.unsubscribe
       ? {
           'List-Unsubscribe': `<${content.unsubscribe.url}>`,

@@ -576,6 +576,7 @@ describe('templates', () => {
           role: 'Seller',
           forms: ['Listing Agreement', 'Disclosure', 'Inspection'],
           optionalForms: [],
+          keyDateKinds: [],
         },
       ]),
     );
@@ -602,6 +603,7 @@ describe('templates', () => {
       role: 'Tenant',
       forms: ['Rental Application', 'Lease'],
       optionalForms: ['Pet Addendum'],
+      keyDateKinds: ['inspection', 'closing'],
     };
     expect((await call('POST', '/api/admin/forms/transactions/insert', admin, body)).statusCode).toBe(403);
     const created = await call('POST', '/api/admin/forms/transactions/insert', owner, body);

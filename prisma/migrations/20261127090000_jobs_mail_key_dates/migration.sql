@@ -15,13 +15,14 @@ ALTER TABLE "notifications" ADD COLUMN "event" "notification_event";
 -- digest_through: the digest mailed last covered notifications up to this instant.
 ALTER TABLE "users"
   ADD COLUMN "timezone" TEXT,
-  ADD COLUMN "reminder_days" INTEGER[] NOT NULL DEFAULT '{3,1}',
+  ADD COLUMN "reminder_days" INTEGER[] DEFAULT ARRAY[3, 1]::INTEGER[],
   ADD COLUMN "notification_deliveries" JSONB NOT NULL DEFAULT '{}',
   ADD COLUMN "digest_through" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
   ADD COLUMN "calendar_feed_hash" TEXT;
 CREATE UNIQUE INDEX "users_calendar_feed_hash_key" ON "users" ("calendar_feed_hash");
 
-ALTER TABLE "transaction_templates" ADD COLUMN "key_date_kinds" TEXT[] NOT NULL DEFAULT '{}';
+-- Nullable, as Prisma declares every list; written only through Prisma, never null.
+ALTER TABLE "transaction_templates" ADD COLUMN "key_date_kinds" TEXT[] DEFAULT ARRAY[]::TEXT[];
 
 CREATE TABLE "key_dates" (
   "id" UUID NOT NULL DEFAULT gen_random_uuid(),
