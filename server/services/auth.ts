@@ -11,7 +11,8 @@ import type { ChangePasswordInput } from '../../shared/schemas/users';
 import type { Db, Tx } from '../db/client';
 import type { AppDeps } from '../deps';
 import { AppError, describeErrorForLog } from '../errors';
-import type { MailMessage } from '../mail/mailer';
+import type { MailContent } from '../mail/content';
+import { renderMail } from '../mail/render';
 import { resetPasswordMessage, verifyEmailMessage } from '../mail/templates';
 import { signAccessToken } from '../security/access-tokens';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
@@ -89,9 +90,9 @@ async function consumeEmailToken(
 }
 
 /** Sends after the data is saved; a mail failure is logged and reported to the caller. */
-async function trySend(ctx: ServiceContext, message: MailMessage): Promise<boolean> {
+async function trySend(ctx: ServiceContext, message: MailContent): Promise<boolean> {
   try {
-    await ctx.deps.mailer.send(message);
+    await ctx.deps.mailer.send(await renderMail(message));
     return true;
   } catch (error) {
     ctx.log.error({ error: describeErrorForLog(error), subject: message.subject }, 'sending mail failed');

@@ -9,6 +9,7 @@ import type {
 } from '../../shared/schemas/users';
 import type { Prisma } from '../db/generated/client';
 import { AppError, describeErrorForLog } from '../errors';
+import { renderMail } from '../mail/render';
 import { accountApprovedMessage } from '../mail/templates';
 import { assertSelfOrAdmin } from './access';
 import { recordAudit } from './audit';
@@ -135,14 +136,14 @@ export async function activateUser(ctx: CallerContext, input: { id: string }): P
     return after;
   });
   if (!before.isAdminApproved) {
-    await ctx.deps.mailer
-      .send(
-        accountApprovedMessage({
-          to: user.email,
-          firstName: user.firstName,
-          link: `${ctx.deps.config.appUrl}/auth/login`,
-        }),
-      )
+    await renderMail(
+      accountApprovedMessage({
+        to: user.email,
+        firstName: user.firstName,
+        link: `${ctx.deps.config.appUrl}/auth/login`,
+      }),
+    )
+      .then((mail) => ctx.deps.mailer.send(mail))
       .catch((error: unknown) =>
         ctx.log.error({ error: describeErrorForLog(error) }, 'sending the approval mail failed'),
       );
