@@ -5,7 +5,7 @@
  * migrations), starts dist/server/main.js from that copy on a fresh PostgreSQL, and checks that
  * it gets ready, serves the client, signs the owner in (argon2's native binary), keeps an upload
  * in S3 and serves it back (the AWS SDK, loaded only with STORAGE_DRIVER=s3, against s3rver run
- * by this script) and stops on SIGTERM with exit code 0. Any devDependency the server needed would
+ * by this script), renders a mail (mjml, loaded on the first mail) and stops on SIGTERM with exit code 0. Any devDependency the server needed would
  * make it fail here.
  *
  *   npx tsx scripts/check-production-install.ts    (builds first; about 30 s)
@@ -13,7 +13,7 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, cp, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -153,6 +153,19 @@ async function main(): Promise<void> {
       `the presigned download answered ${download.status} or other bytes`,
     );
     step('an upload went to S3 and its presigned link downloads it');
+
+    // Mail is rendered with mjml, loaded on the first mail only: send one to prove it is installed.
+    const reset = await fetch(`${baseUrl}/api/auth/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: admin.email }),
+    });
+    check(reset.status === 200, `the password reset request answered ${reset.status}`);
+    const outbox = path.join(baseEnv.DATA_DIR, 'outbox');
+    const [mailFile] = await readdir(outbox);
+    const mail = mailFile ? await readFile(path.join(outbox, mailFile), 'utf8') : '';
+    check(mail.includes('mj-column-per-100'), 'the reset mail in DATA_DIR/outbox was not rendered by mjml');
+    step('a password reset mail was rendered with mjml and written to DATA_DIR/outbox');
 
     server.kill('SIGTERM');
     // Unreferenced: once the server exits, this timer must not hold the script open.

@@ -19,7 +19,8 @@ export type MailContent = {
   /**
    * Notification mails only (an event, a digest, a reminder): the RFC 8058 one-click unsubscribe.
    * `url` is the List-Unsubscribe address (POST switches the event to in-app); `page` is the
-   * address of the footer link a person follows.
+   * address of the footer link a person follows. `what` names the setting in the footer's
+   * 'You get this e-mail because <what> is set to e-mail.'
    */
   unsubscribe?: { url: string; page: string; what: string };
 };
@@ -32,4 +33,6 @@ export type RenderedMail = {
   html: string;
   /** Extra headers: List-Unsubscribe and List-Unsubscribe-Post for notification mails. */
   headers: Record<string, string>;
+  /** The action's and the items' links; the outbox mailer logs them so a developer can follow them. */
+  links?: string[];
 };

@@ -12,7 +12,8 @@ import type { ServiceContext } from './context';
  * that causes it, with a job to send it. The job renders and sends; SMTP failures are retried with
  * graphile-worker's back-off (e^attempt seconds: 3 s, 7 s, 20 s, 55 s, 2.5 min... up to 6 h apart);
  * the outbox row says whether it went, so a job run twice (a worker that died after sending and
- * before the job was marked done) does not send twice, and every retry carries one Message-ID.
+ * before the job was marked done) does not send twice, and every retry carries one Message-ID
+ * (<outbox id@APP_URL's host>, made by the mailer).
  */
 
 /** About two days of retries at graphile-worker's back-off before a mail is given up. */
@@ -56,17 +57,6 @@ export async function queueMails(tx: Tx, deps: AppDeps, mails: readonly QueuedMa
 
 export const queueMail = (tx: Tx, deps: AppDeps, mail: QueuedMail) => queueMails(tx, deps, [mail]);
 
-/** The Message-ID of an outbox row: the same on every attempt, so receivers can drop a repeat. */
-export function messageIdOf(deps: AppDeps, mailId: string): string {
-  let host = 'localhost';
-  try {
-    host = new URL(deps.config.appUrl).hostname || host;
-  } catch {
-    // APP_URL is validated at start; a test config may still hold anything.
-  }
-  return `<${mailId}@${host}>`;
-}
-
 /**
  * The job: sends one queued mail. Returns quietly when it was sent already or given up; throws
  * when SMTP fails, so the job is tried again later.
@@ -82,7 +72,7 @@ export async function deliverMail(
   if (!row) return;
   const content = JSON.parse(sealerOf(ctx.deps).open(row.sealed)) as MailContent;
   try {
-    await ctx.deps.mailer.send(renderMail(content), { messageId: messageIdOf(ctx.deps, mailId) });
+    await ctx.deps.mailer.send(await renderMail(content), { messageId: mailId });
   } catch (error) {
     const described = describeErrorForLog(error);
     const status = lastAttempt ? 'failed' : 'queued';

@@ -19,6 +19,8 @@ export type ReceivedMail = {
 export type SmtpInbox = {
   url: string;
   messages: ReceivedMail[];
+  /** How many SMTP connections clients have opened so far. */
+  readonly connections: number;
   /** Resolves with the next message to `to` (already received or still to come). */
   waitFor(to: string, options?: { timeoutMs?: number; after?: number }): Promise<ReceivedMail>;
   close(): Promise<void>;
@@ -27,10 +29,18 @@ export type SmtpInbox = {
 export async function startSmtpInbox(): Promise<SmtpInbox> {
   const messages: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
+  let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // The app's SMTP mailer keeps pooled connections open for a while after its last mail:
+    // close() ends them after 100 ms rather than smtp-server's default 30 s.
+    closeTimeout: 100,
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -58,6 +68,9 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    get connections() {
+      return connections;
+    },
     waitFor(to, { timeoutMs = 5_000, after = 0 } = {}) {
       const find = () => messages.slice(after).find((m) => m.to.includes(to.toLowerCase()));
       return new Promise((resolve, reject) => {
