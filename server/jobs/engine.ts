@@ -37,8 +37,8 @@ export type JobEngine = { stop(): Promise<void>; workerIds(): string[] };
 
 /** Every minute: reminders and digests (each tick once across instances); the outbox daily. */
 const CRONTAB = [
-  `* * * * * ${JOB_KINDS.sweepReminders} ?max=1&jobKey=reminders.sweep:cron`,
-  `* * * * * ${JOB_KINDS.sweepDigests} ?max=1&jobKey=digests.sweep:cron`,
+  `* * * * * ${JOB_KINDS.sweepReminders} ?max=1&jobKey=reminders:sweep:cron`,
+  `* * * * * ${JOB_KINDS.sweepDigests} ?max=1&jobKey=digests:sweep:cron`,
   `17 3 * * * ${JOB_KINDS.pruneOutbox} ?max=1`,
 ].join('\n');
 

@@ -9,10 +9,11 @@ import type { Prisma } from '../db/generated/client';
 
 /** Every kind of job, named once: the task list (server/jobs/index.ts) is keyed by these. */
 export const JOB_KINDS = {
-  sendMail: 'mail.send',
-  sweepReminders: 'reminders.sweep',
-  sweepDigests: 'digests.sweep',
-  pruneOutbox: 'mail.prune',
+  // Colons, not dots: graphile-worker's crontab takes only [_a-zA-Z0-9:/-] in a task name.
+  sendMail: 'mail:send',
+  sweepReminders: 'reminders:sweep',
+  sweepDigests: 'digests:sweep',
+  pruneOutbox: 'mail:prune',
 } as const;
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
 

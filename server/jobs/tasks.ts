@@ -21,7 +21,7 @@ export type JobHandler = (ctx: ServiceContext, payload: unknown, run: JobRun) =>
 
 const mailIdOf = (payload: unknown): string => {
   const mailId = (payload as { mailId?: unknown } | null)?.mailId;
-  if (typeof mailId !== 'string') throw new Error('mail.send needs a mailId');
+  if (typeof mailId !== 'string') throw new Error('mail:send needs a mailId');
   return mailId;
 };
 

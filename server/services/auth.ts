@@ -10,7 +10,7 @@ import type {
 import type { ChangePasswordInput } from '../../shared/schemas/users';
 import type { Db, Tx } from '../db/client';
 import type { AppDeps } from '../deps';
-import { AppError, describeErrorForLog } from '../errors';
+import { AppError } from '../errors';
 import { resetPasswordMessage, verifyEmailMessage } from '../mail/templates';
 import { signAccessToken } from '../security/access-tokens';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';

@@ -64,7 +64,7 @@ export async function scheduleReminders(tx: Tx, deps: AppDeps, scope: Scope): Pr
 
 /** After a change that may have made a reminder due now: sweep at once rather than next minute. */
 export async function sweepSoon(tx: Tx): Promise<void> {
-  await enqueueJobs(tx, [{ kind: JOB_KINDS.sweepReminders, payload: {}, jobKey: 'reminders.sweep:now' }]);
+  await enqueueJobs(tx, [{ kind: JOB_KINDS.sweepReminders, payload: {}, jobKey: 'reminders:sweep:now' }]);
 }
 
 /** Reschedules an agent's reminders (their days or timezone changed) and sweeps if one is due. */
