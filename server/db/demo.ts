@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { hashPassword, type PasswordCost } from '../security/passwords';
+import { scheduleReminders } from '../services/reminders';
 import { libraryFileKey, transactionFileKey } from '../storage/keys';
 import { onePagePdf } from '../storage/sample-pdf';
 import type { Storage } from '../storage/storage';
@@ -124,7 +125,7 @@ export async function seedDemo(
   });
   if (templates.length === 0) return false;
 
-  const agents = [];
+  const agents: { id: string }[] = [];
   for (const agent of DEMO_AGENTS) {
     agents.push(
       await db.user.create({
@@ -259,7 +260,34 @@ export async function seedDemo(
         data: { closedAt: new Date(createdAt.getTime() + 30 * hour) },
       });
     }
+    // Key dates along the usual timeline of a deal (issue 19): what has passed is done, except
+    // now and then an inspection left overdue, so the lists and the calendar show every state.
+    const day = 24 * hour;
+    const timeline = [
+      { kind: 'contract-acceptance', label: 'Contract acceptance', after: 1 },
+      { kind: 'inspection', label: 'Inspection deadline', after: 10 },
+      { kind: 'appraisal', label: 'Appraisal deadline', after: 21 },
+      { kind: 'closing', label: 'Closing', after: 45 },
+    ];
+    const overdueInspection = !complete && random() < 0.2;
+    await db.keyDate.createMany({
+      data: timeline.map((step, position) => {
+        const date = new Date(createdAt.getTime() + step.after * day);
+        const passed = date.getTime() < options.now.getTime();
+        return {
+          transactionId: transaction.id,
+          kind: step.kind,
+          label: step.label,
+          date: new Date(`${date.toISOString().slice(0, 10)}T00:00:00.000Z`),
+          done: complete || (passed && !(overdueInspection && step.kind === 'inspection')),
+          position,
+        };
+      }),
+    });
   }
+  await db.$transaction(async (tx) => {
+    for (const agent of agents) await scheduleReminders(tx, options.now, { agentId: agent.id });
+  });
   for (const name of LIBRARY_FORMS) {
     const key = libraryFileKey(`${name}.pdf`, 'pdf');
     await storeDemoPdf(db, storage, key, name, null);

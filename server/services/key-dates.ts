@@ -131,7 +131,7 @@ async function writeKeyDates(tx: Tx, transactionId: string, before: KeyDateRow[]
 
 /** After a transaction's dates (or its open state) changed: its reminders follow at once. */
 export async function rescheduleTransaction(tx: Tx, deps: AppDeps, transactionId: string): Promise<void> {
-  if (await scheduleReminders(tx, deps, { transactionId })) await sweepSoon(tx);
+  if (await scheduleReminders(tx, deps.clock.now(), { transactionId })) await sweepSoon(tx);
 }
 
 /** The closing date given when a transaction is opened (the create dialog asks for it). */

@@ -35,8 +35,7 @@ type Scope = { transactionId: string } | { agentId: string };
  * made: a date entered late does not set off yesterday's reminders. One due earlier today is:
  * the sweep sends it within a minute. Returns whether one is due already.
  */
-export async function scheduleReminders(tx: Tx, deps: AppDeps, scope: Scope): Promise<boolean> {
-  const now = deps.clock.now();
+export async function scheduleReminders(tx: Tx, now: Date, scope: Scope): Promise<boolean> {
   const where =
     'transactionId' in scope
       ? Prisma.sql`t.id = ${scope.transactionId}::uuid`
@@ -69,7 +68,7 @@ export async function sweepSoon(tx: Tx): Promise<void> {
 
 /** Reschedules an agent's reminders (their days or timezone changed) and sweeps if one is due. */
 export async function rescheduleAgentReminders(tx: Tx, deps: AppDeps, agentId: string): Promise<void> {
-  if (await scheduleReminders(tx, deps, { agentId })) await sweepSoon(tx);
+  if (await scheduleReminders(tx, deps.clock.now(), { agentId })) await sweepSoon(tx);
 }
 
 type DueRow = {
