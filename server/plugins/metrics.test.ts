@@ -10,6 +10,7 @@ import { apiMessages } from '../../shared/messages';
 import { apiError } from '../../shared/schemas/common';
 import { poolOf } from '../db/client';
 import { AppError } from '../errors';
+import { enqueueJobs, JOB_KINDS } from '../jobs/enqueue';
 import { loggerOptions } from '../logger';
 import { createNotificationBus } from '../realtime/bus';
 import { bearer, subscribeOverWebSocket, trpcRequest } from '../test/api-calls';
@@ -444,5 +445,35 @@ describe('logs', () => {
     expect(log).toContain('/metrics');
     expect(log).toContain('an unexpected failure'); // the 500 was logged, so logging was on
     expect(captured.lines.filter((line) => line.includes(TOKEN))).toEqual([]);
+  });
+});
+
+describe('the job queue (issue 19)', () => {
+  test('queue depth by state is read from the queue at each scrape; runs, latency and duration are counted', async () => {
+    const queued = (samples: Sample[], state: string) =>
+      sampleValue(samples, 'portal_jobs_queued', { state });
+    const before = (await scrape()).samples;
+    const ready = queued(before, 'ready') ?? -1;
+    const scheduled = queued(before, 'scheduled') ?? -1;
+    // No engine runs in this file: what is added stays where it is put.
+    await database.db.$transaction((tx) =>
+      enqueueJobs(tx, [
+        { kind: JOB_KINDS.pruneOutbox, payload: {} },
+        { kind: JOB_KINDS.pruneOutbox, payload: {} },
+        { kind: JOB_KINDS.pruneOutbox, payload: {}, runAt: new Date(Date.now() + 3_600_000) },
+      ]),
+    );
+    const after = (await scrape()).samples;
+    expect(queued(after, 'ready')).toBe(ready + 2);
+    expect(queued(after, 'scheduled')).toBe(scheduled + 1);
+    expect(queued(after, 'failed')).toBe(0);
+    const text = (await scrape()).text;
+    for (const name of [
+      'portal_jobs_runs_total',
+      'portal_jobs_latency_seconds',
+      'portal_jobs_duration_seconds',
+    ])
+      expect(text).toContain(`# TYPE ${name}`);
+    await database.db.$executeRaw`DELETE FROM graphile_worker._private_jobs`;
   });
 });
