@@ -2,9 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../db/client';
 import type { AppDeps } from '../deps';
-import { createAdmin, createTransaction, createUser } from '../test/factories';
-import { buildTestApp, serviceContext, setupTestDatabase, TestClock, testDeps } from '../test/harness';
+import { accessTokenFor, createAdmin, createTransaction, createUser } from '../test/factories';
+import {
+  buildTestApp,
+  serviceContext,
+  setupTestDatabase,
+  TestClock,
+  testContext,
+  testDeps,
+} from '../test/harness';
 import { type Actor, restCalls } from '../test/rest-calls';
+import { createCaller } from '../trpc/router';
 import { sweepDueReminders, sweepReminders } from './reminders';
 
 /**
@@ -321,6 +329,16 @@ describe('the sweep', () => {
     expect(await messagesOf(agent.id)).toEqual([
       `Inspection deadline for ${deal.streetAddress} is today (Dec 10)`,
     ]);
+  });
+
+  it("the browser's timezone, taken on first sign-in, reschedules too", async () => {
+    setClock('2026-11-20T12:00:00.000Z');
+    const { agent, deal } = await agentWithDeal();
+    await setDates(agent, deal.id, [{ kind: 'closing', date: '2026-12-10' }]);
+    expect((await dueTimes(deal.id))[0]).toEqual(['2026-12-10', 3, '2026-12-07T13:00:00.000Z']);
+    const caller = createCaller(await testContext(deps, await accessTokenFor(agent, { now: clock.now() })));
+    await caller.notificationSettings.detectTimezone({ timezone: 'Asia/Tokyo' });
+    expect((await dueTimes(deal.id))[0]).toEqual(['2026-12-10', 3, '2026-12-06T23:00:00.000Z']);
   });
 
   it('mails follow the keyDate preference: in-app and digest queue no mail at once', async () => {
