@@ -172,6 +172,32 @@ describe('GET and PUT /api/settings/notifications/:userId', () => {
     expect(await getSettings(agent)).toStrictEqual(AGENT_DEFAULTS);
   });
 
+  it('refuses a zone the runtime knows but PostgreSQL does not (every "today" is computed there)', async () => {
+    // Node's ICU still accepts the long-removed US/Pacific-New; PostgreSQL's tzdata does not.
+    expect(new Intl.DateTimeFormat('en-US', { timeZone: 'US/Pacific-New' }).resolvedOptions()).toBeTruthy();
+    const agent = await createUser(database.db);
+    await createTransaction(database.db, { userId: agent.id });
+    await refused(400, notificationSettingsMessages.timezoneInvalid, 'PUT', settingsUrl(agent.id), agent, {
+      timezone: 'US/Pacific-New',
+      reminderDays: [3, 1],
+      events: {},
+    });
+    const caller = createCaller(await testContext(deps, await accessTokenFor(agent, { now: clock.now() })));
+    await expect(caller.notificationSettings.detectTimezone({ timezone: 'US/Pacific-New' })).rejects.toThrow(
+      notificationSettingsMessages.timezoneInvalid,
+    );
+    expect(await getSettings(agent)).toStrictEqual(AGENT_DEFAULTS);
+    // The agent's lists (and everyone's digest) still work.
+    expect((await call('GET', `/api/transactions/${agent.id}`, agent)).statusCode).toBe(200);
+    // Names PostgreSQL knows in any case are fine.
+    const saved = await ok<NotificationSettings>(200, 'PUT', settingsUrl(agent.id), agent, {
+      timezone: 'Asia/Calcutta',
+      reminderDays: [3, 1],
+      events: {},
+    });
+    expect(saved.timezone).toBe('Asia/Calcutta');
+  });
+
   it('refuses an admin event from an agent (400 naming it) and changes nothing', async () => {
     const agent = await createUser(database.db);
     for (const event of ['registration', 'documentUploaded', 'transactionCreated']) {
