@@ -195,7 +195,7 @@ describe('mail through an SMTP outage', () => {
     expect(outbox?.sent).toBe('50');
     // Each was refused more than once before the inbox came back: the back-off did the work.
     expect(Number(outbox?.attempts)).toBeGreaterThan(2);
-    console.info(
+    console.warn(
       `SMTP outage: 50 mails delivered once each, ${(deliveredAfterMs / 1000).toFixed(1)} s after SMTP returned`,
     );
   }, 240_000);
@@ -237,7 +237,7 @@ describe('mail jobs in flight when the server is killed', () => {
     expect(counted.repeatedMessageIds).toEqual([]);
     expect(counted.recipients).toBe(20);
     expect(counted.messageIds).toBe(20);
-    console.info(
+    console.warn(
       `SIGKILL: ${inFlight} mails mid-send, ${beforeRestart} delivered before the kill, all 20 once each ${(deliveredAfterMs / 1000).toFixed(1)} s after the restart`,
     );
   }, 180_000);
@@ -408,7 +408,7 @@ describe('two instances sweeping the same due reminders', () => {
       return Number(line?.split(' ').pop() ?? 0);
     };
     const [sweepsA, sweepsB] = await Promise.all([sweepsOf(a), sweepsOf(b)]);
-    console.info(
+    console.warn(
       `Reminders: 200 notifications and 200 mails, once each; sweeps run: A ${sweepsA}, B ${sweepsB} (zone ${zone})`,
     );
   }, 240_000);
