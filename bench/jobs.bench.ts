@@ -117,7 +117,7 @@ async function measureEnqueue(url: string, quick: boolean, log: (m: string) => v
     // Each form holds a file (the review needs one), as an upload would have left it.
     await withClient(url, (client) =>
       client.query(
-        `UPDATE transaction_forms SET file_key = format('transactions/%s/bench.pdf', transaction_id),
+        `UPDATE transaction_forms SET file_key = format('transactions/%s/%s-bench.pdf', transaction_id, gen_random_uuid()),
                 version = 1, submitted_at = now()`,
       ),
     );
