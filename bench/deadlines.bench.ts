@@ -126,8 +126,8 @@ const benchmark: Benchmark = {
           token: owner.token,
         },
       ];
-      const rounds = quick ? 3 : 7;
-      const perRound = quick ? 30 : 100;
+      const rounds = quick ? 3 : 5;
+      const perRound = quick ? 30 : 60;
       const rows: Row[] = [];
       for (const list of lists) {
         const before = listWithoutDeadlines(list.filter, list.page);

@@ -49,23 +49,25 @@ async function eventRows(
  * folding the pick into the outer joins. Exported for the benchmark.
  */
 export function calendarSql({ from, to, agentId }: { from: string; to: string; agentId: string | null }) {
-  const picked =
-    agentId === null
-      ? Prisma.sql`SELECT kd.id FROM key_dates kd WHERE kd.date BETWEEN ${from}::date AND ${to}::date`
-      : Prisma.sql`SELECT kd.id FROM key_dates kd
-                    WHERE kd.date BETWEEN ${from}::date AND ${to}::date
-                      AND kd.transaction_id IN (SELECT id FROM transactions
-                                                 WHERE user_id = ${agentId}::uuid AND deleted_at IS NULL)
-                   OFFSET 0`;
-  return Prisma.sql`
+  const select = Prisma.sql`
     SELECT k.id, k.transaction_id, t.street_address, k.kind, k.label,
-           to_char(k.date, 'YYYY-MM-DD') AS date, k.done, k.updated_at
-      FROM (${picked}) AS hit
+           to_char(k.date, 'YYYY-MM-DD') AS date, k.done, k.updated_at`;
+  const order = Prisma.sql`ORDER BY k.date, t.street_address, k.position LIMIT ${MAX_CALENDAR_EVENTS}`;
+  // Everyone's: the range's key dates with their transactions, as they come.
+  if (agentId === null)
+    return Prisma.sql`${select}
+      FROM key_dates k JOIN transactions t ON t.id = k.transaction_id
+     WHERE k.date BETWEEN ${from}::date AND ${to}::date AND t.deleted_at IS NULL
+     ${order}`;
+  return Prisma.sql`${select}
+      FROM (SELECT kd.id FROM key_dates kd
+             WHERE kd.date BETWEEN ${from}::date AND ${to}::date
+               AND kd.transaction_id IN (SELECT id FROM transactions
+                                          WHERE user_id = ${agentId}::uuid AND deleted_at IS NULL)
+            OFFSET 0) AS hit
       JOIN key_dates k ON k.id = hit.id
       JOIN transactions t ON t.id = k.transaction_id
-     WHERE t.deleted_at IS NULL
-     ORDER BY k.date, t.street_address, k.position
-     LIMIT ${MAX_CALENDAR_EVENTS}`;
+     ${order}`;
 }
 
 const toEvent = (row: EventRow): CalendarEvent => ({
