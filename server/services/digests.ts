@@ -3,7 +3,7 @@ import type { Prisma } from '../db/generated/client';
 import type { ServiceContext } from './context';
 import { type QueuedMail, queueMails } from './mail';
 import { type DigestEntry, digestMail } from './mail-messages';
-import { deliveryOf, eventsOf } from './notification-settings';
+import { deliveryOf, eventsOf } from './notification-routing';
 
 /**
  * The daily digest (DESIGN.md 12.2): at 07:00 in each user's timezone, one mail listing the

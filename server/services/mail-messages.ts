@@ -1,7 +1,7 @@
 import { EVENT_LABELS, type NotificationEvent } from '../../shared/schemas/notification-settings';
 import type { AppDeps } from '../deps';
 import type { MailContent } from '../mail/content';
-import { unsubscribeLinks } from './notification-settings';
+import { unsubscribeLinks } from './notification-routing';
 
 /**
  * The words of the notification mails (issue 19): an event mailed at once, the daily digest and

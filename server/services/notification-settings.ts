@@ -1,9 +1,7 @@
 import { notificationSettingsMessages } from '../../shared/messages';
 import {
-  AGENT_EVENTS,
   DEFAULT_DELIVERY,
   DEFAULT_TIMEZONE,
-  DELIVERIES,
   type Delivery,
   EVENT_LABELS,
   NOTIFICATION_EVENTS,
@@ -13,11 +11,11 @@ import {
 } from '../../shared/schemas/notification-settings';
 import type { Tx } from '../db/client';
 import type { Prisma } from '../db/generated/client';
-import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { signValue, verifySigned } from '../security/sealing';
+import { verifySigned } from '../security/sealing';
 import { assertSelfOrAdmin } from './access';
 import type { CallerContext, ServiceContext } from './context';
+import { deliveryOf, eventsOf, type Role, UNSUBSCRIBE_PURPOSE } from './notification-routing';
 import { rescheduleAgentReminders } from './reminders';
 
 /**
@@ -25,28 +23,6 @@ import { rescheduleAgentReminders } from './reminders';
  * a timezone. Only what a user changed is stored; the defaults apply to the rest, so a new
  * default reaches everyone who never chose.
  */
-
-type Role = 'user' | 'admin';
-
-/** The events an account receives: an agent's, or (an admin) every one. */
-export const eventsOf = (role: Role): readonly NotificationEvent[] =>
-  role === 'admin' ? NOTIFICATION_EVENTS : AGENT_EVENTS;
-
-/**
- * How `event` reaches a user: their choice, else the default; 'in-app' for an event that is not
- * theirs to configure (an admin's action told to an agent) or no event at all.
- */
-export function deliveryOf(
-  role: Role,
-  stored: Prisma.JsonValue,
-  event: NotificationEvent | undefined,
-): Delivery {
-  if (!event || !eventsOf(role).includes(event)) return 'in-app';
-  const chosen = stored && typeof stored === 'object' && !Array.isArray(stored) ? stored[event] : undefined;
-  return typeof chosen === 'string' && (DELIVERIES as readonly string[]).includes(chosen)
-    ? (chosen as Delivery)
-    : DEFAULT_DELIVERY[event];
-}
 
 const settingsSelect = {
   role: true,
@@ -110,23 +86,6 @@ export async function detectTimezone(ctx: CallerContext, { timezone }: { timezon
     if (set.count === 1) await rescheduleAgentReminders(tx, ctx.deps, ctx.user.id);
   });
   return toSettings(await settingsRow(ctx, ctx.user.id));
-}
-
-const UNSUBSCRIBE_PURPOSE = 'unsubscribe-v1';
-
-/** The token of a mail's unsubscribe link: it names the user and the event, signed. */
-export function unsubscribeToken(deps: AppDeps, userId: string, event: NotificationEvent | 'digest'): string {
-  return signValue(deps.config.jwtSecret, UNSUBSCRIBE_PURPOSE, `${userId}:${event}`);
-}
-
-/** The two addresses of a notification mail's unsubscribe (RFC 8058 and the footer's page). */
-export function unsubscribeLinks(deps: AppDeps, userId: string, event: NotificationEvent | 'digest') {
-  const token = unsubscribeToken(deps, userId, event);
-  return {
-    url: `${deps.config.appUrl}/api/unsubscribe/${token}`,
-    page: `${deps.config.appUrl}/unsubscribe/${token}`,
-    what: event === 'digest' ? 'the daily digest' : `"${EVENT_LABELS[event]}"`,
-  };
 }
 
 /**

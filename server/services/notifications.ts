@@ -11,7 +11,7 @@ import { assertSelfOrAdmin } from './access';
 import type { CallerContext } from './context';
 import { queueMails } from './mail';
 import { notificationMail } from './mail-messages';
-import { deliveryOf } from './notification-settings';
+import { deliveryOf } from './notification-routing';
 import { pageCount } from './paging';
 
 /**
