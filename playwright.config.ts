@@ -11,8 +11,12 @@ import { CHROMIUM, CHROMIUM_ARGS } from './e2e/support/chromium';
 const port = Number(process.env.E2E_PORT ?? 4173);
 const baseURL = `http://127.0.0.1:${port}`;
 const dataDir = path.join(tmpdir(), `brokerage-portal-e2e-${port}`);
-/** No SMTP_URL is set, so the server writes each e-mail here as an .eml file the tests read. */
-export const E2E_OUTBOX = path.join(dataDir, 'outbox');
+/**
+ * The portal sends its mail over SMTP (its outbox, jobs and retries, as in production) to a sink
+ * on this port, which writes each message here as an .eml file the tests read.
+ */
+export const E2E_OUTBOX = path.join(tmpdir(), `brokerage-portal-e2e-mail-${port}`);
+const smtpPort = port + 1;
 export const E2E_OWNER = { email: 'owner@example.com', password: 'e2e-owner-password' };
 
 export default defineConfig({
@@ -32,23 +36,32 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: {
-    command: `rm -rf '${dataDir}' && node dist/server/main.js`,
-    url: `${baseURL}/readyz`,
-    reuseExistingServer: false,
-    timeout: 90_000,
-    stdout: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: baseURL,
-      DATA_DIR: dataDir,
-      DATABASE_URL: '', // always the embedded database, whatever the calling shell has
-      ADMIN_EMAIL: E2E_OWNER.email,
-      ADMIN_PASSWORD: E2E_OWNER.password,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MIN: '0',
+  webServer: [
+    {
+      command: `rm -rf '${E2E_OUTBOX}' && npx tsx e2e/support/smtp-sink.ts ${smtpPort} '${E2E_OUTBOX}'`,
+      port: smtpPort,
+      reuseExistingServer: false,
+      timeout: 30_000,
     },
-  },
+    {
+      command: `rm -rf '${dataDir}' && node dist/server/main.js`,
+      url: `${baseURL}/readyz`,
+      reuseExistingServer: false,
+      timeout: 90_000,
+      stdout: 'pipe',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        APP_URL: baseURL,
+        DATA_DIR: dataDir,
+        DATABASE_URL: '', // always the embedded database, whatever the calling shell has
+        ADMIN_EMAIL: E2E_OWNER.email,
+        ADMIN_PASSWORD: E2E_OWNER.password,
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MIN: '0',
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      },
+    },
+  ],
 });

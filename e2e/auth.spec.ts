@@ -53,7 +53,7 @@ test('register -> e-mailed link -> owner approves -> sign in -> welcome and the 
   await expect(page.getByRole('heading', { name: 'Verify your email' })).toBeVisible();
   await expect(page.getByText(email)).toBeVisible();
 
-  // The link of the e-mail the server wrote (no SMTP in this run: DATA_DIR/outbox).
+  // The link of the e-mail the server sent (over SMTP to the test sink, e2e/support/smtp-sink.ts).
   const link = await linkFromMail(email, '/auth/verify-email/');
   await page.goto(link);
   await expect(page.getByText(authMessages.verified)).toBeVisible();

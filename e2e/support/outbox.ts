@@ -5,8 +5,9 @@ import { simpleParser } from 'mailparser';
 import { E2E_OUTBOX } from '../../playwright.config';
 
 /**
- * The server under test has no SMTP_URL, so every message it sends lands in DATA_DIR/outbox as
- * an .eml file: the browser tests read the e-mail a user would have received there.
+ * The server under test sends its mail over SMTP to e2e/support/smtp-sink.ts, which writes each
+ * message to E2E_OUTBOX as an .eml file: the browser tests read the e-mail a user would have
+ * received there.
  */
 
 async function messagesTo(to: string): Promise<Array<{ subject: string; text: string }>> {

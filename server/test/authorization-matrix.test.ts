@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppDeps } from '../deps';
 import { restRoutes } from '../rest/routes';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
+import { unsubscribeToken } from '../services/notification-routing';
 import { transactionFileKey } from '../storage/keys';
 import { accessOf } from '../trpc/init';
 import { proceduresOf, procedureTypeOf } from '../trpc/internals';
@@ -50,7 +52,7 @@ const ACTORS = ['anonymous', 'agentA', 'agentB', 'admin', 'owner'] as const;
 type ActorName = (typeof ACTORS)[number];
 type SignedIn = Exclude<ActorName, 'anonymous'>;
 /** 'ok' is any 2xx; the numbers are the exact status expected. */
-type Outcome = 'ok' | 302 | 401 | 403 | 404;
+type Outcome = 'ok' | 302 | 303 | 401 | 403 | 404;
 /** One outcome per actor, in the order of ACTORS: anonymous, agentA, agentB, admin, owner. */
 type Expected = readonly [Outcome, Outcome, Outcome, Outcome, Outcome];
 const OK = 'ok' as const;
@@ -74,6 +76,9 @@ type World = {
 };
 let world: World;
 const A = () => world.users.agentA;
+/** The unsubscribe token a mail to A about comments carries (the app's JWT secret signs it). */
+const unsubscribeTokenOfA = () =>
+  unsubscribeToken({ config: testConfig() } as Pick<AppDeps, 'config'> as AppDeps, A().id, 'comment');
 
 let sequence = 0;
 const unique = () => `${Date.now().toString(36)}${++sequence}`;
@@ -376,6 +381,24 @@ const PROCEDURES: Record<string, ProcedureRow> = {
     expect: ADMINS,
     input: () => ({ code: 'missing-signature', label: 'Missing signature', active: true }),
   },
+
+  // Key dates, the calendar and notification preferences (issue 19).
+  'keyDates.list': { expect: A_OR_ADMINS_BY_ID, input: () => ({ id: world.deal.id }) },
+  'keyDates.replace': {
+    expect: A_OR_ADMINS_BY_ID,
+    input: async () => ({ id: (await freshDeal()).id, dates: [{ kind: 'closing', date: '2027-01-15' }] }),
+  },
+  // Everyone sees their own calendar (an admin everyone's); there is no user id to name.
+  'calendar.list': { expect: ANY_USER, input: () => ({ from: '2026-11-01', to: '2026-11-30' }) },
+  'calendar.createFeed': { expect: ANY_USER },
+  'notificationSettings.get': { expect: A_OR_ADMINS, input: () => ({ userId: A().id }) },
+  'notificationSettings.update': {
+    expect: A_OR_ADMINS,
+    input: () => ({ userId: A().id, timezone: 'America/Chicago', reminderDays: [3, 1], events: {} }),
+  },
+  'notificationSettings.detectTimezone': { expect: ANY_USER, input: () => ({ timezone: 'America/Denver' }) },
+  // The link of a mail: its signed token is the permission (RFC 8058), no session needed.
+  'notificationSettings.unsubscribe': { expect: PUBLIC, input: () => ({ token: unsubscribeTokenOfA() }) },
 
   'uploads.transactionTarget': { expect: A_OR_ADMINS_BY_ID, input: () => ({ id: world.deal.id }) },
   'uploads.libraryTarget': { expect: OWNER },
@@ -700,6 +723,51 @@ const ROUTES: Record<string, RouteRow> = {
   'DELETE /api/tutorials/:id': {
     expect: OWNER,
     request: async () => ({ url: `/api/tutorials/${await freshLibraryItem('tutorial')}` }),
+  },
+
+  'GET /api/transactions/:id/dates': {
+    expect: A_OR_ADMINS_BY_ID,
+    request: () => ({ url: `/api/transactions/${world.deal.id}/dates` }),
+  },
+  'PUT /api/transactions/:id/dates': {
+    expect: A_OR_ADMINS_BY_ID,
+    request: async () => ({
+      url: `/api/transactions/${(await freshDeal()).id}/dates`,
+      payload: { dates: [{ kind: 'inspection', date: '2027-01-05' }] },
+    }),
+  },
+  'GET /api/calendar': { expect: ANY_USER, request: get('/api/calendar?from=2026-11-01&to=2026-11-30') },
+  'POST /api/calendar/feed': { expect: ANY_USER, request: () => ({ url: '/api/calendar/feed' }) },
+  'GET /api/settings/notifications/:userId': {
+    expect: A_OR_ADMINS,
+    request: () => ({ url: `/api/settings/notifications/${A().id}` }),
+  },
+  'PUT /api/settings/notifications/:userId': {
+    expect: A_OR_ADMINS,
+    request: () => ({
+      url: `/api/settings/notifications/${A().id}`,
+      payload: { timezone: 'America/Chicago', reminderDays: [2], events: { comment: 'email' } },
+    }),
+  },
+  // A mail's links: the signed token (or the feed's secret) is the permission, no session.
+  'POST /api/unsubscribe/:token': {
+    expect: PUBLIC,
+    request: () => ({ url: `/api/unsubscribe/${unsubscribeTokenOfA()}`, payload: {} }),
+  },
+  'GET /api/unsubscribe/:token': {
+    expect: [303, 303, 303, 303, 303],
+    request: () => ({ url: `/api/unsubscribe/${unsubscribeTokenOfA()}` }),
+  },
+  'GET /calendar/:file': {
+    expect: PUBLIC,
+    request: async () => {
+      const token = newSecretToken();
+      await database.db.user.update({
+        where: { id: A().id },
+        data: { calendarFeedHash: hashSecretToken(token) },
+      });
+      return { url: `/calendar/${token}.ics` };
+    },
   },
 
   // The signature is the permission (DESIGN.md 6): "View" opens in a new tab without a header.

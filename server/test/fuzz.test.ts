@@ -10,6 +10,8 @@ import type { AppDeps } from '../deps';
 import type { NotificationBus } from '../realtime/bus';
 import type { RestRoute } from '../rest/adapter';
 import { restRoutes } from '../rest/routes';
+import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
+import { unsubscribeToken } from '../services/notification-routing';
 import { libraryFileKey, transactionFileKey } from '../storage/keys';
 import type { Access } from '../trpc/init';
 import { accessOf } from '../trpc/init';
@@ -33,6 +35,7 @@ import { buildTestApp, setupTestDatabase, TEST_DATA_DIR, TestClock, testConfig, 
 import {
   hostileQuery,
   hostileSegment,
+  hostileString,
   JSON_CONTENT_TYPES,
   jsonBodyText,
   multipartBody,
@@ -193,6 +196,9 @@ type World = {
   /** /files/<key>?exp=&sig= of a stored file, and its bytes. */
   fileLink: string;
   fileBytes: Buffer;
+  /** The signed token of a mail's unsubscribe link, and the agent's calendar feed secret (issue 19). */
+  unsubscribeToken: string;
+  feedToken: string;
 };
 
 const TUTORIAL_LINK = 'https://example.com/tutorials/closing';
@@ -281,6 +287,24 @@ function validInputs(w: World): Record<string, unknown> {
     'reviewQueue.list': { ...paging, type: 'FuzzType', agentId },
     'reviewQueue.bulkAccept': { items: [{ transactionId, formId: secondFormId, version: 1 }] },
     'rejectionReasons.create': { label: 'Fuzz reason' },
+    'keyDates.list': { id: transactionId },
+    'keyDates.replace': {
+      id: transactionId,
+      dates: [
+        { kind: 'inspection', date: '2027-01-05' },
+        { kind: 'custom', label: 'Final walkthrough', date: '2027-01-20', done: false },
+      ],
+    },
+    'calendar.list': { from: '2026-11-01', to: '2026-12-31', agentId },
+    'notificationSettings.get': { userId: agentId },
+    'notificationSettings.update': {
+      userId: agentId,
+      timezone: 'Europe/Paris',
+      reminderDays: [3, 1],
+      events: { comment: 'email', keyDate: 'digest' },
+    },
+    'notificationSettings.detectTimezone': { timezone: 'Asia/Tokyo' },
+    'notificationSettings.unsubscribe': { token: w.unsubscribeToken },
     'rejectionReasons.update': { code: 'missing-signature', label: 'Missing signature', active: true },
     'uploads.transactionTarget': { id: transactionId },
     'notifications.list': { userId: agentId, ...paging },
@@ -856,6 +880,93 @@ function fileRequest(): fc.Arbitrary<FuzzRequest> {
 }
 
 /**
+ * The addresses a mail or a calendar app opens without a session (issue 19): the unsubscribe link
+ * (POST with any body and content type, as mail providers send it; GET) and the .ics feed, with
+ * the real secrets, bent ones and hostile path segments, by anyone.
+ */
+function mailLinkRequest(): fc.Arbitrary<FuzzRequest> {
+  const tokenArb = (valid: string) =>
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constant(valid) },
+      {
+        weight: 3,
+        arbitrary: fc.constantFrom(
+          `${valid.slice(0, -1)}A`,
+          valid.replace('.', '..'),
+          `${valid}.x`,
+          valid.split('.')[0] ?? '',
+          `.${valid}`,
+          valid.toUpperCase(),
+          'a'.repeat(5000),
+          '%00',
+          '..%2f..%2fetc%2fpasswd',
+          '',
+        ),
+      },
+      { weight: 3, arbitrary: hostileSegment },
+    );
+  const unsubscribe = fc
+    .record({
+      method: fc.oneof(
+        { weight: 5, arbitrary: fc.constant('POST') },
+        { weight: 3, arbitrary: fc.constant('GET') },
+      ),
+      token: tokenArb(world.unsubscribeToken),
+      contentType: fc.constantFrom(
+        undefined,
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/json',
+        'text/plain',
+        'application/json; charset=utf-16',
+      ),
+      body: fc.oneof(
+        fc.constant('List-Unsubscribe=One-Click'),
+        fc.constant(undefined),
+        hostileString,
+        fc.string({ maxLength: 6000 }),
+      ),
+      actor: fc.oneof(
+        { weight: 4, arbitrary: fc.constant<Actor>({ name: 'anonymous', badToken: 0 }) },
+        actorFor('user'),
+      ),
+      remoteAddress,
+    })
+    .map(
+      ({ method, token, contentType, body, actor, remoteAddress: from }) =>
+        new FuzzRequest(
+          `${method} /api/unsubscribe/:token`,
+          method,
+          `/api/unsubscribe/${token}`,
+          actor,
+          from,
+          method === 'POST' && body !== undefined ? contentType : undefined,
+          method === 'POST' ? body : undefined,
+        ),
+    );
+  const feed = fc
+    .record({
+      token: tokenArb(world.feedToken),
+      suffix: fc.constantFrom('.ics', '', '.ICS', '.ics.ics', '.ics%00', '/x.ics'),
+      method: fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST'),
+      remoteAddress,
+    })
+    .map(
+      ({ token, suffix, method, remoteAddress: from }) =>
+        new FuzzRequest(
+          'GET /calendar/:file',
+          method,
+          `/calendar/${token}${suffix}`,
+          { name: 'anonymous', badToken: 0 },
+          from,
+          undefined,
+          undefined,
+        ),
+    );
+  return fc.oneof(unsubscribe, feed);
+}
+
+/**
  * /metrics by every actor (sessions and the bad authorizations), with any method and hostile query
  * strings, one of which carries the metrics token itself: only the header may open it.
  */
@@ -954,6 +1065,11 @@ beforeAll(async () => {
   const libraryKey = libraryFileKey('disclosure.pdf', 'pdf');
   await deps.storage.put(libraryKey, Readable.from([TINY_PDF]), { contentType: 'application/pdf' });
   const fileLink = new URL(await deps.storage.signedUrl(transactionKey));
+  const feedToken = newSecretToken();
+  await db.user.update({
+    where: { id: rows.agent.id },
+    data: { calendarFeedHash: hashSecretToken(feedToken) },
+  });
   // The second item holds a file awaiting review, so reviews and bulk accepts reach a decision.
   const secondForm = transaction.forms[1];
   if (secondForm)
@@ -980,6 +1096,8 @@ beforeAll(async () => {
     notificationId: (await createNotification(db, { userId: rows.agent.id })).id,
     fileLink: `${fileLink.pathname}${fileLink.search}`,
     fileBytes: TINY_PDF,
+    unsubscribeToken: unsubscribeToken(deps, rows.agent.id, 'comment'),
+    feedToken,
   };
 
   counter = await installChangeCounter(database.url);
@@ -1283,6 +1401,23 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
       answer: (response) => {
         if (response.statusCode < 400) return `answered ${response.statusCode} without the metrics token`;
         if (response.body.includes('portal_')) return 'a refusal carried metrics';
+        return restErrorBody(request.method)(response);
+      },
+    }));
+  });
+
+  it('mail links (one-click unsubscribe, GET and POST; the calendar feed)', {
+    timeout: 120_000,
+  }, async () => {
+    await fuzzFamily('mail links', 3, mailLinkRequest(), (request) => ({
+      answer: (response) => {
+        // A GET only leads to the page (which asks the API): it changes nothing, whatever the token.
+        if (response.statusCode === 303)
+          return request.method === 'GET' ? undefined : 'a POST was redirected';
+        // Only the real secrets may open anything; a bent token is 4xx, never 5xx.
+        const real = request.url.includes(world.unsubscribeToken) || request.url.includes(world.feedToken);
+        if (response.statusCode < 400 && !real)
+          return `answered ${response.statusCode} for a token nobody was given`;
         return restErrorBody(request.method)(response);
       },
     }));
