@@ -112,9 +112,10 @@ export function KeyDatesEditor({ transactionId, closed }: KeyDatesEditorProps) {
           Key dates
         </Title>
         {query.data ? (
-          // Keyed by the answer, so a saved or refetched list starts the rows afresh.
+          // Keyed by the answer and the file's state, so a saved or refetched list, or a file
+          // closed or reopened, starts the rows afresh.
           <KeyDatesForm
-            key={query.dataUpdatedAt}
+            key={`${query.dataUpdatedAt}-${closed}`}
             transactionId={transactionId}
             answer={query.data}
             closed={closed}
