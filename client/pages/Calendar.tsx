@@ -269,7 +269,7 @@ function UpcomingList({ events, admin, reference }: UpcomingListProps) {
               </Text>
               <Text
                 size="xs"
-                c={state.color === 'blue' ? 'dimmed' : state.color}
+                c={state.color === 'blue.8' ? 'dimmed' : state.color}
                 fw={state.state === 'today' ? 700 : 400}
               >
                 {state.text}

@@ -113,7 +113,7 @@ function DatesCell({ transaction }: { transaction: TransactionSummary }) {
         </Text>
       )}
       {overdue && (
-        <Text size="xs" c="red" fw={600} data-testid="overdue-date">
+        <Text size="xs" c="red.9" fw={600} data-testid="overdue-date">
           Overdue: {deadlineText(overdue, reference)}
         </Text>
       )}

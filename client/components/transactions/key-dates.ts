@@ -73,9 +73,10 @@ export type DayState = { state: 'done' | 'overdue' | 'today' | 'upcoming'; text:
 export function dayState(day: string, done: boolean, reference: string = today()): DayState {
   if (done) return { state: 'done', text: 'done', color: 'dimmed' };
   const days = daysBetween(reference, day);
-  if (days < 0) return { state: 'overdue', text: 'overdue', color: 'red' };
-  if (days === 0) return { state: 'today', text: 'today', color: 'orange' };
-  return { state: 'upcoming', text: days === 1 ? 'tomorrow' : `in ${days} days`, color: 'blue' };
+  // Shades dark enough for small text on white (WCAG AA 4.5:1): red.9 5.5, #b34700 5.5, blue.8 5.0.
+  if (days < 0) return { state: 'overdue', text: 'overdue', color: 'red.9' };
+  if (days === 0) return { state: 'today', text: 'today', color: '#b34700' };
+  return { state: 'upcoming', text: days === 1 ? 'tomorrow' : `in ${days} days`, color: 'blue.8' };
 }
 
 /** 'Inspection deadline · Dec 1', as the lists show a deadline. */
