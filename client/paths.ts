@@ -11,6 +11,8 @@ export const paths = {
   verification: '/auth/verification/:type/:email',
   verifyEmail: '/auth/verify-email/:token',
   newPassword: '/auth/new-password/:token',
+  // A mail's one-click unsubscribe, opened without signing in (DESIGN.md 12.2).
+  unsubscribe: '/unsubscribe/:token',
   home: '/home',
   transaction: '/home/transactions/:id',
   // The spec's other reading of the user detail path; DESIGN.md section 9.5 redirects it.
@@ -18,6 +20,8 @@ export const paths = {
   forms: '/forms',
   tutorials: '/tutorials',
   settings: '/settings',
+  // Key dates in a month and the next 60 days (issue 19).
+  calendar: '/calendar',
   users: '/users',
   adminTransactions: '/adminTransactions',
   adminTransaction: '/adminTransactions/transactions/:id',

@@ -37,6 +37,13 @@ const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
     ),
   },
   {
+    path: paths.calendar,
+    page: lazyPage(
+      () => import('./pages/Calendar'),
+      (m) => m.Calendar,
+    ),
+  },
+  {
     path: paths.forms,
     page: lazyPage(
       () => import('./pages/Library'),
@@ -127,7 +134,31 @@ const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
  */
 export async function preloadPageAt(pathname: string): Promise<void> {
   const route = SIGNED_IN_ROUTES.find(({ path }) => matchesPattern(path, pathname));
-  await route?.page.preload().catch(() => {});
+  const page = route?.page ?? (matchesPattern(paths.unsubscribe, pathname) ? UNSUBSCRIBE_PAGE : undefined);
+  await page?.preload().catch(() => {});
+}
+
+/**
+ * The unsubscribe page of a mail's link: public like the sign-in screens, but rarely opened, so
+ * its code loads on demand rather than with every visit's first bytes.
+ */
+const UNSUBSCRIBE_PAGE = lazyPage(
+  () => import('./pages/Unsubscribe'),
+  (m) => m.Unsubscribe,
+);
+
+function PublicPage({ page }: { page: LazyPage }) {
+  return (
+    <Suspense
+      fallback={
+        <Center py="xl">
+          <Loader aria-label="Loading page" />
+        </Center>
+      }
+    >
+      <LoadedPage page={page} />
+    </Suspense>
+  );
 }
 
 function RootRedirect() {
@@ -179,6 +210,9 @@ export function AppRoutes() {
       <Route path={paths.verification} component={Verification} />
       <Route path={paths.verifyEmail} component={VerifyEmail} />
       <Route path={paths.newPassword} component={NewPassword} />
+      <Route path={paths.unsubscribe}>
+        <PublicPage page={UNSUBSCRIBE_PAGE} />
+      </Route>
 
       {/* Every signed-in route sits at this same place in the tree with the same key (Switch
           renders only the one that matches), so moving between them keeps one shell mounted

@@ -26,6 +26,10 @@ import { CITIES, COMPANIES, FIRST_NAMES, LAST_NAMES, STREET_NAMES, STREET_SUFFIX
  * compliance state are computed at the end in one UPDATE, with the buckets of
  * refresh_transaction_progress (the loading session disables triggers).
  *
+ * Version 3 (issue 19) adds key dates: 2 to 4 per transaction (contract acceptance, then some of
+ * inspection, appraisal, financing, and a closing about 30 to 45 days after the start), those
+ * before the transaction's close or before today mostly done, a few left open (overdue).
+ *
  * Generated with set-based SQL only (INSERT ... SELECT over generate_series), secondary indexes
  * built after the rows are in, then VACUUM ANALYZE. A marker table records the generator's
  * version and the migrations it was built on; the next run reuses a complete dataset whose
@@ -33,7 +37,7 @@ import { CITIES, COMPANIES, FIRST_NAMES, LAST_NAMES, STREET_NAMES, STREET_SUFFIX
  */
 
 /** Bump whenever the generated rows change shape or distribution. */
-export const DATASET_VERSION = 2;
+export const DATASET_VERSION = 3;
 export const DATASET_DATABASE = 'portal_bench';
 export const BENCH_DATA_DIR = path.join(PROJECT_ROOT, '.bench-data');
 
@@ -76,6 +80,8 @@ export type DatasetCounts = {
   closedTransactions?: number;
   optionalForms?: number;
   formVersions?: number;
+  /** Issue 19 (dataset version 3 on). */
+  keyDates?: number;
   /** Entries of the review queue: undecided uploads and requested waivers of open, undeleted transactions. */
   queueEntries?: number;
   /** Undeleted transactions by compliance state. */
@@ -282,7 +288,7 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
     // Secondary indexes are built once the rows are in: far faster than maintaining them per row.
     const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
       `SELECT indexname, indexdef FROM pg_indexes
-        WHERE schemaname = 'public' AND tablename IN ('transactions', 'transaction_forms', 'form_versions')
+        WHERE schemaname = 'public' AND tablename IN ('transactions', 'transaction_forms', 'form_versions', 'key_dates')
           AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE contype = 'p')`,
     );
     await step('drop secondary indexes', async () => {
@@ -473,6 +479,31 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
       );
     });
 
+    // Issue 19: 2 to 4 key dates a transaction. Contract acceptance a few days in, a closing 30 to
+    // 45 days in, and between them an inspection, an appraisal or a financing contingency for
+    // some. Dates past the close (or past today) are done 95% of the time; the rest are overdue.
+    await step('insert 2 to 4 key dates per transaction', () =>
+      client.query(
+        `INSERT INTO key_dates (transaction_id, kind, label, date, done, position, created_at, updated_at)
+         SELECT k.transaction_id, k.kind, k.label, k.date,
+                k.date < coalesce(k.closed_at::date, current_date) AND k.r < 0.95,
+                k.position, k.created_at, k.created_at
+           FROM (
+             SELECT t.id AS transaction_id, t.closed_at, t.created_at, d.kind, d.label, d.position, random() AS r,
+                    (t.created_at + d.offset_days * interval '1 day')::date AS date
+               FROM (SELECT t.id, t.closed_at, t.created_at, random() AS pick, random() AS span
+                       FROM transactions t) AS t
+              CROSS JOIN LATERAL (VALUES
+                  (0, 'contract-acceptance', 'Contract acceptance', 2, true),
+                  (1, 'inspection', 'Inspection deadline', 12, t.pick < 0.6),
+                  (2, 'appraisal', 'Appraisal deadline', 20, t.pick >= 0.3 AND t.pick < 0.8),
+                  (3, 'financing', 'Financing contingency', 24, t.pick >= 0.7),
+                  (4, 'closing', 'Closing', 30 + floor(t.span * 16)::int, true)
+              ) AS d(position, kind, label, offset_days, included)
+              WHERE d.included) AS k`,
+      ),
+    );
+
     // The counters and the state, with the buckets of refresh_transaction_progress (migration
     // 20261126120000) and its transaction_compliance_state(): the triggers that keep them are off
     // in this session. Then the table is rewritten, so the update leaves no dead half behind.
@@ -526,6 +557,7 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
               (SELECT count(*) FROM transactions WHERE closed_at IS NOT NULL)::int AS "closedTransactions",
               (SELECT count(*) FROM transaction_forms WHERE NOT required)::int AS "optionalForms",
               (SELECT count(*) FROM form_versions)::int AS "formVersions",
+              (SELECT count(*) FROM key_dates)::int AS "keyDates",
               (SELECT coalesce(sum(queue_count), 0) FROM transactions
                 WHERE queue_count > 0 AND closed_at IS NULL AND deleted_at IS NULL)::int AS "queueEntries",
               (SELECT jsonb_object_agg(state, n) FROM (SELECT compliance_state::text AS state, count(*)::int AS n

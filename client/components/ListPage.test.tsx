@@ -128,7 +128,8 @@ describe('the phone layout', () => {
     expect(table.style.getPropertyValue('--list-label-2')).toBe('"Date created"');
     expect(table.style.getPropertyValue('--list-label-5')).toBe('"Progress"');
     expect(table.style.getPropertyValue('--list-label-6')).toBe('"Status"');
-    expect(table.style.getPropertyValue('--list-label-7')).toBe('"Action"');
+    expect(table.style.getPropertyValue('--list-label-7')).toBe('"Dates"');
+    expect(table.style.getPropertyValue('--list-label-8')).toBe('"Action"');
     expect(table).toHaveAttribute('data-with-actions');
   });
 });

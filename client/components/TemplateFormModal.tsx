@@ -4,6 +4,7 @@ import {
   Combobox,
   Group,
   InputBase,
+  MultiSelect,
   Stack,
   Text,
   TextInput,
@@ -16,7 +17,13 @@ import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useState } from 'react';
 import { z } from 'zod';
 import { validation } from '../../shared/messages';
-import { normalizeTypeName, type TemplateInput, templateInput } from '../../shared/schemas/templates';
+import { KEY_DATE_LABELS } from '../../shared/schemas/key-dates';
+import {
+  normalizeTypeName,
+  TEMPLATE_KEY_DATE_KINDS,
+  type TemplateInput,
+  templateInput,
+} from '../../shared/schemas/templates';
 import { useTRPC } from '../trpc';
 import { DialogActions } from './DialogActions';
 import { type EditDialogProps, FormModal } from './FormModal';
@@ -35,6 +42,8 @@ type TemplateFormValues = {
   documents: DocumentField[];
   /** The optional ones (issue 18): collected, never holding a file back. */
   optional: DocumentField[];
+  /** The key dates its transactions start with (issue 19), as empty rows to fill. */
+  keyDateKinds: string[];
 };
 
 const documentField = (name = ''): DocumentField => ({ name, key: randomId() });
@@ -49,6 +58,7 @@ const templateFormSchema = z
     role,
     documents: z.array(z.object({ name: forms.element })),
     optional: z.array(z.object({ name: forms.element })),
+    keyDateKinds: z.array(z.string()),
   })
   .superRefine((values, context) => {
     // Rules on the list as a whole (at least one, not too many) come from the contract too.
@@ -76,18 +86,20 @@ function toTemplateInput(values: {
   role: string;
   documents: { name: string }[];
   optional: { name: string }[];
+  keyDateKinds: string[];
 }) {
   return {
     type: values.type,
     role: values.role,
     forms: values.documents.map((document) => document.name),
     optionalForms: values.optional.map((document) => document.name),
+    keyDateKinds: values.keyDateKinds,
   };
 }
 
 /** `initial` is what the fields start with: a template's own values on update, nothing on add. */
 type TemplateFormModalProps = EditDialogProps<
-  { type: string; role: string; forms: string[]; optionalForms?: string[] },
+  { type: string; role: string; forms: string[]; optionalForms?: string[]; keyDateKinds?: string[] },
   TemplateInput
 >;
 
@@ -98,6 +110,12 @@ export function TemplateFormModal({ opened, title, onClose, ...form }: TemplateF
     </FormModal>
   );
 }
+
+/** Every kind but `custom` (a template cannot name one), with its label. */
+const KEY_DATE_OPTIONS = TEMPLATE_KEY_DATE_KINDS.map((kind) => ({
+  value: kind,
+  label: KEY_DATE_LABELS[kind as keyof typeof KEY_DATE_LABELS],
+}));
 
 /** The option that adds the typed text as a new type. */
 const CREATE_TYPE = '\u0000create';
@@ -205,6 +223,7 @@ function TemplateForm({ initial, submitting, onSubmit, onCancel }: TemplateFormP
       documents: initial?.forms.length ? initial.forms.map((name) => documentField(name)) : [documentField()],
       // None to start with: most checklists have no optional documents.
       optional: (initial?.optionalForms ?? []).map((name) => documentField(name)),
+      keyDateKinds: initial?.keyDateKinds ?? [],
     },
     validate: schemaResolver(templateFormSchema, { sync: true }),
   });
@@ -314,6 +333,17 @@ function TemplateForm({ initial, submitting, onSubmit, onCancel }: TemplateFormP
             </Button>
           </Group>
         </Stack>
+        <MultiSelect
+          label="Key dates"
+          description="Dates each new transaction of this type starts with, to be filled in on its page"
+          placeholder={form.getValues().keyDateKinds.length ? undefined : 'None'}
+          data={KEY_DATE_OPTIONS}
+          clearable
+          hidePickedOptions
+          comboboxProps={{ withinPortal: false }}
+          key={form.key('keyDateKinds')}
+          {...form.getInputProps('keyDateKinds')}
+        />
         <DialogActions pending={submitting} onCancel={onCancel} />
       </Stack>
     </form>

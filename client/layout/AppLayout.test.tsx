@@ -14,7 +14,7 @@ import { NotificationBell } from './NotificationBell';
 const USER_ID = TEST_USER_ID;
 const profile = testProfile();
 
-const USER_LINKS = ['Transactions', 'Forms', 'Tutorials', 'Banner', 'Settings'];
+const USER_LINKS = ['Transactions', 'Calendar', 'Forms', 'Tutorials', 'Banner', 'Settings'];
 const ADMIN_LINKS = ['Users', 'Review Queue', 'Admin Transactions', 'Transactions Forms'];
 
 function signIn(role: 'user' | 'admin') {

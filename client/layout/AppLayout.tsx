@@ -26,6 +26,7 @@ import { PHONE_QUERY } from './breakpoints';
 import { NotificationBell } from './NotificationBell';
 import { NotificationFeedProvider, useNotificationFeed } from './NotificationFeed';
 import { isActive, navigationFor } from './navigation';
+import { useDetectTimezone } from './useDetectTimezone';
 
 /** Below this breakpoint the sidebar gives way to a burger and a slide-over menu. */
 const SIDEBAR_BREAKPOINT = 'sm';
@@ -167,6 +168,7 @@ function Sidebar({ onNavigate }: SidebarProps) {
  */
 export function AppLayout({ children }: { children: ReactNode }) {
   const [location] = useLocation();
+  useDetectTimezone();
   // The slide-over menu is open for the page it was opened on only: whatever moves the page
   // (a link, Back, a redirect) closes it without an effect to keep in step.
   const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);

@@ -9,6 +9,7 @@ export type NavigationItem = { label: string; href: string };
  */
 const USER_NAVIGATION: NavigationItem[] = [
   { label: 'Transactions', href: paths.home },
+  { label: 'Calendar', href: paths.calendar },
   { label: 'Forms', href: paths.forms },
   { label: 'Tutorials', href: paths.tutorials },
   { label: 'Banner', href: paths.banner },

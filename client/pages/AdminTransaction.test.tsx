@@ -108,6 +108,7 @@ function renderAdminDetail(handlers: Record<string, StubHandler>) {
   const stub = stubTrpcClient({
     'adminTransactions.get': () => withDisclosureFile(),
     'adminTransactions.history': () => history,
+    'keyDates.list': () => ({ dates: [], suggestedKinds: [] }),
     ...handlers,
   });
   const view = renderWithProviders(

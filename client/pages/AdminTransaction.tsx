@@ -4,6 +4,7 @@ import type { TransactionForm } from '../../shared/schemas/transactions';
 import { serverMessageOf } from '../api/errors';
 import { CloseControls, ClosedBanner } from '../components/transactions/Closing';
 import { type Decision, FormsChecklist } from '../components/transactions/FormsChecklist';
+import { KeyDatesEditor } from '../components/transactions/KeyDatesEditor';
 import { TransactionDetailLayout } from '../components/transactions/TransactionDetailLayout';
 import { TransactionHistory } from '../components/transactions/TransactionHistory';
 import { UpdateTransactionForm } from '../components/transactions/UpdateTransactionForm';
@@ -91,6 +92,7 @@ export function AdminTransaction() {
             onClose={() => void setClosed(true)}
             onReopen={() => void setClosed(false)}
           />
+          <KeyDatesEditor transactionId={transaction._id} closed={transaction.closedAt !== null} />
           <FormsChecklist
             transaction={transaction}
             onComment={(form, text) => sendReview(form, undefined, text)}

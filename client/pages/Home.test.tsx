@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '../dates';
 import { renderWithProviders } from '../test-utils/render';
 import { page, signInAs, summary, USER_ID } from '../test-utils/transactions';
@@ -48,6 +48,7 @@ describe('Transactions list (/home)', () => {
       'City',
       'Progress',
       'Status',
+      'Dates',
       'Action',
     ]);
     expect(rows()).toEqual([['Loading...']]);
@@ -63,6 +64,7 @@ describe('Transactions list (/home)', () => {
         'City 1',
         '1/2 · 50%',
         'Missing documents',
+        'No dates',
         'Edit',
       ],
       [
@@ -72,6 +74,7 @@ describe('Transactions list (/home)', () => {
         'City 2',
         '1/2 · 50%',
         'Missing documents',
+        'No dates',
         'Edit',
       ],
     ]);
@@ -165,5 +168,40 @@ describe('Transactions list (/home)', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Add Transaction' }));
     expect(screen.getByRole('dialog', { name: 'Create Transaction' })).toBeVisible();
+  });
+
+  it('shows the closing day, the next deadline and, in red, what is overdue', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2025, 10, 25, 9, 0));
+    try {
+      renderHome({
+        'transactions.list': () =>
+          page([
+            summary(1, {
+              closingDate: '2025-12-12',
+              nextDeadline: { kind: 'inspection', label: 'Inspection deadline', date: '2025-12-01' },
+              overdue: { kind: 'appraisal', label: 'Appraisal deadline', date: '2025-11-20' },
+            }),
+            summary(2, {
+              closingDate: '2026-01-09',
+              nextDeadline: { kind: 'closing', label: 'Closing', date: '2026-01-09' },
+            }),
+          ]),
+      });
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      const [first, second] = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+      if (!first || !second) throw new Error('two rows expected');
+      expect(within(first).getByTestId('closing-date')).toHaveTextContent(/^Closing Dec 12$/);
+      expect(within(first).getByTestId('next-deadline')).toHaveTextContent(/^Inspection deadline · Dec 1$/);
+      const overdue = within(first).getByTestId('overdue-date');
+      expect(overdue).toHaveTextContent(/^Overdue: Appraisal deadline · Nov 20$/);
+      expect(overdue.getAttribute('style')).toContain('--mantine-color-red');
+      // Another year's day says its year; a deadline that is the closing is not said twice.
+      expect(within(second).getByTestId('closing-date')).toHaveTextContent(/^Closing Jan 9, 2026$/);
+      expect(within(second).queryByTestId('next-deadline')).not.toBeInTheDocument();
+      expect(within(second).queryByTestId('overdue-date')).not.toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,7 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiMessages, validation } from '../../shared/messages';
+import { apiMessages, notificationSettingsMessages, validation } from '../../shared/messages';
+import type { NotificationSettings } from '../../shared/schemas/notification-settings';
 import type { PublicUser } from '../../shared/schemas/users';
 import { getAccessToken, getRefreshToken, getUserId, setSession } from '../auth/session';
 import { PROFILE_UPDATED } from '../components/ProfileForm';
@@ -14,8 +15,18 @@ import { Settings } from './Settings';
 
 type Handlers = Record<string, StubHandler>;
 
+const AGENT_SETTINGS: NotificationSettings = {
+  timezone: 'America/New_York',
+  reminderDays: [3, 1],
+  events: { documentReviewed: 'email', comment: 'in-app', keyDate: 'email' },
+};
+
 function renderSettings(handlers: Handlers = {}) {
-  const stub = stubTrpcClient({ 'settings.getUser': () => testProfile(), ...handlers });
+  const stub = stubTrpcClient({
+    'settings.getUser': () => testProfile(),
+    'notificationSettings.get': () => AGENT_SETTINGS,
+    ...handlers,
+  });
   const view = renderWithProviders(<Settings />, { path: '/settings', trpcClient: stub.client });
   return { ...view, stub };
 }
@@ -191,5 +202,66 @@ describe('Settings page', () => {
 
     expect(await form.findByRole('alert')).toHaveTextContent('Current password is incorrect');
     expect(getRefreshToken()).toBe('stored-refresh');
+  });
+
+  it("offers the account's events only, and saves the deliveries, reminder days and timezone chosen", async () => {
+    const { user, stub } = renderSettings({
+      'notificationSettings.update': (input) => {
+        const { userId: _userId, ...saved } = input as NotificationSettings & { userId: string };
+        return saved;
+      },
+    });
+    const form = within(await screen.findByRole('form', { name: 'Notifications' }));
+    // An agent's events; the admin ones are not offered.
+    expect(
+      form.getAllByRole('radiogroup').map((group) => group.getAttribute('aria-labelledby')),
+    ).toHaveLength(3);
+    expect(form.queryByRole('radiogroup', { name: 'Registration' })).not.toBeInTheDocument();
+    const comment = within(form.getByRole('radiogroup', { name: 'Comment' }));
+    expect(comment.getByRole('radio', { name: 'In-app' })).toBeChecked();
+    await user.click(comment.getByRole('radio', { name: 'Daily digest' }));
+    await user.click(
+      within(form.getByRole('radiogroup', { name: 'Key date reminder' })).getByRole('radio', {
+        name: 'In-app',
+      }),
+    );
+
+    expect(form.getByRole('checkbox', { name: '3 days before' })).toBeChecked();
+    await user.click(form.getByRole('checkbox', { name: '3 days before' }));
+    await user.click(form.getByRole('checkbox', { name: '7 days before' }));
+    await user.type(form.getByRole('textbox', { name: /^Another day/ }), '21');
+    await user.click(form.getByRole('button', { name: 'Add day' }));
+    expect(form.getByRole('checkbox', { name: '21 days before' })).toBeChecked();
+
+    const zone = form.getByRole('combobox', { name: /^Timezone/ });
+    await user.clear(zone);
+    await user.type(zone, 'Europe/Par');
+    await user.click(await screen.findByRole('option', { name: 'Europe/Paris' }));
+
+    await user.click(form.getByRole('button', { name: 'Save notifications' }));
+    expect(await toast(notificationSettingsMessages.saved)).toBeVisible();
+    expect(stub.callsTo('notificationSettings.update')).toEqual([
+      {
+        userId: TEST_USER_ID,
+        timezone: 'Europe/Paris',
+        reminderDays: [21, 7, 1],
+        events: { documentReviewed: 'email', comment: 'digest', keyDate: 'in-app' },
+      },
+    ]);
+    expect(stub.callsTo('notificationSettings.get')).toEqual([{ userId: TEST_USER_ID }]);
+  }, 15_000);
+
+  it("allows five reminder days at most, and toasts a refusal in the server's words", async () => {
+    const { user } = renderSettings({
+      'notificationSettings.get': () => ({ ...AGENT_SETTINGS, reminderDays: [1, 2, 3, 4, 5] }),
+      'notificationSettings.update': () => {
+        throw trpcError(400, 'Timezone must be an IANA zone such as America/New_York');
+      },
+    });
+    const form = within(await screen.findByRole('form', { name: 'Notifications' }));
+    expect(form.getByRole('checkbox', { name: '6 days before' })).toBeDisabled();
+    expect(form.getByRole('button', { name: 'Add day' })).toBeDisabled();
+    await user.click(form.getByRole('button', { name: 'Save notifications' }));
+    expect(await toast('Timezone must be an IANA zone such as America/New_York')).toBeVisible();
   });
 });

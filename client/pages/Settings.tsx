@@ -4,6 +4,7 @@ import { ui } from '../../shared/messages';
 import { getUserId } from '../auth/session';
 import { PasswordChangeForm } from '../components/PasswordChangeForm';
 import { ProfileForm } from '../components/ProfileForm';
+import { NotificationSettingsForm } from '../components/settings/NotificationSettingsForm';
 import { useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
 
@@ -35,9 +36,36 @@ export function Settings() {
             <Paper withBorder p="lg" radius="md">
               <PasswordChangeForm userId={userId} />
             </Paper>
+            <Divider />
+            <NotificationsSection userId={userId} />
           </>
         )}
       </Stack>
     </Container>
+  );
+}
+
+/** Notification preferences (DESIGN.md 12.2): deliveries, reminder days, timezone. */
+function NotificationsSection({ userId }: { userId: string }) {
+  const trpc = useTRPC();
+  const settings = useQuery(trpc.notificationSettings.get.queryOptions({ userId }));
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="notifications-heading">
+      <Stack gap="md">
+        <Title order={2} size="h3" id="notifications-heading">
+          Notifications
+        </Title>
+        {settings.data ? (
+          // Keyed by the answer, so a refetch starts the choices from what is stored.
+          <NotificationSettingsForm key={settings.dataUpdatedAt} userId={userId} settings={settings.data} />
+        ) : (
+          <Text>
+            {settings.error
+              ? 'Your notification settings could not be loaded.'
+              : 'Loading notification settings...'}
+          </Text>
+        )}
+      </Stack>
+    </Paper>
   );
 }

@@ -216,7 +216,13 @@ describe('Templates page', () => {
     expect(await toast(toasts.documentAdded)).toBeVisible();
     expect(screen.getByText('Document added successfully')).toBeVisible();
     expect(stub.callsTo('templates.create')).toEqual([
-      { type: 'Referral', role: '-', forms: ['Referral Agreement', 'W-9'], optionalForms: [] },
+      {
+        type: 'Referral',
+        role: '-',
+        forms: ['Referral Agreement', 'W-9'],
+        optionalForms: [],
+        keyDateKinds: [],
+      },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await waitFor(() => expect(stub.callsTo('templates.list')).toHaveLength(2));
@@ -259,7 +265,7 @@ describe('Templates page', () => {
     await user.click(dialog.getByRole('button', { name: 'Submit' }));
     await waitFor(() =>
       expect(stub.callsTo('templates.create')).toEqual([
-        { type: 'Listing', role: 'Buyer', forms: ['Offer'], optionalForms: [] },
+        { type: 'Listing', role: 'Buyer', forms: ['Offer'], optionalForms: [], keyDateKinds: [] },
       ]),
     );
   });
@@ -325,6 +331,7 @@ describe('Templates page', () => {
         role: 'Seller',
         forms: ['Listing Agreement', 'Lead Paint Disclosure', 'Title Report', 'Wire Fraud Advisory'],
         optionalForms: [],
+        keyDateKinds: [],
       },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -385,6 +392,7 @@ describe('Templates page', () => {
         role: 'Landlord',
         forms: ['Lease Agreement', 'Agency Disclosure'],
         optionalForms: ['Parking Agreement', 'HOA Rules'],
+        keyDateKinds: [],
       },
     ]);
   });
@@ -525,5 +533,40 @@ describe('Templates page', () => {
     expect(await screen.findByRole('cell', { name: 'Lease' })).toBeVisible();
     expect(stub.callsTo('templates.list')).toHaveLength(2);
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument());
+  });
+
+  it("keeps a template's key date kinds and sends the ones chosen in 'Key dates' (issue 19)", async () => {
+    const withDates: Template = { ...listing, keyDateKinds: ['inspection'] };
+    const { user, stub } = renderTemplates({
+      handlers: {
+        'templates.list': () => listAnswer([lease, withDates]),
+        'templates.update': (input) => {
+          const { id, ...fields } = input as Omit<Template, '_id'> & { id: string };
+          return { _id: id, ...fields };
+        },
+      },
+    });
+    await screen.findByRole('cell', { name: 'Listing' });
+    await user.click(rowOf('Listing').getByRole('button', { name: 'Update' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Update Transactions Forms' }));
+    const kinds = dialog
+      .getAllByLabelText(/^Key dates/)
+      .find((element) => element instanceof HTMLInputElement && element.type !== 'hidden');
+    if (!kinds) throw new Error('the Key dates input is missing');
+    expect(dialog.getByText('Inspection deadline')).toBeVisible();
+    await user.click(kinds);
+    await user.click(await dialog.findByRole('option', { name: 'Closing' }));
+    await user.click(dialog.getByRole('button', { name: 'Submit' }));
+    expect(await toast(toasts.documentUpdated)).toBeVisible();
+    expect(stub.callsTo('templates.update')).toEqual([
+      {
+        id: listing._id,
+        type: 'Listing',
+        role: 'Seller',
+        forms: listing.forms,
+        optionalForms: [],
+        keyDateKinds: ['inspection', 'closing'],
+      },
+    ]);
   });
 });

@@ -19,7 +19,7 @@ vi.mock('../api/upload', async (importOriginal) => ({
 }));
 
 function renderDetail(handlers: Record<string, StubHandler>) {
-  const stub = stubTrpcClient(handlers);
+  const stub = stubTrpcClient({ 'keyDates.list': () => ({ dates: [], suggestedKinds: [] }), ...handlers });
   const view = renderWithProviders(
     <Route path={paths.transaction}>
       <Transaction />

@@ -5,6 +5,7 @@ import { serverMessageOf } from '../api/errors';
 import { getUserId } from '../auth/session';
 import { ClosedBanner } from '../components/transactions/Closing';
 import { FormsChecklist } from '../components/transactions/FormsChecklist';
+import { KeyDatesEditor } from '../components/transactions/KeyDatesEditor';
 import { TransactionDetailLayout } from '../components/transactions/TransactionDetailLayout';
 import {
   UpdateTransactionForm,
@@ -61,6 +62,7 @@ export function Transaction() {
       {(transaction) => (
         <>
           <ClosedBanner transaction={transaction} />
+          <KeyDatesEditor transactionId={transaction._id} closed={transaction.closedAt !== null} />
           <FormsChecklist transaction={transaction} onComment={postComment} onFileStored={reload} />
           <UpdateTransactionForm
             key={transaction._id}

@@ -10,7 +10,7 @@ import { E2E_OUTBOX } from '../../playwright.config';
  * received there.
  */
 
-async function messagesTo(to: string): Promise<Array<{ subject: string; text: string }>> {
+async function messagesTo(to: string): Promise<Array<{ subject: string; text: string; file: string }>> {
   const files = await readdir(E2E_OUTBOX).catch(() => [] as string[]);
   const found: Array<{ subject: string; text: string; file: string }> = [];
   for (const file of files.filter((name) => name.endsWith('.eml')).sort()) {
@@ -39,4 +39,20 @@ export async function linkFromMail(to: string, pathPrefix: string): Promise<stri
     )
     .toBeTruthy();
   return link as string;
+}
+
+/** The raw source of the latest mail to `to` whose subject matches, once it has arrived. */
+export async function rawMailTo(to: string, subject: RegExp): Promise<string> {
+  let raw: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const latest = (await messagesTo(to)).filter((mail) => subject.test(mail.subject)).at(-1);
+        raw = latest ? await readFile(path.join(E2E_OUTBOX, latest.file), 'utf8') : undefined;
+        return raw;
+      },
+      { message: `an e-mail to ${to} about ${subject}`, timeout: 20_000 },
+    )
+    .toBeTruthy();
+  return raw as string;
 }

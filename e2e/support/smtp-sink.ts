@@ -13,7 +13,7 @@ import { SMTPServer } from 'smtp-server';
 const [portText, folder] = process.argv.slice(2);
 const port = Number(portText);
 if (!Number.isInteger(port) || !folder) {
-  console.error('usage: smtp-sink.ts <port> <folder>');
+  process.stderr.write('usage: smtp-sink.ts <port> <folder>\n');
   process.exit(2);
 }
 mkdirSync(folder, { recursive: true });
@@ -36,6 +36,8 @@ const server = new SMTPServer({
     });
   },
 });
-server.listen(port, '127.0.0.1', () => console.log(`smtp sink on 127.0.0.1:${port}, writing to ${folder}`));
+server.listen(port, '127.0.0.1', () =>
+  process.stdout.write(`smtp sink on 127.0.0.1:${port}, writing to ${folder}\n`),
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, () => server.close(() => process.exit(0)));

@@ -1,5 +1,14 @@
+import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
-import { type Job, type JobHelpers, Logger, type Runner, run, type TaskList } from 'graphile-worker';
+import {
+  type Job,
+  type JobHelpers,
+  Logger,
+  type Runner,
+  run,
+  type TaskList,
+  type WorkerEvents,
+} from 'graphile-worker';
 import type { AppDeps } from '../deps';
 import { describeErrorForLog } from '../errors';
 import type { ServiceLog } from '../services/context';
@@ -77,18 +86,27 @@ export async function startJobEngine(
     };
   }
 
+  // What locks jobs: in graphile-worker 0.17 a job's locked_by is its worker pool's id (one pool
+  // per instance, e.g. "pool-6bef..."), not the id of the worker running it. Both are recorded,
+  // so force_unlock_workers frees whatever a dead instance held. Our own emitter, listened to
+  // before run(): the pool and its workers are created (and their events emitted) inside run(),
+  // before runner.events could be listened to.
   const workers = new Set<string>();
+  const events: WorkerEvents = new EventEmitter();
+  events.on('pool:create', ({ workerPool }) => workers.add(workerPool.id));
+  events.on('pool:release', ({ workerPool }) => workers.delete(workerPool.id));
+  events.on('worker:create', ({ worker }) => workers.add(worker.workerId));
+  events.on('worker:release', ({ worker }) => workers.delete(worker.workerId));
   const runner: Runner = await run({
     connectionString: options.connectionString,
     concurrency: options.concurrency,
     noHandleSignals: true,
     pollInterval: 2_000,
     taskList,
+    events,
     ...(options.cron === false ? {} : { crontab: CRONTAB }),
     logger: engineLogger(log),
   });
-  runner.events.on('worker:create', ({ worker }) => workers.add(worker.workerId));
-  runner.events.on('worker:release', ({ worker }) => workers.delete(worker.workerId));
 
   const instance = `${hostname()}:${process.pid}`;
   const beat = async () => {

@@ -37,14 +37,37 @@ async function eventRows(
   ctx: ServiceContext,
   { from, to, agentId }: { from: string; to: string; agentId: string | null },
 ): Promise<EventRow[]> {
-  const ofAgent = agentId === null ? Prisma.empty : Prisma.sql`AND t.user_id = ${agentId}::uuid`;
-  return ctx.db.$queryRaw<EventRow[]>`
+  return ctx.db.$queryRaw<EventRow[]>(calendarSql({ from, to, agentId }));
+}
+
+/**
+ * The events of a range, everyone's or one agent's. An agent's are first picked by id from two
+ * index-only scans, the range's key dates (key_dates_date_idx INCLUDE transaction_id, id) hashed
+ * against the agent's transactions (transactions_user_id_created_at_idx), and only those rows
+ * are read: a busy agent has thousands of transactions, and a probe of key_dates for each cost
+ * ~230 ms a month on the 1M dataset, against ~30 ms this way. OFFSET 0 keeps the planner from
+ * folding the pick into the outer joins. Exported for the benchmark.
+ */
+export function calendarSql({ from, to, agentId }: { from: string; to: string; agentId: string | null }) {
+  const select = Prisma.sql`
     SELECT k.id, k.transaction_id, t.street_address, k.kind, k.label,
-           to_char(k.date, 'YYYY-MM-DD') AS date, k.done, k.updated_at
+           to_char(k.date, 'YYYY-MM-DD') AS date, k.done, k.updated_at`;
+  const order = Prisma.sql`ORDER BY k.date, t.street_address, k.position LIMIT ${MAX_CALENDAR_EVENTS}`;
+  // Everyone's: the range's key dates with their transactions, as they come.
+  if (agentId === null)
+    return Prisma.sql`${select}
       FROM key_dates k JOIN transactions t ON t.id = k.transaction_id
-     WHERE k.date BETWEEN ${from}::date AND ${to}::date AND t.deleted_at IS NULL ${ofAgent}
-     ORDER BY k.date, t.street_address, k.position
-     LIMIT ${MAX_CALENDAR_EVENTS}`;
+     WHERE k.date BETWEEN ${from}::date AND ${to}::date AND t.deleted_at IS NULL
+     ${order}`;
+  return Prisma.sql`${select}
+      FROM (SELECT kd.id FROM key_dates kd
+             WHERE kd.date BETWEEN ${from}::date AND ${to}::date
+               AND kd.transaction_id IN (SELECT id FROM transactions
+                                          WHERE user_id = ${agentId}::uuid AND deleted_at IS NULL)
+            OFFSET 0) AS hit
+      JOIN key_dates k ON k.id = hit.id
+      JOIN transactions t ON t.id = k.transaction_id
+     ${order}`;
 }
 
 const toEvent = (row: EventRow): CalendarEvent => ({

@@ -111,6 +111,73 @@ export async function notifyUsers(
   }
 }
 
+/**
+ * Many notifications, each to its own user, all of one event (issue 19: a reminder sweep tells
+ * hundreds of agents of hundreds of dates in one commit). The same rows, live events and mails
+ * as notifyUsers once per item, in three statements whatever their number: the notifications
+ * with their pg_notify, the recipients' preferences, and the mails (one outbox insert and one
+ * add_jobs). Per item, notifyUsers took four round trips: 10,000 reminders were 40,000.
+ */
+export async function notifyEach(
+  tx: Tx,
+  items: ReadonlyArray<{ userId: string; message: string; link: string; transactionId: string | null }>,
+  event: NotificationEvent,
+  deps: AppDeps,
+) {
+  if (items.length === 0) return;
+  const messages = items.map((item) =>
+    item.message.length > MAX_MESSAGE ? `${item.message.slice(0, MAX_MESSAGE - 1)}…` : item.message,
+  );
+  await tx.$executeRaw`
+    WITH inserted AS (
+      INSERT INTO notifications (user_id, message, link, transaction_id, event, created_at)
+      SELECT n.user_id, n.message, n.link, n.transaction_id, ${event}::notification_event, statement_timestamp()
+      FROM unnest(${items.map((item) => item.userId)}::uuid[], ${messages}::text[],
+                  ${items.map((item) => item.link)}::text[],
+                  ${items.map((item) => item.transactionId)}::uuid[]) AS n(user_id, message, link, transaction_id)
+      RETURNING id, user_id, message, link, transaction_id, created_at
+    )
+    SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, json_build_object(
+      'userId', user_id,
+      'notification', json_build_object(
+        '_id', id,
+        'message', message,
+        'link', link,
+        'read', false,
+        'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'transactionDeleted', EXISTS (
+          SELECT 1 FROM transactions t WHERE t.id = inserted.transaction_id AND t.deleted_at IS NOT NULL
+        )
+      )
+    )::text)
+    FROM inserted`;
+  const recipients = [...new Set(items.map((item) => item.userId))];
+  const users = await tx.$queryRaw<
+    { id: string; email: string; first_name: string; role: 'user' | 'admin'; deliveries: Prisma.JsonValue }[]
+  >`
+    SELECT id, email::text AS email, first_name, role::text AS role, notification_deliveries AS deliveries
+      FROM users WHERE id = ANY(${recipients}::uuid[]) AND is_admin_approved`;
+  const mailed = new Map(
+    users
+      .filter((user) => deliveryOf(user.role, user.deliveries, event) === 'email')
+      .map((user) => [user.id, user]),
+  );
+  const mails = items.flatMap((item, index) => {
+    const user = mailed.get(item.userId);
+    if (!user) return [];
+    const notification = {
+      message: messages[index] as string,
+      link: item.link,
+      ...(item.transactionId ? { transactionId: item.transactionId } : {}),
+      event,
+    };
+    return [
+      { kind: `notification.${event}`, userId: user.id, content: notificationMail(deps, user, notification) },
+    ];
+  });
+  await queueMails(tx, deps, mails);
+}
+
 /** The mails of one notification, for the recipients who chose e-mail for its event. */
 async function mailNotification(
   tx: Tx,

@@ -5,7 +5,7 @@ import type { AppDeps } from '../deps';
 import { enqueueJobs, JOB_KINDS } from '../jobs/enqueue';
 import { shortDay } from './calendar-days';
 import type { ServiceContext } from './context';
-import { notifyUsers } from './notifications';
+import { notifyEach } from './notifications';
 import { agentLink } from './transactions/notify';
 
 /**
@@ -123,20 +123,21 @@ export async function sweepDueReminders(ctx: ServiceContext): Promise<number> {
         FROM claimed c
         JOIN key_dates k ON k.id = c.key_date_id
         JOIN transactions t ON t.id = k.transaction_id`;
-    for (const row of rows) {
-      if (!row.open || !row.latest) continue;
-      await notifyUsers(
-        tx,
-        [row.agent_id],
-        {
+    // The batch's notifications and mails in a few statements, in this same transaction: the
+    // claim, the rows and the mails commit or roll back together.
+    await notifyEach(
+      tx,
+      rows
+        .filter((row) => row.open && row.latest)
+        .map((row) => ({
+          userId: row.agent_id,
           message: reminderMessage(row),
           link: agentLink(row.transaction_id),
           transactionId: row.transaction_id,
-          event: 'keyDate',
-        },
-        ctx.deps,
-      );
-    }
+        })),
+      'keyDate',
+      ctx.deps,
+    );
     return rows.length;
   });
 }

@@ -14,6 +14,24 @@ export type ReceivedMail = {
   text: string;
   html: string;
   raw: string;
+  /** The Message-ID header as sent (with its angle brackets). */
+  messageId: string;
+};
+
+export type SmtpInboxOptions = {
+  /** Listen on this port (a test that closes the inbox and opens it again keeps its URL). */
+  port?: number;
+  /**
+   * A slow mail server: each message waits this long after its data has arrived and before the
+   * inbox keeps it and answers 250. A client that is gone by then (killed mid-send) never
+   * receives the 250, so the message is dropped as a real server would drop an unfinished one.
+   */
+  acceptDelayMs?: number;
+  /**
+   * false: keep each message raw (recipients and Message-ID only, subject and bodies empty),
+   * without mailparser: a benchmark receiving thousands of mails spends no CPU on parsing.
+   */
+  parse?: boolean;
 };
 
 export type SmtpInbox = {
@@ -21,15 +39,23 @@ export type SmtpInbox = {
   messages: ReceivedMail[];
   /** How many SMTP connections clients have opened so far. */
   readonly connections: number;
+  /** Messages whose data has arrived and that wait out acceptDelayMs (mid-send, for the client). */
+  receiving(): number;
+  /** Messages dropped because their client went away before the 250 (acceptDelayMs). */
+  dropped(): number;
   /** Resolves with the next message to `to` (already received or still to come). */
   waitFor(to: string, options?: { timeoutMs?: number; after?: number }): Promise<ReceivedMail>;
   close(): Promise<void>;
 };
 
-export async function startSmtpInbox(): Promise<SmtpInbox> {
+export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<SmtpInbox> {
   const messages: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
   let connections = 0;
+  const closedSessions = new Set<string>();
+  let receiving = 0;
+  let dropped = 0;
+  const acceptDelayMs = options.acceptDelayMs ?? 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -41,28 +67,57 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
       connections++;
       callback();
     },
+    onClose(session) {
+      closedSessions.add(session.id);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        simpleParser(raw)
-          .then((parsed: ParsedMail) => {
-            messages.push({
-              to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
-              subject: parsed.subject ?? '',
-              text: parsed.text ?? '',
-              html: typeof parsed.html === 'string' ? parsed.html : '',
-              raw,
-            });
+        const keep = () => {
+          receiving--;
+          if (closedSessions.has(session.id)) {
+            dropped++;
+            return callback(new Error('the client went away'));
+          }
+          const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
+          if (options.parse === false) {
+            const messageId = raw.match(/^Message-ID:\s*(<[^>\r\n]*>)/im)?.[1] ?? '';
+            messages.push({ to, subject: '', text: '', html: '', raw: '', messageId });
             for (const wake of waiters) wake();
-            callback();
-          })
-          .catch(callback);
+            return callback();
+          }
+          simpleParser(raw)
+            .then((parsed: ParsedMail) => {
+              messages.push({
+                to,
+                subject: parsed.subject ?? '',
+                text: parsed.text ?? '',
+                html: typeof parsed.html === 'string' ? parsed.html : '',
+                raw,
+                messageId: parsed.messageId ?? '',
+              });
+              for (const wake of waiters) wake();
+              callback();
+            })
+            .catch(callback);
+        };
+        receiving++;
+        if (acceptDelayMs > 0) setTimeout(keep, acceptDelayMs);
+        else keep();
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // A client killed mid-send resets its connection: an ordinary event here, not a test failure.
+  server.on('error', () => {});
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.server.off('error', reject);
+      resolve();
+    });
+  });
   const { port } = server.server.address() as AddressInfo;
 
   return {
@@ -71,6 +126,8 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
     get connections() {
       return connections;
     },
+    receiving: () => receiving,
+    dropped: () => dropped,
     waitFor(to, { timeoutMs = 5_000, after = 0 } = {}) {
       const find = () => messages.slice(after).find((m) => m.to.includes(to.toLowerCase()));
       return new Promise((resolve, reject) => {

@@ -180,4 +180,24 @@ describe('Create Transaction dialog', () => {
     expect(onClose).toHaveBeenCalledOnce();
     expect(stub.callsTo('transactions.create')).toEqual([]);
   });
+
+  it('sends the optional closing date picked in the dialog', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2025, 10, 28, 10, 0));
+    try {
+      const { user, stub } = renderDialog({ 'transactions.create': () => transaction() });
+      await chooseType(user, 'Lease');
+      await fillAddress(user);
+      await user.click(dialog().getByRole('button', { name: /^Closing date/ }));
+      await user.click(await screen.findByRole('button', { name: '26 November 2025' }));
+      await user.click(dialog().getByRole('button', { name: 'Submit' }));
+      await waitFor(() =>
+        expect(stub.callsTo('transactions.create')).toEqual([
+          { type: 'Lease', role: '-', ...address, closingDate: '2025-11-26', user: USER_ID },
+        ]),
+      );
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -1,4 +1,6 @@
+import '@mantine/dates/styles.css';
 import { Button, Group, Modal, NativeSelect, Stack } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
@@ -20,7 +22,15 @@ const dialogSchema = createTransactionInput.omit({ user: true });
 type DialogValues = z.input<typeof dialogSchema>;
 
 // Role starts as '-': until a type asks for a role, none is shown and none is sent.
-const EMPTY: DialogValues = { type: '', role: NO_ROLE, streetAddress: '', city: '', state: '', zip: '' };
+const EMPTY: DialogValues = {
+  type: '',
+  role: NO_ROLE,
+  streetAddress: '',
+  city: '',
+  state: '',
+  zip: '',
+  closingDate: null,
+};
 
 function distinct(values: string[]): string[] {
   return [...new Set(values)];
@@ -86,7 +96,9 @@ export function CreateTransactionDialog({ opened, onClose }: CreateTransactionDi
 
   const submit = form.onSubmit((values) => {
     const userId = getUserId();
-    const input = { ...dialogSchema.parse(values), ...(userId ? { user: userId } : {}) };
+    // No closing date is no field at all, as before key dates existed.
+    const { closingDate, ...fields } = dialogSchema.parse(values);
+    const input = { ...fields, ...(closingDate ? { closingDate } : {}), ...(userId ? { user: userId } : {}) };
     create.mutate(input, {
       onSuccess: async (transaction) => {
         notifySuccess(toasts.transactionCreated);
@@ -130,6 +142,15 @@ export function CreateTransactionDialog({ opened, onClose }: CreateTransactionDi
             />
           )}
           <AddressInputs form={form} />
+          <DatePickerInput
+            label="Closing date"
+            description="Optional: the day the deal is set to close, if known"
+            placeholder="Pick a date"
+            clearable
+            valueFormat="MMM D, YYYY"
+            key={form.key('closingDate')}
+            {...form.getInputProps('closingDate')}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel

@@ -6,8 +6,9 @@ import { formatDateTime } from '../../dates';
 import { ListTable } from '../ListTable';
 import { Pager } from '../Pager';
 import { COMPLIANCE_COLOR, COMPLIANCE_LABEL, progressText } from './compliance';
+import { deadlineText, shortDay, today } from './key-dates';
 
-const COLUMNS = ['Address', 'Date created', 'User', 'City', 'Progress', 'Status', 'Action'] as const;
+const COLUMNS = ['Address', 'Date created', 'User', 'City', 'Progress', 'Status', 'Dates', 'Action'] as const;
 
 type TransactionsTableProps = {
   /** The list's query or the search's: its page shows, undefined until the first answer. */
@@ -30,7 +31,7 @@ export function TransactionsTable({ query, page, onPageChange, renderActions }: 
     <Stack gap="md">
       <ListTable
         columns={COLUMNS}
-        minWidth={860}
+        minWidth={1000}
         rows={data?.transactions}
         // The rows on screen are not those of the page asked for (a retry keeps its failure row).
         loading={query.isPending || query.isPlaceholderData}
@@ -58,6 +59,9 @@ export function TransactionsTable({ query, page, onPageChange, renderActions }: 
                 {COMPLIANCE_LABEL[transaction.status]}
               </Badge>
             </Table.Td>
+            <Table.Td>
+              <DatesCell transaction={transaction} />
+            </Table.Td>
             <Table.Td>{renderActions(transaction)}</Table.Td>
           </Table.Tr>
         )}
@@ -83,5 +87,41 @@ function ProgressCell({ transaction }: { transaction: TransactionSummary }) {
         {text} · {progress.percent}%
       </Text>
     </Group>
+  );
+}
+
+/**
+ * The closing day, the overdue date (red) and the next deadline (DESIGN.md 12.2), one line each.
+ * The next deadline is left out when it is the closing itself.
+ */
+function DatesCell({ transaction }: { transaction: TransactionSummary }) {
+  const { closingDate, nextDeadline, overdue } = transaction;
+  const reference = today();
+  const nextIsClosing = nextDeadline?.kind === 'closing' && nextDeadline.date === closingDate;
+  if (!closingDate && !nextDeadline && !overdue) {
+    return (
+      <Text size="xs" c="dimmed">
+        No dates
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={2}>
+      {closingDate && (
+        <Text size="xs" style={{ whiteSpace: 'nowrap' }} data-testid="closing-date">
+          Closing {shortDay(closingDate, reference)}
+        </Text>
+      )}
+      {overdue && (
+        <Text size="xs" c="red.9" fw={600} data-testid="overdue-date">
+          Overdue: {deadlineText(overdue, reference)}
+        </Text>
+      )}
+      {nextDeadline && !nextIsClosing && (
+        <Text size="xs" data-testid="next-deadline">
+          {deadlineText(nextDeadline, reference)}
+        </Text>
+      )}
+    </Stack>
   );
 }
