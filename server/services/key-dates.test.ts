@@ -124,6 +124,19 @@ describe('GET and PUT /api/transactions/:id/dates', () => {
     );
   });
 
+  it('takes at most 30 dates; an unknown transaction is 404', async () => {
+    const t = await deal();
+    const many = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ kind: 'custom', label: `Step ${i}`, date: '2027-03-01' }));
+    expect((await put(agent, t.id, many(30))).dates).toHaveLength(30);
+    await refused(400, keyDateMessages.tooMany(30), 'PUT', datesUrl(t.id), agent, { dates: many(31) });
+    expect((await ok<KeyDatesAnswer>(200, 'GET', datesUrl(t.id), agent)).dates).toHaveLength(30);
+    expect((await put(agent, t.id, [])).dates).toEqual([]);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await call('GET', datesUrl(unknown), admin)).statusCode).toBe(404);
+    expect((await call('PUT', datesUrl(unknown), admin, { dates: [] })).statusCode).toBe(404);
+  });
+
   it("is the owner agent's or an admin's: another agent 404, anonymous 401", async () => {
     const t = await deal();
     const dates = [{ kind: 'inspection', date: '2027-04-01' }];

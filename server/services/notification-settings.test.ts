@@ -149,6 +149,14 @@ describe('GET and PUT /api/settings/notifications/:userId', () => {
     });
   });
 
+  it('an admin naming an account that does not exist gets 404', async () => {
+    const admin = await createAdmin(database.db);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await call('GET', settingsUrl(unknown), admin)).statusCode).toBe(404);
+    const body = { timezone: 'Europe/Paris', reminderDays: [2], events: {} };
+    expect((await call('PUT', settingsUrl(unknown), admin, body)).statusCode).toBe(404);
+  });
+
   it('refuses a bad timezone, delivery or reminder day with its message and changes nothing', async () => {
     const agent = await createUser(database.db);
     const valid = { timezone: 'America/Chicago', reminderDays: [3, 1], events: {} };
