@@ -45,6 +45,36 @@ async function settingsRow(ctx: ServiceContext, userId: string): Promise<Setting
   return row;
 }
 
+/**
+ * PostgreSQL computes every reminder's 08:00, each list's "today" and the digest's 07:00 in the
+ * user's zone, so it must know the name as well as the runtime's ICU does: Node still accepts
+ * names PostgreSQL's tzdata dropped (US/Pacific-New), and a newer ICU may know zones an older
+ * server does not. One such zone stored would fail that user's lists and every user's digest.
+ */
+async function assertZoneKnownToDatabase(ctx: ServiceContext, timezone: string): Promise<void> {
+  try {
+    await ctx.db.$queryRaw`SELECT now() AT TIME ZONE ${timezone}`;
+  } catch (error) {
+    // 22023 invalid_parameter_value: 'time zone "..." not recognized'. Anything else is trouble.
+    if (!hasSqlState(error, '22023')) throw error;
+    const message = notificationSettingsMessages.timezoneInvalid;
+    throw new AppError('BAD_REQUEST', message, [{ path: 'timezone', message }]);
+  }
+}
+
+/** Whether a database error carries this SQLSTATE (on the driver's error or Prisma's copy of it). */
+function hasSqlState(error: unknown, state: string): boolean {
+  const seen = new Set<unknown>();
+  const visit = (value: unknown, depth: number): boolean => {
+    if (!value || typeof value !== 'object' || seen.has(value) || depth > 6) return false;
+    seen.add(value);
+    const record = value as Record<string, unknown>;
+    if (record.code === state || record.originalCode === state) return true;
+    return ['cause', 'meta', 'driverAdapterError'].some((key) => visit(record[key], depth + 1));
+  };
+  return visit(error, 0);
+}
+
 export async function getNotificationSettings(ctx: CallerContext, { userId }: { userId: string }) {
   assertSelfOrAdmin(ctx.user, userId);
   return toSettings(await settingsRow(ctx, userId));
@@ -53,6 +83,7 @@ export async function getNotificationSettings(ctx: CallerContext, { userId }: { 
 export async function updateNotificationSettings(ctx: CallerContext, input: NotificationSettingsInput) {
   assertSelfOrAdmin(ctx.user, input.userId);
   const before = await settingsRow(ctx, input.userId);
+  if (input.timezone !== before.timezone) await assertZoneKnownToDatabase(ctx, input.timezone);
   const own = eventsOf(before.role);
   const foreign = Object.keys(input.events).find((event) => !own.includes(event as NotificationEvent));
   if (foreign) {
@@ -81,6 +112,7 @@ export async function updateNotificationSettings(ctx: CallerContext, input: Noti
 
 /** The browser's zone, taken only while the account has none: a choice made on /settings stays. */
 export async function detectTimezone(ctx: CallerContext, { timezone }: { timezone: string }) {
+  await assertZoneKnownToDatabase(ctx, timezone);
   await ctx.db.$transaction(async (tx) => {
     const set = await tx.user.updateMany({ where: { id: ctx.user.id, timezone: null }, data: { timezone } });
     if (set.count === 1) await rescheduleAgentReminders(tx, ctx.deps, ctx.user.id);
