@@ -128,6 +128,18 @@ function commonStops(tour: TourData, role: Role): Stop[] {
       },
     },
     {
+      name: 'calendar',
+      path: paths.calendar,
+      ready: async (page) => {
+        await heading('Calendar')(page);
+        await expect(
+          page
+            .getByRole('list', { name: 'Upcoming key dates' })
+            .or(page.getByText(/Nothing due in the next/)),
+        ).toBeVisible();
+      },
+    },
+    {
       name: 'notifications',
       path: paths.notifications,
       ready: async (page) => {

@@ -16,6 +16,7 @@ import { routeTo } from '../../paths';
 import { useTRPC } from '../../trpc';
 import { SubmitButton } from '../SubmitButton';
 import { AddressInputs } from './AddressInputs';
+import { DATE_PICKER_STYLES } from './key-dates';
 
 /** The dialog's fields: the shared create input without `user`, which the dialog adds itself. */
 const dialogSchema = createTransactionInput.omit({ user: true });
@@ -146,6 +147,7 @@ export function CreateTransactionDialog({ opened, onClose }: CreateTransactionDi
             label="Closing date"
             description="Optional: the day the deal is set to close, if known"
             placeholder="Pick a date"
+            styles={DATE_PICKER_STYLES}
             clearable
             valueFormat="MMM D, YYYY"
             key={form.key('closingDate')}

@@ -27,7 +27,7 @@ import { serverMessageOf } from '../../api/errors';
 import { notifyError, notifySuccess } from '../../notify';
 import { useTRPC } from '../../trpc';
 import { SubmitButton } from '../SubmitButton';
-import { dayState, KIND_OPTIONS, kindLabel, today } from './key-dates';
+import { DATE_PICKER_STYLES, dayState, KIND_OPTIONS, kindLabel, today } from './key-dates';
 
 /**
  * A transaction's key dates (DESIGN.md 12.2), on both detail pages: kind, label, day, done, and
@@ -277,6 +277,7 @@ function KeyDateRow({ row, index, errors, closed, reference, onChange, onRemove 
         <DatePickerInput
           label="Date"
           placeholder="Pick a date"
+          styles={DATE_PICKER_STYLES}
           value={row.date}
           readOnly={closed}
           error={errors?.date}
