@@ -72,57 +72,46 @@ export async function notifyUsers(
   deps?: AppDeps,
 ) {
   const recipients = [...new Set(userIds)];
-  if (recipients.length === 0) return;
-  const message =
-    event.message.length > MAX_MESSAGE ? `${event.message.slice(0, MAX_MESSAGE - 1)}…` : event.message;
-  // One statement for the rows and their events, whatever the number of recipients: an agent's
-  // action notifies every admin, and through Prisma (createManyAndReturn, then one payload per
-  // row) 1,000 recipients cost hundreds of milliseconds and left the server about 100 MiB larger
-  // (issue 9, bench/websocket.bench.ts). The payload is toNotification's shape, built in SQL:
-  // createdAt as toISOString writes it, read false (the row was just made), transactionDeleted
-  // as the transaction is now (the change that notifies works on a transaction that exists).
-  const transactionId = event.transactionId ?? null;
-  const kind = event.event ?? null;
-  await tx.$executeRaw`
-    WITH inserted AS (
-      INSERT INTO notifications (user_id, message, link, transaction_id, event, created_at)
-      SELECT recipient, ${message}, ${event.link}, ${transactionId}::uuid, ${kind}::notification_event,
-             statement_timestamp()
-      FROM unnest(${recipients}::uuid[]) AS recipient
-      RETURNING id, user_id, message, link, transaction_id, created_at
-    )
-    SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, json_build_object(
-      'userId', user_id,
-      'notification', json_build_object(
-        '_id', id,
-        'message', message,
-        'link', link,
-        'read', false,
-        'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-        'transactionDeleted', EXISTS (
-          SELECT 1 FROM transactions t WHERE t.id = inserted.transaction_id AND t.deleted_at IS NOT NULL
-        )
-      )
-    )::text)
-    FROM inserted`;
-  if (event.event) {
-    if (!deps) throw new Error('notifyUsers: a notification with an event needs deps to mail it');
-    await mailNotification(tx, deps, recipients, { ...event, message, event: event.event });
-  }
+  const item = { message: event.message, link: event.link, transactionId: event.transactionId ?? null };
+  await writeNotifications(
+    tx,
+    recipients.map((userId) => ({ ...item, userId })),
+    event.event ?? null,
+    deps,
+  );
 }
 
 /**
  * Many notifications, each to its own user, all of one event (issue 19: a reminder sweep tells
- * hundreds of agents of hundreds of dates in one commit). The same rows, live events and mails
- * as notifyUsers once per item, in three statements whatever their number: the notifications
- * with their pg_notify, the recipients' preferences, and the mails (one outbox insert and one
- * add_jobs). Per item, notifyUsers took four round trips: 10,000 reminders were 40,000.
+ * hundreds of agents of hundreds of dates in one commit): the same as notifyUsers once per item,
+ * in three statements whatever their number.
  */
 export async function notifyEach(
   tx: Tx,
-  items: ReadonlyArray<{ userId: string; message: string; link: string; transactionId: string | null }>,
+  items: ReadonlyArray<NotificationItem>,
   event: NotificationEvent,
   deps: AppDeps,
+) {
+  await writeNotifications(tx, items, event, deps);
+}
+
+type NotificationItem = { userId: string; message: string; link: string; transactionId: string | null };
+
+/**
+ * The rows, their live events and the mails of those who chose e-mail for `event`, in three
+ * statements whatever the number of items: the notifications with their pg_notify, the
+ * recipients' preferences, and the mails (one outbox insert with its jobs). Through Prisma
+ * (createManyAndReturn, then one payload per row) 1,000 recipients cost hundreds of milliseconds
+ * and left the server about 100 MiB larger (issue 9, bench/websocket.bench.ts); per item, four
+ * round trips made 10,000 reminders 40,000 (issue 19, bench/jobs.bench.ts). The payload is
+ * toNotification's shape, built in SQL: createdAt as toISOString writes it, read false (the row
+ * was just made), transactionDeleted as the transaction is now.
+ */
+async function writeNotifications(
+  tx: Tx,
+  items: ReadonlyArray<NotificationItem>,
+  event: NotificationEvent | null,
+  deps: AppDeps | undefined,
 ) {
   if (items.length === 0) return;
   const messages = items.map((item) =>
@@ -151,6 +140,8 @@ export async function notifyEach(
       )
     )::text)
     FROM inserted`;
+  if (event === null) return;
+  if (!deps) throw new Error('notifying of an event needs deps to mail it');
   const recipients = [...new Set(items.map((item) => item.userId))];
   const users = await tx.$queryRaw<
     { id: string; email: string; first_name: string; role: 'user' | 'admin'; deliveries: Prisma.JsonValue }[]
@@ -165,38 +156,11 @@ export async function notifyEach(
   const mails = items.flatMap((item, index) => {
     const user = mailed.get(item.userId);
     if (!user) return [];
-    const notification = {
-      message: messages[index] as string,
-      link: item.link,
-      ...(item.transactionId ? { transactionId: item.transactionId } : {}),
-      event,
-    };
+    const notification = { message: messages[index] as string, link: item.link, event };
     return [
       { kind: `notification.${event}`, userId: user.id, content: notificationMail(deps, user, notification) },
     ];
   });
-  await queueMails(tx, deps, mails);
-}
-
-/** The mails of one notification, for the recipients who chose e-mail for its event. */
-async function mailNotification(
-  tx: Tx,
-  deps: AppDeps,
-  recipients: string[],
-  notification: NotificationInput & { event: NotificationEvent },
-) {
-  const users = await tx.$queryRaw<
-    { id: string; email: string; first_name: string; role: 'user' | 'admin'; deliveries: Prisma.JsonValue }[]
-  >`
-    SELECT id, email::text AS email, first_name, role::text AS role, notification_deliveries AS deliveries
-      FROM users WHERE id = ANY(${recipients}::uuid[]) AND is_admin_approved`;
-  const mails = users
-    .filter((user) => deliveryOf(user.role, user.deliveries, notification.event) === 'email')
-    .map((user) => ({
-      kind: `notification.${notification.event}`,
-      userId: user.id,
-      content: notificationMail(deps, user, notification),
-    }));
   await queueMails(tx, deps, mails);
 }
 
