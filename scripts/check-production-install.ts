@@ -161,8 +161,13 @@ async function main(): Promise<void> {
       body: JSON.stringify({ email: admin.email }),
     });
     check(reset.status === 200, `the password reset request answered ${reset.status}`);
+    // The mail is queued with the reset and sent by the job engine a moment later (issue 19).
     const outbox = path.join(baseEnv.DATA_DIR, 'outbox');
-    const [mailFile] = await readdir(outbox);
+    let mailFile: string | undefined;
+    for (let waited = 0; !mailFile && waited < 30_000; waited += 250) {
+      [mailFile] = await readdir(outbox).catch(() => [] as string[]);
+      if (!mailFile) await sleep(250);
+    }
     const mail = mailFile ? await readFile(path.join(outbox, mailFile), 'utf8') : '';
     check(mail.includes('mj-column-per-100'), 'the reset mail in DATA_DIR/outbox was not rendered by mjml');
     step('a password reset mail was rendered with mjml and written to DATA_DIR/outbox');
