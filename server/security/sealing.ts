@@ -57,5 +57,11 @@ export function verifySigned(secret: string, purpose: string, token: string): st
   const expected = createHmac('sha256', keyFor(secret, purpose)).update(payload).digest();
   const given = Buffer.from(mac, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  return Buffer.from(payload, 'base64url').toString('utf8');
+  // Only the one spelling we issue: base64url's last character of 32 bytes carries 2 spare bits,
+  // and the decoder ignores them, so 'x...A' and 'x...B' could decode to the same MAC. The same
+  // holds for the payload. (Compared after the MAC: nothing here depends on the secret.)
+  if (given.toString('base64url') !== mac) return null;
+  const value = Buffer.from(payload, 'base64url');
+  if (value.toString('base64url') !== payload) return null;
+  return value.toString('utf8');
 }
