@@ -16,7 +16,7 @@ import { routeTo } from '../../paths';
 import { useTRPC } from '../../trpc';
 import { SubmitButton } from '../SubmitButton';
 import { AddressInputs } from './AddressInputs';
-import { DATE_PICKER_STYLES } from './key-dates';
+import { CLEAR_DATE_BUTTON_PROPS, DATE_PICKER_STYLES } from './key-dates';
 
 /** The dialog's fields: the shared create input without `user`, which the dialog adds itself. */
 const dialogSchema = createTransactionInput.omit({ user: true });
@@ -148,6 +148,7 @@ export function CreateTransactionDialog({ opened, onClose }: CreateTransactionDi
             description="Optional: the day the deal is set to close, if known"
             placeholder="Pick a date"
             styles={DATE_PICKER_STYLES}
+            clearButtonProps={CLEAR_DATE_BUTTON_PROPS}
             clearable
             valueFormat="MMM D, YYYY"
             key={form.key('closingDate')}

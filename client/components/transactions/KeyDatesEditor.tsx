@@ -27,7 +27,14 @@ import { serverMessageOf } from '../../api/errors';
 import { notifyError, notifySuccess } from '../../notify';
 import { useTRPC } from '../../trpc';
 import { SubmitButton } from '../SubmitButton';
-import { DATE_PICKER_STYLES, dayState, KIND_OPTIONS, kindLabel, today } from './key-dates';
+import {
+  CLEAR_DATE_BUTTON_PROPS,
+  DATE_PICKER_STYLES,
+  dayState,
+  KIND_OPTIONS,
+  kindLabel,
+  today,
+} from './key-dates';
 
 /**
  * A transaction's key dates (DESIGN.md 12.2), on both detail pages: kind, label, day, done, and
@@ -278,6 +285,7 @@ function KeyDateRow({ row, index, errors, closed, reference, onChange, onRemove 
           label="Date"
           placeholder="Pick a date"
           styles={DATE_PICKER_STYLES}
+          clearButtonProps={CLEAR_DATE_BUTTON_PROPS}
           value={row.date}
           readOnly={closed}
           error={errors?.date}

@@ -89,3 +89,6 @@ export function deadlineText(deadline: NonNullable<NextDeadline>, reference: str
  * the 4.5:1 contrast of text: Mantine's default (gray.5, 2.1:1) does not; gray.7 does (8.2:1).
  */
 export const DATE_PICKER_STYLES = { placeholder: { color: 'var(--mantine-color-gray-7)' } } as const;
+
+/** The clear button of a clearable date picker has no text: it needs a name (axe button-name). */
+export const CLEAR_DATE_BUTTON_PROPS = { 'aria-label': 'Clear date' } as const;
