@@ -273,10 +273,10 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     router: api.router,
     routes: api.routes,
     version: VERSION,
-    extensions: options.api ? [] : [uploadRoutes],
+    // Inside the REST plugin, so the OpenAPI document lists them too.
+    extensions: options.api ? [] : [uploadRoutes, mailLinkRoutes],
   });
   app.register(fileRoutes, { deps });
-  app.register(mailLinkRoutes, { deps });
 
   if (serveClient && clientDir) app.register(clientPlugin, { dir: clientDir });
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 import { apiMessages } from '../../shared/messages';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
@@ -16,7 +17,8 @@ import { unsubscribe } from '../services/notification-settings';
  * - GET /calendar/<token>.ics: the calendar feed, for Google Calendar or Outlook to poll.
  *
  * Not in the REST table: neither takes JSON nor answers it the table's way (a form body, a
- * text/calendar answer); both are in the authorization matrix and the fuzz suite.
+ * text/calendar answer). Registered inside the REST plugin, so the OpenAPI document lists them;
+ * both are in the authorization matrix and the fuzz suite.
  */
 
 const TOKEN = /^[A-Za-z0-9_-]{1,200}(\.[A-Za-z0-9_-]{1,100})?$/;
@@ -35,26 +37,63 @@ export const mailLinkRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app,
     log: app.log,
   });
 
-  app.post('/api/unsubscribe/:token', { schema: { hide: true } }, async (req) => {
-    const { token } = req.params as { token: string };
-    return unsubscribe(contextOf(req.id, req.ip), { token: TOKEN.test(token) ? token : '' });
-  });
+  const token = z.object({ token: z.string() });
+  app.post(
+    '/api/unsubscribe/:token',
+    {
+      schema: {
+        summary: 'One-click unsubscribe (RFC 8058): the event of the signed token goes back to in-app',
+        description:
+          'The List-Unsubscribe address of a notification mail. No session; any body and content type ' +
+          '(mail providers send `List-Unsubscribe=One-Click` as a form). Answers `{message, event}`; a ' +
+          'token that was not issued is 400 `This unsubscribe link is not valid`.',
+        tags: ['settings'],
+        params: token,
+      },
+    },
+    async (req) => {
+      const { token } = req.params as { token: string };
+      return unsubscribe(contextOf(req.id, req.ip), { token: TOKEN.test(token) ? token : '' });
+    },
+  );
 
-  app.get('/api/unsubscribe/:token', { schema: { hide: true } }, async (req, reply) => {
-    const { token } = req.params as { token: string };
-    if (!TOKEN.test(token)) throw new AppError('NOT_FOUND', apiMessages.notFound);
-    return reply.redirect(`/unsubscribe/${token}`, 303);
-  });
+  app.get(
+    '/api/unsubscribe/:token',
+    {
+      schema: {
+        summary: 'Opens the unsubscribe page of a mail link (303 to /unsubscribe/{token}); changes nothing',
+        tags: ['settings'],
+        params: token,
+      },
+    },
+    async (req, reply) => {
+      const { token } = req.params as { token: string };
+      if (!TOKEN.test(token)) throw new AppError('NOT_FOUND', apiMessages.notFound);
+      return reply.redirect(`/unsubscribe/${token}`, 303);
+    },
+  );
 
-  app.get('/calendar/:file', { schema: { hide: true } }, async (req, reply) => {
-    const { file } = req.params as { file: string };
-    const token = file.endsWith('.ics') ? file.slice(0, -4) : '';
-    const body = TOKEN.test(token) ? await calendarFeed(contextOf(req.id, req.ip), { token }) : null;
-    if (body === null) throw new AppError('NOT_FOUND', apiMessages.notFound);
-    return reply
-      .header('content-type', 'text/calendar; charset=utf-8')
-      .header('cache-control', 'private, max-age=300')
-      .header('content-disposition', 'inline; filename="key-dates.ics"')
-      .send(body);
-  });
+  app.get(
+    '/calendar/:file',
+    {
+      schema: {
+        summary:
+          'The iCalendar feed (RFC 5545) of POST /api/calendar/feed: /calendar/{token}.ics, no session',
+        description: 'text/calendar of all-day events with stable UIDs; 404 for a token nobody holds.',
+        tags: ['key dates'],
+        params: z.object({ file: z.string() }),
+      },
+    },
+    async (req, reply) => {
+      const { file } = req.params as { file: string };
+      const token = file.endsWith('.ics') ? file.slice(0, -4) : '';
+      const body = TOKEN.test(token) ? await calendarFeed(contextOf(req.id, req.ip), { token }) : null;
+      if (body === null) throw new AppError('NOT_FOUND', apiMessages.notFound);
+      return reply
+        .header('content-type', 'text/calendar; charset=utf-8')
+        .header('cache-control', 'private, max-age=300')
+        .header('content-disposition', 'inline; filename="key-dates.ics"')
+        .send(body);
+    },
+  );
 };
