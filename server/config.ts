@@ -127,6 +127,7 @@ const environmentSchema = z
       })
       .default('info'),
     RATE_LIMIT_PER_MIN: integerFromEnv(0, 1_000_000).default(1200),
+    API_KEY_RATE_LIMIT_PER_MIN: integerFromEnv(1, 1_000_000).default(600),
     SEARCH_TIMEOUT_MS: integerFromEnv(100, 600_000).default(1000),
     TRUST_PROXY: trustProxyFromEnv.default(false),
     SHUTDOWN_DRAIN_MS: integerFromEnv(0, 120_000).default(0),
@@ -177,6 +178,8 @@ export type AppConfig = {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Requests per minute per IP for ordinary calls; 0 disables the limit. */
   rateLimitPerMin: number;
+  /** Calls one API key may make per minute, counted once for all instances (issue 20). */
+  apiKeyRateLimitPerMin: number;
   /** A transaction search's statement_timeout: a term no index serves is cut off (503), not scanned on. */
   searchTimeoutMs: number;
   /** Bearer token Prometheus scrapes /metrics with; absent: /metrics does not exist (404). */
@@ -260,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,
     logLevel: e.LOG_LEVEL,
     rateLimitPerMin: e.RATE_LIMIT_PER_MIN,
+    apiKeyRateLimitPerMin: e.API_KEY_RATE_LIMIT_PER_MIN,
     searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
     metricsToken: e.METRICS_TOKEN,
     trustProxy: e.TRUST_PROXY,

@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import { apiMessages } from '../shared/messages';
+import { apiMessages, integrationMessages } from '../shared/messages';
 import type { ApiError, ApiErrorCode, ApiIssue } from '../shared/schemas/common';
 
 /**
@@ -29,6 +29,7 @@ const STATUS_BY_CODE: Record<ApiErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
+  UNPROCESSABLE: 422,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
@@ -42,6 +43,7 @@ const DEFAULT_MESSAGE: Record<ApiErrorCode, string> = {
   PAYLOAD_TOO_LARGE: apiMessages.payloadTooLarge,
   UNSUPPORTED_MEDIA_TYPE: apiMessages.unsupportedMediaType,
   TOO_MANY_REQUESTS: apiMessages.tooManyRequests,
+  UNPROCESSABLE: integrationMessages.idempotencyMismatch,
   SERVICE_UNAVAILABLE: apiMessages.serviceUnavailable,
   INTERNAL: apiMessages.internal,
 };

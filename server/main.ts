@@ -19,7 +19,7 @@ import { loggerOptions } from './logger';
 import { createMailer } from './mail/mailer';
 import { createNotificationBus } from './realtime/bus';
 import { createPasswordHasher, passwordCostFor } from './security/passwords';
-import { createRateLimiter } from './security/rate-limits';
+import { createRateLimiter, limitRulesOf } from './security/rate-limits';
 import { checkStorage, createStorage } from './storage';
 
 /**
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
       clock: systemClock,
       mailer: createMailer(resolved, log),
       passwords: createPasswordHasher(passwordCostFor(resolved.env)),
-      limits: createRateLimiter(db, systemClock),
+      limits: createRateLimiter(db, systemClock, limitRulesOf(resolved)),
       storage,
       bus,
       shutdown: draining.signal,

@@ -198,3 +198,26 @@ export const notificationSettingsMessages = {
   unsubscribeInvalid: 'This unsubscribe link is not valid',
   unsubscribed: (label: string) => `You will no longer get e-mails for "${label}". It stays in the portal.`,
 } as const;
+
+/** API keys and Idempotency-Key (issue 20, DESIGN.md 12.3). The quoted ones are verbatim. */
+export const integrationMessages = {
+  keyNameRequired: 'Name is required',
+  scopesRequired: 'Choose at least one scope',
+  scopeInvalid:
+    'Scope must be one of transactions:read, transactions:write, reviews:write, users:read, users:write, libraries:write, webhooks:manage',
+  expiryInPast: 'The expiry date must be in the future',
+  lacksScope: (scope: string) => `This API key lacks the scope ${scope}`,
+  /** A path meant for a person (their password, their notifications, the keys themselves). */
+  notForApiKeys: 'API keys cannot call this path: sign in as a person',
+  keyInvalid: 'This API key is not valid',
+  keyRevoked: 'This API key has been revoked',
+  keyExpired: 'This API key has expired',
+  /** The admin who made the key was deactivated or demoted: the key dies with their rights. */
+  keyCreatorInactive: 'The admin who created this API key can no longer use it',
+  /** /trpc and the live stream are the portal's own transport; integrators use /api. */
+  keyOnlyOnApi: 'API keys work on the /api paths only',
+  keyRevokedToast: 'API key revoked',
+  idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
+  idempotencyMismatch: 'This Idempotency-Key was used with a different request',
+  idempotencyInProgress: 'A request with this Idempotency-Key is still running. Try again in a moment.',
+} as const;

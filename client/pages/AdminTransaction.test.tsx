@@ -87,6 +87,7 @@ function historyEntry(n: number, overrides: Partial<HistoryEntry>): HistoryEntry
     entity: 'Transaction',
     entityId: TRANSACTION_ID,
     actor: agent,
+    apiKey: null,
     before: null,
     after: null,
     createdAt: '2025-03-04T14:05:00.000Z',

@@ -14,6 +14,7 @@ export const JOB_KINDS = {
   sweepReminders: 'reminders:sweep',
   sweepDigests: 'digests:sweep',
   pruneOutbox: 'mail:prune',
+  pruneIdempotencyKeys: 'idempotency:prune',
 } as const;
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
 

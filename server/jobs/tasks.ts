@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps';
 import type { ServiceContext, ServiceLog } from '../services/context';
 import { sweepDigests } from '../services/digests';
+import { pruneIdempotencyKeys } from '../services/idempotency';
 import { deliverMail, pruneSentMail } from '../services/mail';
 import { sweepReminders } from '../services/reminders';
 import { JOB_KINDS, type JobKind } from './enqueue';
@@ -31,6 +32,7 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   [JOB_KINDS.sweepReminders]: (ctx) => sweepReminders(ctx),
   [JOB_KINDS.sweepDigests]: (ctx) => sweepDigests(ctx),
   [JOB_KINDS.pruneOutbox]: (ctx) => pruneSentMail(ctx),
+  [JOB_KINDS.pruneIdempotencyKeys]: (ctx) => pruneIdempotencyKeys(ctx),
 };
 
 /** The context of one job run. */

@@ -8,6 +8,7 @@ import { apiError } from '../../shared/schemas/common';
 import { uploadAnswer } from '../../shared/schemas/transactions';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
+import { assertKeyMayCall, scopeOfPath } from '../rest/scopes';
 import type { ServiceContext } from '../services/context';
 import { type IncomingFile, storeUpload, type UploadTarget } from '../services/uploads';
 import { contextOfRequest } from '../trpc/context';
@@ -120,9 +121,15 @@ const linksQuery = z.object({
     .describe('same-origin: a /files/ path instead of an APP_URL link for local files (default absolute)'),
 });
 
-function uploadContext(deps: AppDeps, req: FastifyRequest) {
+/** The caller of an upload; an API key needs the path's scope (rest/scopes.ts), like any /api path. */
+async function uploadContext(deps: AppDeps, req: FastifyRequest) {
   const { links } = (req.query ?? {}) as { links?: unknown };
-  return contextOfRequest(deps, req, links === 'same-origin' ? { fileLinks: 'same-origin' } : {});
+  const ctx = await contextOfRequest(deps, req, {
+    acceptsApiKeys: true,
+    ...(links === 'same-origin' ? { fileLinks: 'same-origin' as const } : {}),
+  });
+  assertKeyMayCall(ctx, scopeOfPath(req.method, req.routeOptions.url ?? ''));
+  return ctx;
 }
 
 export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {

@@ -6,9 +6,11 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiError } from '../../shared/schemas/common';
 import type { AppDeps } from '../deps';
+import { installIdempotency } from '../plugins/idempotency';
 import { contextOfRequest } from '../trpc/context';
 import { type Access, accessOf } from '../trpc/init';
 import { callProcedure, inputSchemaOf, outputSchemaOf, proceduresOf } from '../trpc/internals';
+import { assertKeyMayCall, scopeOfPath } from './scopes';
 
 /**
  * The /api adapter (DESIGN.md section 5): a table of documented paths, each calling exactly one
@@ -170,6 +172,9 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  // Before the routes and extensions: the hooks apply to every POST of this plugin (uploads too).
+  installIdempotency(app, deps);
+
   for (const extension of extensions) await app.register(extension, { deps });
 
   for (const route of routes) {
@@ -184,6 +189,7 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
     const access = accessOf(route.procedure);
     const status = route.successStatus ?? 200;
     const restIn = readsQuery(route.method) ? 'querystring' : 'body';
+    const scope = scopeOfPath(route.method, route.url);
     app.route({
       method: route.method,
       url: route.url,
@@ -201,7 +207,8 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
         },
       },
       handler: async (req, reply) => {
-        const ctx = await contextOfRequest(deps, req);
+        const ctx = await contextOfRequest(deps, req, { acceptsApiKeys: true });
+        assertKeyMayCall(ctx, scope);
         const from = readsQuery(route.method) ? req.query : req.body;
         const params = (req.params ?? {}) as Record<string, string>;
         const input = shape.hasInput ? inputOf(from, params, shape.params !== undefined) : undefined;

@@ -470,6 +470,31 @@ const keyDateRoutes: RestRoute[] = [
   }),
 ];
 
+const apiKeyRoutes: RestRoute[] = [
+  restRoute({
+    method: 'GET',
+    url: '/api/admin/api-keys',
+    summary: 'Every API key, newest first: name, scopes, expiry, last use, revocation (never the secret)',
+    tag: 'api keys',
+    procedure: appRouter.apiKeys.list,
+  }),
+  restRoute({
+    method: 'POST',
+    url: '/api/admin/api-keys',
+    summary: 'Create an API key (`key`, starting bpk_, is in this answer only); it acts with your rights',
+    tag: 'api keys',
+    procedure: appRouter.apiKeys.create,
+    successStatus: 201,
+  }),
+  restRoute({
+    method: 'DELETE',
+    url: '/api/admin/api-keys/:id',
+    summary: 'Revoke an API key at once: its next call answers 401',
+    tag: 'api keys',
+    procedure: appRouter.apiKeys.revoke,
+  }),
+];
+
 export const restRoutes: ReadonlyArray<RestRoute> = [
   ...authRoutes,
   ...userRoutes,
@@ -482,4 +507,5 @@ export const restRoutes: ReadonlyArray<RestRoute> = [
   ...libraryRoutes('/api/tutorials'),
   ...accountRoutes,
   ...keyDateRoutes,
+  ...apiKeyRoutes,
 ];

@@ -32,9 +32,16 @@ export const AUTH_LIMITS = {
   resetPerEmail: { max: 5, windowMs: 15 * MINUTE },
   resetPerIp: { max: 30, windowMs: 15 * MINUTE },
   refreshPerIp: { max: 60, windowMs: 15 * MINUTE },
+  /** Calls of one API key (issue 20); API_KEY_RATE_LIMIT_PER_MIN sets the max (limitRulesOf). */
+  apiKeyCalls: { max: 600, windowMs: MINUTE },
 } as const satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof AUTH_LIMITS;
+
+/** The limits with what the configuration sets (the API key calls per minute). */
+export function limitRulesOf(config: { apiKeyRateLimitPerMin: number }): Record<LimitName, LimitRule> {
+  return { ...AUTH_LIMITS, apiKeyCalls: { max: config.apiKeyRateLimitPerMin, windowMs: MINUTE } };
+}
 
 /** One event to count: which limit, and the key (an address, an e-mail...) it counts against. */
 export type LimitEvent = readonly [name: LimitName, key: string];

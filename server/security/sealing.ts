@@ -43,6 +43,17 @@ export function createSealer(secret: string): Sealer {
   };
 }
 
+const sealers = new Map<string, Sealer>();
+/** One sealer per secret, made once (deriving the key is not free). */
+export function sealerFor(secret: string): Sealer {
+  let sealer = sealers.get(secret);
+  if (!sealer) {
+    sealer = createSealer(secret);
+    sealers.set(secret, sealer);
+  }
+  return sealer;
+}
+
 /** `<payload>.<mac>`, payload base64url: for links that carry what they are about. */
 export function signValue(secret: string, purpose: string, value: string): string {
   const payload = Buffer.from(value, 'utf8').toString('base64url');

@@ -1,4 +1,5 @@
 import type { Prisma } from '../db/generated/client';
+import type { Caller } from './context';
 
 /**
  * The audit trail (issue 4): who did what to which record, with the record before and after.
@@ -10,8 +11,17 @@ type AuditWriter = { auditEvent: { create(args: { data: Prisma.AuditEventUncheck
 
 export type AuditEntry = {
   actorId: string | null;
+  /** The API key the actor acted through (issue 20): its creator is the actor. */
+  apiKeyId?: string | null;
   action: string;
-  entity: 'Transaction' | 'TransactionForm' | 'Comment' | 'TransactionTemplate' | 'User' | 'LibraryItem';
+  entity:
+    | 'Transaction'
+    | 'TransactionForm'
+    | 'Comment'
+    | 'TransactionTemplate'
+    | 'User'
+    | 'LibraryItem'
+    | 'ApiKey';
   entityId: string;
   transactionId?: string;
   before?: unknown;
@@ -23,10 +33,16 @@ function snapshot(value: unknown): Prisma.InputJsonValue | undefined {
   return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue);
 }
 
+/** Who an audit event names for a caller: the person, and the API key they acted through. */
+export function actorOf(caller: Caller): Pick<AuditEntry, 'actorId' | 'apiKeyId'> {
+  return { actorId: caller.id, apiKeyId: caller.apiKey?.id ?? null };
+}
+
 export async function recordAudit(tx: AuditWriter, entry: AuditEntry): Promise<void> {
   await tx.auditEvent.create({
     data: {
       actorId: entry.actorId,
+      apiKeyId: entry.apiKeyId ?? null,
       action: entry.action,
       entity: entry.entity,
       entityId: entry.entityId,

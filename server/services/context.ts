@@ -16,7 +16,13 @@ export type ServiceLog = {
 };
 
 /** Who is calling: the user a signed-in procedure loaded fresh from the database. */
-export type Caller = { id: string; role: 'user' | 'admin'; isOwner: boolean };
+export type Caller = {
+  id: string;
+  role: 'user' | 'admin';
+  isOwner: boolean;
+  /** Set when the call came with an API key (issue 20): the key acts with its creator's rights. */
+  apiKey?: { id: string; name: string };
+};
 
 export type ServiceContext = {
   deps: AppDeps;

@@ -10,7 +10,7 @@ import {
 import type { Tx } from '../db/client';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { recordAudit } from './audit';
+import { actorOf, recordAudit } from './audit';
 import { calendarDayOf, dateOfCalendarDay } from './calendar-days';
 import type { CallerContext } from './context';
 import { scheduleReminders, sweepSoon } from './reminders';
@@ -91,7 +91,7 @@ export async function replaceKeyDates(
     await writeKeyDates(tx, transaction.id, before, wanted);
     const answer = await answerOf(tx, transaction);
     await recordAudit(tx, {
-      actorId: ctx.user.id,
+      ...actorOf(ctx.user),
       action: 'transaction.key-dates',
       entity: 'Transaction',
       entityId: transaction.id,

@@ -4,7 +4,7 @@ import type { LibraryItem } from '../../shared/schemas/libraries';
 import type { Prisma } from '../db/generated/client';
 import { AppError } from '../errors';
 import { isValidKey, keyFromLink } from '../storage/keys';
-import { recordAudit } from './audit';
+import { actorOf, recordAudit } from './audit';
 import type { CallerContext } from './context';
 import { fileLinker } from './file-links';
 import { escapeLike, pageCount } from './paging';
@@ -87,7 +87,7 @@ export async function createItem(ctx: CallerContext, input: OfKind & { name: str
       select: itemSelect,
     });
     await recordAudit(tx, {
-      actorId: ctx.user.id,
+      ...actorOf(ctx.user),
       action: 'library.create',
       entity: 'LibraryItem',
       entityId: created.id,
@@ -118,7 +118,7 @@ export async function updateItem(
       select: itemSelect,
     });
     await recordAudit(tx, {
-      actorId: ctx.user.id,
+      ...actorOf(ctx.user),
       action: 'library.update',
       entity: 'LibraryItem',
       entityId: input.id,
@@ -137,7 +137,7 @@ export async function deleteItem(ctx: CallerContext, input: OfKind & { id: strin
   await ctx.db.$transaction(async (tx) => {
     await tx.libraryItem.delete({ where: { id: input.id } });
     await recordAudit(tx, {
-      actorId: ctx.user.id,
+      ...actorOf(ctx.user),
       action: 'library.delete',
       entity: 'LibraryItem',
       entityId: input.id,

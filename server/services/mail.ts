@@ -4,7 +4,7 @@ import { describeErrorForLog } from '../errors';
 import { JOB_KINDS } from '../jobs/enqueue';
 import type { MailContent } from '../mail/content';
 import { renderMail } from '../mail/render';
-import { createSealer, type Sealer } from '../security/sealing';
+import { sealerFor } from '../security/sealing';
 import type { ServiceContext } from './context';
 
 /**
@@ -23,15 +23,7 @@ export const SENT_MAIL_RETENTION_DAYS = 30;
 
 export type QueuedMail = { kind: string; userId?: string | null; content: MailContent };
 
-const sealers = new Map<string, Sealer>();
-function sealerOf(deps: AppDeps): Sealer {
-  let sealer = sealers.get(deps.config.jwtSecret);
-  if (!sealer) {
-    sealer = createSealer(deps.config.jwtSecret);
-    sealers.set(deps.config.jwtSecret, sealer);
-  }
-  return sealer;
-}
+const sealerOf = (deps: AppDeps) => sealerFor(deps.config.jwtSecret);
 
 /** Queues mails inside `tx`: they leave once it commits, and never if it rolls back. */
 export async function queueMails(tx: Tx, deps: AppDeps, mails: readonly QueuedMail[]): Promise<void> {

@@ -11,7 +11,7 @@ import type { Prisma } from '../db/generated/client';
 import { AppError } from '../errors';
 import { accountApprovedMessage } from '../mail/templates';
 import { assertSelfOrAdmin } from './access';
-import { recordAudit } from './audit';
+import { actorOf, recordAudit } from './audit';
 import type { CallerContext } from './context';
 import { queueMail } from './mail';
 import { notifyUsers, revokeLiveSessions } from './notifications';
@@ -124,7 +124,7 @@ export async function activateUser(ctx: CallerContext, input: { id: string }): P
     const after = toPublicUser(row);
     if (!before.isAdminApproved) {
       await recordAudit(tx, {
-        actorId: ctx.user.id,
+        ...actorOf(ctx.user),
         action: 'user.activate',
         entity: 'User',
         entityId: input.id,
@@ -172,7 +172,7 @@ export async function createUser(ctx: CallerContext, input: CreateUserInput): Pr
     });
     const created = toPublicUser(row);
     await recordAudit(tx, {
-      actorId: ctx.user.id,
+      ...actorOf(ctx.user),
       action: 'user.create',
       entity: 'User',
       entityId: created._id,
@@ -191,7 +191,7 @@ export async function updateProfile(ctx: CallerContext, input: UpdateProfileInpu
       await tx.user.update({ where: { id: userId }, data: fields, select: publicUserSelect }),
     );
     await recordAudit(tx, {
-      actorId: ctx.user.id,
+      ...actorOf(ctx.user),
       action: 'user.update',
       entity: 'User',
       entityId: userId,
@@ -232,7 +232,7 @@ export async function deactivateUser(ctx: CallerContext, input: { id: string }):
     const after = toPublicUser(row);
     if (before.isAdminApproved) {
       await recordAudit(tx, {
-        actorId: ctx.user.id,
+        ...actorOf(ctx.user),
         action: 'user.deactivate',
         entity: 'User',
         entityId: input.id,

@@ -10,7 +10,7 @@ import type { AppDeps } from '../deps';
 import { outboxMailer } from '../mail/mailer';
 import type { NotificationBus } from '../realtime/bus';
 import { createPasswordHasher, type PasswordHasher } from '../security/passwords';
-import { createRateLimiter } from '../security/rate-limits';
+import { createRateLimiter, limitRulesOf } from '../security/rate-limits';
 import type { CallerContext, ServiceContext } from '../services/context';
 import { createStorage } from '../storage';
 import { type Context, createContext } from '../trpc/context';
@@ -86,6 +86,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppDeps['config'
     maxUploadBytes: 25 * 1024 * 1024,
     logLevel: 'silent',
     rateLimitPerMin: 0,
+    apiKeyRateLimitPerMin: 600,
     searchTimeoutMs: 1000,
     metricsToken: undefined,
     trustProxy: false,
@@ -112,7 +113,7 @@ export function testDeps(db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): 
     clock,
     mailer: outboxMailer(path.join(os.tmpdir(), 'portal-test-outbox'), config.mailFrom, SILENT_LOG),
     passwords: createPasswordHasher('test'),
-    limits: createRateLimiter(db, clock),
+    limits: createRateLimiter(db, clock, limitRulesOf(config)),
     storage: createStorage({ ...config, dataDir: TEST_DATA_DIR }, clock),
     bus: SILENT_BUS,
     ...overrides,

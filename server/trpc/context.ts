@@ -1,6 +1,10 @@
 import type { FastifyRequest } from 'fastify';
+import { apiMessages, integrationMessages } from '../../shared/messages';
 import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
 import { type AccessClaims, verifyAccessToken } from '../security/access-tokens';
+import { isApiKeyToken } from '../security/api-keys';
+import { type ApiKeyCheck, type ApiKeyIdentity, authenticateApiKey } from '../services/api-keys';
 import type { FileLinks, ServiceContext, ServiceLog } from '../services/context';
 
 /**
@@ -13,6 +17,10 @@ export type Context = ServiceContext & {
   auth: AccessClaims | null;
   /** True when a token was sent but is not valid: the answer is "session expired". */
   tokenRejected: boolean;
+  /** A valid API key sent on a transport that takes them (issue 20), else null. */
+  apiKey: ApiKeyIdentity | null;
+  /** Why an API key that was sent is refused (revoked, expired, not on this transport). */
+  apiKeyRefusal?: string;
   /** For a WebSocket call: ends the whole connection (a deactivated user's live socket). */
   closeConnection?: () => void;
 };
@@ -30,24 +38,47 @@ export type CallFacts = {
   socket?: Closable;
   /** How answers link to this server's files (ServiceContext.fileLinks); absolute if absent. */
   fileLinks?: FileLinks;
+  /** The documented /api paths take API keys; /trpc and the live stream do not. */
+  acceptsApiKeys?: boolean;
 };
 
 /** Builds a context from facts alone: no request needed, so tests and scripts make their own. */
 export async function createContext(deps: AppDeps, facts: CallFacts): Promise<Context> {
   const { token, socket } = facts;
-  const auth = token ? await verifyAccessToken(token, deps.config.jwtSecret, deps.clock.now()) : null;
-  return {
+  const service: ServiceContext = {
     deps,
     db: deps.db,
     ip: facts.ip,
     requestId: facts.requestId,
     log: facts.log,
+  };
+  const keyCheck = token && isApiKeyToken(token) ? await checkApiKey(service, token, facts) : undefined;
+  const auth =
+    token && !keyCheck ? await verifyAccessToken(token, deps.config.jwtSecret, deps.clock.now()) : null;
+  return {
+    ...service,
     auth,
-    tokenRejected: Boolean(token) && auth === null,
+    tokenRejected: Boolean(token) && auth === null && !keyCheck?.ok,
+    apiKey: keyCheck?.ok ? keyCheck.key : null,
+    ...(keyCheck && !keyCheck.ok ? { apiKeyRefusal: keyCheck.message } : {}),
     ...(facts.fileLinks ? { fileLinks: facts.fileLinks } : {}),
     // 4001 is ours (4000-4999 are for applications): "signed out by the server".
     ...(socket ? { closeConnection: () => socket.close(4001, 'Session ended') } : {}),
   };
+}
+
+/**
+ * A `bpk_` key: verified, then counted against its own per-minute limit (shared by every
+ * instance). Counted only once verified, so nobody can spend another integration's budget by
+ * sending its key id with a wrong secret.
+ */
+async function checkApiKey(ctx: ServiceContext, token: string, facts: CallFacts): Promise<ApiKeyCheck> {
+  if (!facts.acceptsApiKeys) return { ok: false, message: integrationMessages.keyOnlyOnApi };
+  const check = await authenticateApiKey(ctx, token);
+  if (check.ok && !(await ctx.deps.limits.take(['apiKeyCalls', check.key.id]))) {
+    throw new AppError('TOO_MANY_REQUESTS', apiMessages.tooManyRequests);
+  }
+  return check;
 }
 
 export function bearerToken(header: string | undefined): string | undefined {
@@ -59,7 +90,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 export function contextOfRequest(
   deps: AppDeps,
   req: FastifyRequest,
-  options: { fileLinks?: FileLinks } = {},
+  options: { fileLinks?: FileLinks; acceptsApiKeys?: boolean } = {},
 ): Promise<Context> {
   return createContext(deps, {
     token: bearerToken(req.headers.authorization),

@@ -1,5 +1,5 @@
 import { type AnyProcedure, initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
-import { apiMessages } from '../../shared/messages';
+import { apiMessages, integrationMessages } from '../../shared/messages';
 import type { ApiErrorCode } from '../../shared/schemas/common';
 import { classifyError } from '../errors';
 import { sessionUser } from '../services/sessions';
@@ -29,6 +29,7 @@ const TRPC_CODE: Record<ApiErrorCode, TRPC_ERROR_CODE_KEY> = {
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
+  UNPROCESSABLE: 'UNPROCESSABLE_CONTENT',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   INTERNAL: 'INTERNAL_SERVER_ERROR',
 };
@@ -111,10 +112,20 @@ export const publicProcedure = base.meta({ access: 'public' }).use(storableInput
 /** Signed in: a valid access token AND a user who still exists, is approved and has not
  * changed password since the token was issued. Loaded on every call, never cached. */
 const signedIn = base.use(async ({ ctx, next }) => {
+  if (ctx.apiKey) {
+    // A key acts as its creator, who must still be an active admin (DESIGN.md 12.3).
+    const creator = await sessionUser(ctx, { id: ctx.apiKey.userId });
+    if (!creator?.isAdminApproved || creator.role !== 'admin') {
+      throw new TRPCError({ code: 'UNAUTHORIZED', message: integrationMessages.keyCreatorInactive });
+    }
+    const apiKey = { id: ctx.apiKey.id, name: ctx.apiKey.name };
+    return next({ ctx: { user: { id: creator.id, role: creator.role, isOwner: creator.isOwner, apiKey } } });
+  }
   if (!ctx.auth) {
     throw new TRPCError({
       code: 'UNAUTHORIZED',
-      message: ctx.tokenRejected ? apiMessages.sessionInvalid : apiMessages.notSignedIn,
+      message:
+        ctx.apiKeyRefusal ?? (ctx.tokenRejected ? apiMessages.sessionInvalid : apiMessages.notSignedIn),
     });
   }
   const user = await sessionUser(ctx, { id: ctx.auth.sub });

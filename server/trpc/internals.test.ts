@@ -57,6 +57,7 @@ function context(): Context {
     log: pino({ level: 'silent' }),
     auth: null,
     tokenRejected: false,
+    apiKey: null,
   };
 }
 

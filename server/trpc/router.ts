@@ -1,4 +1,5 @@
 import { adminTransactionsRouter } from '../routers/admin-transactions';
+import { apiKeysRouter } from '../routers/api-keys';
 import { authRouter } from '../routers/auth';
 import { bannersRouter } from '../routers/banners';
 import { calendarRouter } from '../routers/calendar';
@@ -28,6 +29,7 @@ export const appRouter = router({
   adminTransactions: adminTransactionsRouter,
   reviewQueue: reviewQueueRouter,
   rejectionReasons: rejectionReasonsRouter,
+  apiKeys: apiKeysRouter,
   uploads: uploadsRouter,
   notifications: notificationsRouter,
   libraries: librariesRouter,

@@ -24,6 +24,8 @@ export const API_ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'TOO_MANY_REQUESTS',
+  /** 422: an Idempotency-Key reused with another request (issue 20). */
+  'UNPROCESSABLE',
   'SERVICE_UNAVAILABLE',
   'INTERNAL',
 ] as const;

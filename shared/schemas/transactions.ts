@@ -276,6 +276,8 @@ export const historyEntry = z.object({
   entity: z.string(),
   entityId: idSchema,
   actor: person.nullable(),
+  /** The API key the actor acted through (issue 20), or null for a person at the portal. */
+  apiKey: z.object({ _id: idSchema, name: z.string() }).nullable(),
   before: z.unknown().nullable(),
   after: z.unknown().nullable(),
   createdAt: z.iso.datetime(),

@@ -12,7 +12,7 @@ import type { Prisma } from '../../db/generated/client';
 import { AppError } from '../../errors';
 import { isValidKey, keyFromLink } from '../../storage/keys';
 import type { Storage } from '../../storage/storage';
-import { recordAudit } from '../audit';
+import { actorOf, recordAudit } from '../audit';
 import type { CallerContext } from '../context';
 import { fileLinker } from '../file-links';
 import { resolveReasons } from '../rejection-reasons';
@@ -99,7 +99,7 @@ export async function setFormFile(ctx: CallerContext, input: { id: string; formI
       select: formSelect,
     });
     await recordAudit(tx, {
-      actorId: ctx.user.id,
+      ...actorOf(ctx.user),
       action: 'form.upload',
       entity: 'TransactionForm',
       entityId: form.id,
@@ -129,7 +129,7 @@ export async function addComment(ctx: CallerContext, input: { id: string; formId
     });
     const answer = toComment(row);
     await recordAudit(tx, {
-      actorId: caller.id,
+      ...actorOf(caller),
       action: 'comment.create',
       entity: 'Comment',
       entityId: row.id,
@@ -224,7 +224,7 @@ export async function review(ctx: CallerContext, input: ReviewInput) {
       // A comment alone: allowed on any item, closed files included.
       await tx.comment.create({ data: { formId: seen.id, userId: caller.id, text, role: caller.role } });
       await recordAudit(tx, {
-        actorId: caller.id,
+        ...actorOf(caller),
         action: 'comment.create',
         entity: 'TransactionForm',
         entityId: seen.id,
@@ -247,7 +247,7 @@ export async function review(ctx: CallerContext, input: ReviewInput) {
     await recordDecision(tx, ctx, form, { status: input.status, reasons, text });
     const row = await lockedForm(tx, form.id);
     await recordAudit(tx, {
-      actorId: caller.id,
+      ...actorOf(caller),
       action: 'form.review',
       entity: 'TransactionForm',
       entityId: form.id,
@@ -295,7 +295,7 @@ export async function requestWaiver(ctx: CallerContext, input: WaiverRequestInpu
       select: formSelect,
     });
     await recordAudit(tx, {
-      actorId: ctx.user.id,
+      ...actorOf(ctx.user),
       action: 'waiver.request',
       entity: 'TransactionForm',
       entityId: form.id,
@@ -339,7 +339,7 @@ export async function decideWaiver(ctx: CallerContext, input: WaiverDecisionInpu
     });
     const row = await lockedForm(tx, form.id);
     await recordAudit(tx, {
-      actorId: ctx.user.id,
+      ...actorOf(ctx.user),
       action: 'waiver.decide',
       entity: 'TransactionForm',
       entityId: form.id,

@@ -8,7 +8,7 @@ import type {
 } from '../../../shared/schemas/transactions';
 import { AppError } from '../../errors';
 import { assertSelfOrAdmin } from '../access';
-import { recordAudit } from '../audit';
+import { actorOf, recordAudit } from '../audit';
 import type { CallerContext } from '../context';
 import { fileLinker } from '../file-links';
 import { addClosingDate, rescheduleTransaction } from '../key-dates';
@@ -62,7 +62,7 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
     const row = await tx.transaction.findUniqueOrThrow({ where: { id: created.id }, select: detailSelect });
     const answer = await toTransaction(fileLinker(ctx), row, ctx.deps.clock.now());
     await recordAudit(tx, {
-      actorId: caller.id,
+      ...actorOf(caller),
       action: 'transaction.create',
       entity: 'Transaction',
       entityId: created.id,
@@ -109,7 +109,7 @@ async function applyChanges(
     if (locked.closedAt && !options.whileClosed) throw closed();
     const row = await tx.transaction.update({ where: { id: before.id }, data, select: detailSelect });
     await recordAudit(tx, {
-      actorId: ctx.user.id,
+      ...actorOf(ctx.user),
       action: 'transaction.update',
       entity: 'Transaction',
       entityId: row.id,
@@ -160,7 +160,7 @@ export async function close(ctx: CallerContext, { id }: { id: string }) {
       select: detailSelect,
     });
     await recordAudit(tx, {
-      actorId: ctx.user.id,
+      ...actorOf(ctx.user),
       action: 'transaction.close',
       entity: 'Transaction',
       entityId: id,
@@ -193,7 +193,7 @@ export async function reopen(ctx: CallerContext, { id }: { id: string }) {
       select: detailSelect,
     });
     await recordAudit(tx, {
-      actorId: ctx.user.id,
+      ...actorOf(ctx.user),
       action: 'transaction.reopen',
       entity: 'Transaction',
       entityId: id,
@@ -213,7 +213,7 @@ export async function softDelete(ctx: CallerContext, { id }: { id: string }) {
     await tx.transaction.update({ where: { id }, data: { deletedAt: ctx.deps.clock.now() } });
     await rescheduleTransaction(tx, ctx.deps, id);
     await recordAudit(tx, {
-      actorId: ctx.user.id,
+      ...actorOf(ctx.user),
       action: 'transaction.delete',
       entity: 'Transaction',
       entityId: id,
@@ -239,6 +239,7 @@ export async function history(ctx: CallerContext, { id }: { id: string }): Promi
       after: true,
       createdAt: true,
       actor: person,
+      apiKey: { select: { id: true, name: true } },
     },
   });
   return rows.map((row) => ({
@@ -247,6 +248,7 @@ export async function history(ctx: CallerContext, { id }: { id: string }): Promi
     entity: row.entity,
     entityId: row.entityId,
     actor: row.actor ? toPerson(row.actor) : null,
+    apiKey: row.apiKey ? { _id: row.apiKey.id, name: row.apiKey.name } : null,
     before: row.before ?? null,
     after: row.after ?? null,
     createdAt: row.createdAt.toISOString(),

@@ -8,7 +8,7 @@ import type {
 import { Prisma } from '../../db/generated/client';
 import { sqlRows } from '../../db/sql';
 import { AppError } from '../../errors';
-import { recordAudit } from '../audit';
+import { actorOf, recordAudit } from '../audit';
 import type { CallerContext } from '../context';
 import { fileLinker } from '../file-links';
 import { notifyUsers } from '../notifications';
@@ -167,7 +167,7 @@ export async function bulkAccept(
     for (const { form, transactionId } of accepted) {
       await recordDecision(tx, ctx, form, { status: 'accepted', reasons: [], text: '' });
       await recordAudit(tx, {
-        actorId: ctx.user.id,
+        ...actorOf(ctx.user),
         action: 'form.review',
         entity: 'TransactionForm',
         entityId: form.id,

@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { integrationMessages } from '../../shared/messages';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { verifyAccessToken } from '../security/access-tokens';
+import { isApiKeyToken } from '../security/api-keys';
+import { authenticateApiKey } from '../services/api-keys';
+import type { ServiceContext } from '../services/context';
+import {
+  assertIdempotencyKey,
+  claimIdempotencyKey,
+  keepIdempotentAnswer,
+  releaseIdempotencyKey,
+} from '../services/idempotency';
+import { bearerToken } from '../trpc/context';
+
+/**
+ * The transport of Idempotency-Key (DESIGN.md 12.3) for every POST under /api (the REST table
+ * and the uploads): installed on the REST plugin's own instance, so its hooks see exactly those
+ * routes. The rules (claiming a key, the 24 h window, racing requests) are in
+ * services/idempotency.ts; this file only reads the request and writes the answer.
+ */
+
+type Claimed = { caller: string; key: string; ctx: ServiceContext };
+
+/** Answers not worth repeating: the same request may succeed later (or as someone else). */
+const RELEASED_STATUSES = new Set([401, 403, 408, 429]);
+
+export function installIdempotency(app: FastifyInstance, deps: AppDeps): void {
+  const claims = new WeakMap<FastifyRequest, Claimed>();
+
+  app.addHook('preHandler', async (req, reply) => {
+    if (req.method !== 'POST') return;
+    const header = req.headers['idempotency-key'];
+    if (header === undefined) return;
+    if (typeof header !== 'string')
+      throw new AppError('BAD_REQUEST', integrationMessages.idempotencyKeyInvalid);
+    assertIdempotencyKey(header);
+    const ctx: ServiceContext = { deps, db: deps.db, ip: req.ip, requestId: req.id, log: req.log };
+    const caller = await callerOf(ctx, req);
+    const claim = await claimIdempotencyKey(ctx, { caller, key: header, fingerprint: fingerprintOf(req) });
+    if (claim.kind === 'replay') {
+      const { statusCode, contentType, body } = claim.answer;
+      reply.header('idempotent-replayed', 'true');
+      if (contentType) reply.header('content-type', contentType);
+      return reply.code(statusCode).send(body);
+    }
+    claims.set(req, { caller, key: header, ctx });
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    const claimed = claims.get(req);
+    if (!claimed) return payload;
+    claims.delete(req);
+    const body =
+      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+    const status = reply.statusCode;
+    if (body === null || status >= 500 || RELEASED_STATUSES.has(status)) {
+      await releaseIdempotencyKey(claimed.ctx, claimed);
+    } else {
+      const contentType = reply.getHeader('content-type');
+      await keepIdempotentAnswer(claimed.ctx, claimed, {
+        statusCode: status,
+        contentType: typeof contentType === 'string' ? contentType : null,
+        body,
+      });
+    }
+    return payload;
+  });
+
+  // A request that never answered (the client went away mid-upload): free its key at once.
+  const releaseUnanswered = async (req: FastifyRequest) => {
+    const claimed = claims.get(req);
+    if (!claimed) return;
+    claims.delete(req);
+    await releaseIdempotencyKey(claimed.ctx, claimed).catch(() => undefined);
+  };
+  app.addHook('onResponse', releaseUnanswered);
+  app.addHook('onRequestAbort', releaseUnanswered);
+}
+
+/**
+ * Keys are per caller: a person (their user id), an API key (its id) or, on public paths, nobody
+ * in particular. Only verified credentials count, so nobody can replay another caller's answer.
+ */
+async function callerOf(ctx: ServiceContext, req: FastifyRequest): Promise<string> {
+  const token = bearerToken(req.headers.authorization);
+  if (!token) return 'anonymous';
+  if (isApiKeyToken(token)) {
+    const check = await authenticateApiKey(ctx, token);
+    return check.ok ? `key:${check.key.id}` : 'anonymous';
+  }
+  const claims = await verifyAccessToken(token, ctx.deps.config.jwtSecret, ctx.deps.clock.now());
+  return claims ? `user:${claims.sub}` : 'anonymous';
+}
+
+/**
+ * What makes two requests "the same": method, path with its query, and the body. A JSON body as
+ * parsed (so whitespace does not matter); a multipart upload by its type and length, since the
+ * file streams to storage and is never held whole (documented in docs/API.md: an upload retried
+ * with the same key and another file of the very same size would replay the first answer).
+ */
+function fingerprintOf(req: FastifyRequest): Buffer {
+  const hash = createHash('sha256').update(`${req.method} ${req.url}\n`);
+  const type = req.headers['content-type'] ?? '';
+  if (type.toLowerCase().startsWith('multipart/')) {
+    hash.update(`multipart ${req.headers['content-length'] ?? 'chunked'}`);
+  } else {
+    hash.update(JSON.stringify(req.body ?? null));
+  }
+  return hash.digest();
+}
