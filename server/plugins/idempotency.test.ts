@@ -152,6 +152,21 @@ describe('Idempotency-Key on POST /api/transactions', () => {
     expect(signedIn.statusCode).toBe(201);
   });
 
+  it('refuses a body nested too deep to fingerprint with 400, not 500 (found by fuzzing)', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/transactions',
+      payload: `${'['.repeat(20_000)}${']'.repeat(20_000)}`,
+      headers: {
+        'content-type': 'application/json',
+        'idempotency-key': `deep-${RUN}`,
+        ...bearer(await accessTokenFor(agent, { now: clock.now() })),
+      },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(apiMessages.invalidInput);
+  });
+
   it('is not kept for requests without the header', async () => {
     const before = await database.db.idempotencyKey.count();
     expect((await post('/api/transactions', agent, undefined, deal())).statusCode).toBe(201);

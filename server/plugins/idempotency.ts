@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { integrationMessages } from '../../shared/messages';
+import { apiMessages, integrationMessages } from '../../shared/messages';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { verifyAccessToken } from '../security/access-tokens';
@@ -107,7 +107,16 @@ function fingerprintOf(req: FastifyRequest): Buffer {
   if (type.toLowerCase().startsWith('multipart/')) {
     hash.update(`multipart ${req.headers['content-length'] ?? 'chunked'}`);
   } else {
-    hash.update(JSON.stringify(req.body ?? null));
+    hash.update(bodyText(req.body));
   }
   return hash.digest();
+}
+
+/** JSON.stringify overflows the stack on a body nested thousands deep: such a body is refused. */
+function bodyText(body: unknown): string {
+  try {
+    return JSON.stringify(body ?? null);
+  } catch {
+    throw new AppError('BAD_REQUEST', apiMessages.invalidInput);
+  }
 }

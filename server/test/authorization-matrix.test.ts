@@ -2,8 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { integrationMessages } from '../../shared/messages';
+import { API_KEY_SCOPES, type ApiKeyScope } from '../../shared/schemas/api-keys';
 import type { AppDeps } from '../deps';
 import { restRoutes } from '../rest/routes';
+import { PATH_SCOPES, scopeOfPath } from '../rest/scopes';
+import { hashApiKeySecret, newApiKey } from '../security/api-keys';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { unsubscribeToken } from '../services/notification-routing';
 import { transactionFileKey } from '../storage/keys';
@@ -176,6 +180,22 @@ async function freshCompliantDeal(options: { closed?: boolean } = {}): Promise<D
     await database.db.transaction.update({ where: { id: deal.id }, data: { closedAt: clock.now() } });
   return deal;
 }
+
+/** A key of the owner's (its id; `key` for the scope table below). */
+async function freshApiKey(scopes: readonly ApiKeyScope[]): Promise<{ id: string; key: string }> {
+  const { id, secret, key } = newApiKey();
+  await database.db.apiKey.create({
+    data: {
+      id,
+      name: `Matrix ${unique()}`,
+      scopes: [...scopes],
+      secretHash: new Uint8Array(hashApiKeySecret(secret)),
+      createdBy: world.users.owner.id,
+    },
+  });
+  return { id, key };
+}
+const freshApiKeyId = async () => (await freshApiKey(['users:read'])).id;
 
 const freshBanner = async () => (await createBanner(database.db, { userId: A().id })).id;
 const freshTemplate = () => createTemplate(database.db, { type: `Matrix-${unique()}`, role: 'Seller' });
@@ -381,6 +401,11 @@ const PROCEDURES: Record<string, ProcedureRow> = {
     expect: ADMINS,
     input: () => ({ code: 'missing-signature', label: 'Missing signature', active: true }),
   },
+
+  // API keys (issue 20): admins keep them; what a key itself may call is the scope table below.
+  'apiKeys.list': { expect: ADMINS },
+  'apiKeys.create': { expect: ADMINS, input: () => ({ name: `Matrix ${unique()}`, scopes: ['users:read'] }) },
+  'apiKeys.revoke': { expect: ADMINS, input: async () => ({ id: await freshApiKeyId() }) },
 
   // Key dates, the calendar and notification preferences (issue 19).
   'keyDates.list': { expect: A_OR_ADMINS_BY_ID, input: () => ({ id: world.deal.id }) },
@@ -725,6 +750,19 @@ const ROUTES: Record<string, RouteRow> = {
     request: async () => ({ url: `/api/tutorials/${await freshLibraryItem('tutorial')}` }),
   },
 
+  'GET /api/admin/api-keys': { expect: ADMINS, request: get('/api/admin/api-keys') },
+  'POST /api/admin/api-keys': {
+    expect: ADMINS,
+    request: () => ({
+      url: '/api/admin/api-keys',
+      payload: { name: `Matrix ${unique()}`, scopes: ['users:read'] },
+    }),
+  },
+  'DELETE /api/admin/api-keys/:id': {
+    expect: ADMINS,
+    request: async () => ({ url: `/api/admin/api-keys/${await freshApiKeyId()}` }),
+  },
+
   'GET /api/transactions/:id/dates': {
     expect: A_OR_ADMINS_BY_ID,
     request: () => ({ url: `/api/transactions/${world.deal.id}/dates` }),
@@ -846,20 +884,28 @@ async function callProcedure(path: string, row: ProcedureRow, actor: ActorName):
   return outcomeOf(res.statusCode);
 }
 
-async function callRoute(key: string, row: RouteRow, actor: ActorName): Promise<Outcome | number> {
+async function callRoute(
+  key: string,
+  row: RouteRow,
+  actor: ActorName,
+  apiKey?: string,
+): Promise<Outcome | number> {
+  return outcomeOf((await sendRoute(key, row, apiKey ?? (await tokenOf(actor)))).statusCode);
+}
+
+async function sendRoute(key: string, row: RouteRow, token: string | undefined) {
   const method = key.slice(0, key.indexOf(' ')) as 'GET' | 'POST' | 'PUT' | 'DELETE';
   const request = await row.request();
-  const headers = bearer(await tokenOf(actor));
+  const headers = bearer(token);
   const file = request.upload ? multipartBody(TINY_PDF) : undefined;
   const payload = file?.payload ?? (request.payload as object | undefined);
-  const res = await app.inject({
+  return app.inject({
     method,
     url: request.url,
     remoteAddress: nextAddress(),
     headers: { ...headers, ...file?.headers },
     ...(payload === undefined ? {} : { payload }),
   });
-  return outcomeOf(res.statusCode);
 }
 
 /** Runs the five cells of a row one after the other and returns what each actor got. */
@@ -982,6 +1028,48 @@ describe('HTTP routes', () => {
   for (const [key, row] of Object.entries(ROUTES)) {
     it(key, async () => {
       expect(await outcomes((actor) => callRoute(key, row, actor))).toEqual(named(row.expect));
+    });
+  }
+});
+
+/**
+ * API keys (DESIGN.md 12.3): each scope allows exactly its paths. For every /api path, a key of
+ * the owner's holding only the path's scope gets what the owner gets (the key's visibility is its
+ * creator's), and a key holding every other scope is refused with 403 and the scope it lacks.
+ * 'personal' paths refuse every key; 'any' paths take every key.
+ */
+describe('API key scopes: each scope allows exactly its paths', () => {
+  const apiPaths = Object.keys(ROUTES).filter((key) => key in PATH_SCOPES);
+
+  it('declares a scope for every /api path that takes a bearer token, and nothing else', () => {
+    const documented = [
+      ...restRoutes.map((route) => `${route.method} ${route.url}`),
+      ...Object.keys(UPLOAD_ROUTE_PROCEDURES),
+    ];
+    expect(Object.keys(PATH_SCOPES).sort()).toEqual([...new Set(documented)].sort());
+  });
+
+  for (const key of apiPaths) {
+    const scope = scopeOfPath(key.slice(0, key.indexOf(' ')), key.slice(key.indexOf(' ') + 1));
+    it(`${key}: ${scope}`, async () => {
+      const row = ROUTES[key];
+      if (!row) throw new Error(`no matrix row for ${key}`);
+      const ownerOutcome = row.expect[ACTORS.indexOf('owner')];
+      if (scope === 'personal') {
+        const everything = await freshApiKey(API_KEY_SCOPES);
+        const res = await sendRoute(key, row, everything.key);
+        expect(res.statusCode, res.body).toBe(403);
+        expect(res.json().message).toBe(integrationMessages.notForApiKeys);
+        return;
+      }
+      const needed: ApiKeyScope[] = scope === 'any' ? [] : [scope];
+      const only = await freshApiKey(scope === 'any' ? ['users:read'] : [scope]);
+      expect(await callRoute(key, row, 'owner', only.key)).toBe(ownerOutcome);
+      if (scope === 'any') return;
+      const allBut = await freshApiKey(API_KEY_SCOPES.filter((other) => !needed.includes(other)));
+      const refused = await sendRoute(key, row, allBut.key);
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(refused.json().message).toBe(integrationMessages.lacksScope(scope));
     });
   }
 });

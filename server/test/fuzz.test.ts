@@ -5,11 +5,13 @@ import type { AnyProcedure } from '@trpc/server';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { API_KEY_SCOPES } from '../../shared/schemas/api-keys';
 import { apiError } from '../../shared/schemas/common';
 import type { AppDeps } from '../deps';
 import type { NotificationBus } from '../realtime/bus';
 import type { RestRoute } from '../rest/adapter';
 import { restRoutes } from '../rest/routes';
+import { hashApiKeySecret, newApiKey } from '../security/api-keys';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { unsubscribeToken } from '../services/notification-routing';
 import { libraryFileKey, transactionFileKey } from '../storage/keys';
@@ -104,15 +106,25 @@ type UserRow = {
 };
 const SIGNED_IN = ['agent', 'otherAgent', 'admin', 'owner'] as const;
 type SignedIn = (typeof SIGNED_IN)[number];
-type ActorName = SignedIn | 'anonymous' | 'badToken';
-type Actor = { name: ActorName; badToken: number };
+type ActorName = SignedIn | 'anonymous' | 'badToken' | 'apiKey';
+/** `idempotencyKey`: an Idempotency-Key header sent with the call (issue 20), hostile ones too. */
+type Actor = { name: ActorName; badToken: number; idempotencyKey?: string | undefined };
 
 const users = {} as Record<SignedIn, UserRow>;
 const tokens = {} as Record<SignedIn, string>;
 let badAuthorizations: string[] = [];
+/** An API key of the owner's holding every scope (issue 20). */
+let apiKeyToken = '';
 
 function authorization(actor: Actor): Record<string, string> {
+  const headers = bearerOf(actor);
+  if (actor.idempotencyKey !== undefined) headers['idempotency-key'] = actor.idempotencyKey;
+  return headers;
+}
+
+function bearerOf(actor: Actor): Record<string, string> {
   if (actor.name === 'anonymous') return {};
+  if (actor.name === 'apiKey') return { authorization: `Bearer ${apiKeyToken}` };
   if (actor.name === 'badToken') {
     return { authorization: badAuthorizations[actor.badToken % badAuthorizations.length] ?? '' };
   }
@@ -132,9 +144,25 @@ function actorFor(access: Access): fc.Arbitrary<Actor> {
     { weight: 2, arbitrary: fc.constant<ActorName>('anonymous') },
     { weight: 2, arbitrary: fc.constantFrom<ActorName>('otherAgent', 'agent', 'admin') },
     { weight: 2, arbitrary: fc.constant<ActorName>('badToken') },
+    { weight: 2, arbitrary: fc.constant<ActorName>('apiKey') },
   );
-  return fc.record({ name, badToken: fc.nat() });
+  return fc.record({ name, badToken: fc.nat(), idempotencyKey: idempotencyKeyArb });
 }
+
+/** Mostly none; else a plausible key (repeats across cases: replays and 422s) or a hostile one. */
+const idempotencyKeyArb = fc.option(
+  fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom('fuzz-key-1', 'fuzz-key-2', 'x') },
+    {
+      weight: 2,
+      arbitrary: fc
+        .string({ unit: 'binary-ascii', maxLength: 300 })
+        .map((k) => k.replace(/[^\x20-\x7e]/g, '')),
+    },
+    { weight: 1, arbitrary: fc.constantFrom('', ' ', 'caf\u00e9', 'k'.repeat(256), 'k'.repeat(255)) },
+  ),
+  { freq: 4, nil: undefined },
+);
 
 /**
  * Rate limits count per address (20 registrations an hour, 100 sign-ins per 15 min): spreading
@@ -198,6 +226,8 @@ type World = {
   fileBytes: Buffer;
   /** The signed token of a mail's unsubscribe link, and the agent's calendar feed secret (issue 19). */
   unsubscribeToken: string;
+  /** A key that apiKeys.revoke may revoke (not the one the 'apiKey' actor calls with). */
+  apiKeyId: string;
   feedToken: string;
 };
 
@@ -287,6 +317,12 @@ function validInputs(w: World): Record<string, unknown> {
     'reviewQueue.list': { ...paging, type: 'FuzzType', agentId },
     'reviewQueue.bulkAccept': { items: [{ transactionId, formId: secondFormId, version: 1 }] },
     'rejectionReasons.create': { label: 'Fuzz reason' },
+    'apiKeys.create': {
+      name: 'Fuzz integration',
+      scopes: ['transactions:read'],
+      expiresAt: '2030-01-01T00:00:00Z',
+    },
+    'apiKeys.revoke': { id: w.apiKeyId },
     'keyDates.list': { id: transactionId },
     'keyDates.replace': {
       id: transactionId,
@@ -365,7 +401,11 @@ class FuzzRequest {
       this.payload === undefined
         ? 'no body'
         : `body (${bytes} bytes, ${this.contentType ?? 'no content-type'}): ${preview(this.payload, 600)}`;
-    const actor = this.actor.name === 'badToken' ? `badToken#${this.actor.badToken}` : this.actor.name;
+    const who = this.actor.name === 'badToken' ? `badToken#${this.actor.badToken}` : this.actor.name;
+    const actor =
+      this.actor.idempotencyKey === undefined
+        ? who
+        : `${who} with Idempotency-Key ${preview(this.actor.idempotencyKey, 60)}`;
     return `${this.method} ${preview(this.url, 600)} as ${actor} from ${this.remoteAddress}; ${body}`;
   }
 
@@ -1014,7 +1054,11 @@ beforeAll(async () => {
   clock = new TestClock();
   deps = testDeps(database.db, {
     clock,
-    config: testConfig({ maxUploadBytes: MAX_UPLOAD_BYTES, metricsToken: METRICS_TOKEN }),
+    config: testConfig({
+      maxUploadBytes: MAX_UPLOAD_BYTES,
+      metricsToken: METRICS_TOKEN,
+      apiKeyRateLimitPerMin: 1_000_000,
+    }),
     bus: endingBus,
     // Mail is not what this file tests; thousands of sign-ups should not fill a folder with .eml files.
     mailer: { send: async () => {} },
@@ -1035,6 +1079,27 @@ beforeAll(async () => {
     users[name] = rows[name];
     tokens[name] = await accessTokenFor(rows[name], { now: clock.now() });
   }
+  // Used long after this run, so calls never update its last_used_at: a refused call with it
+  // must show zero row changes, and its own bookkeeping is not a change of data.
+  const farFuture = new Date(clock.now().getTime() + 10 * 365 * 24 * 60 * 60 * 1000);
+  const fuzzKey = async (revokedAt: Date | null) => {
+    const { id, secret, key } = newApiKey();
+    await db.apiKey.create({
+      data: {
+        id,
+        name: 'Fuzz',
+        scopes: [...API_KEY_SCOPES],
+        secretHash: new Uint8Array(hashApiKeySecret(secret)),
+        createdBy: rows.owner.id,
+        lastUsedAt: farFuture,
+        revokedAt,
+      },
+    });
+    return { id, key };
+  };
+  apiKeyToken = (await fuzzKey(null)).key;
+  const revokedApiKey = (await fuzzKey(clock.now())).key;
+  const doomedApiKeyId = (await fuzzKey(null)).id;
   const victim = await createUser(db, { isAdminApproved: false });
   const dayAgo = new Date(clock.now().getTime() - 24 * 60 * 60 * 1000);
   badAuthorizations = [
@@ -1047,6 +1112,12 @@ beforeAll(async () => {
     `Basic ${Buffer.from('agent:password').toString('base64')}`,
     `Bearer ${'a'.repeat(10_000)}`,
     `bearer ${tokens.admin} extra`,
+    // API keys (issue 20): tampered, malformed, unknown, revoked.
+    `Bearer ${apiKeyToken.slice(0, -1)}${apiKeyToken.endsWith('A') ? 'B' : 'A'}`,
+    'Bearer bpk_',
+    `Bearer bpk_${'0'.repeat(32)}_${'A'.repeat(43)}`,
+    `Bearer bpk_${'z'.repeat(5000)}`,
+    `Bearer ${revokedApiKey}`,
   ];
 
   const template = await createTemplate(db, { type: 'FuzzType', role: 'Seller' });
@@ -1097,6 +1168,7 @@ beforeAll(async () => {
     fileLink: `${fileLink.pathname}${fileLink.search}`,
     fileBytes: TINY_PDF,
     unsubscribeToken: unsubscribeToken(deps, rows.agent.id, 'comment'),
+    apiKeyId: doomedApiKeyId,
     feedToken,
   };
 
