@@ -29,6 +29,8 @@ export const paths = {
   // The compliance desk (issue 18).
   reviewQueue: '/admin/review',
   rejectionReasons: '/admin/rejection-reasons',
+  // Integrators (issue 20).
+  apiKeys: '/admin/api-keys',
   banner: '/banner',
   notifications: '/notifications',
   notFound: '/not-found',

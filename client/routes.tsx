@@ -119,6 +119,14 @@ const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
     adminOnly: true,
   },
   {
+    path: paths.apiKeys,
+    page: lazyPage(
+      () => import('./pages/ApiKeys'),
+      (m) => m.ApiKeys,
+    ),
+    adminOnly: true,
+  },
+  {
     path: paths.templates,
     page: lazyPage(
       () => import('./pages/Templates'),
