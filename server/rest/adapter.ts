@@ -2,13 +2,23 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { AnyProcedure, AnyRouter, inferProcedureInput } from '@trpc/server';
 import type { FastifyPluginAsync } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiError } from '../../shared/schemas/common';
 import type { AppDeps } from '../deps';
 import { contextOfRequest } from '../trpc/context';
 import { type Access, accessOf } from '../trpc/init';
 import { callProcedure, inputSchemaOf, outputSchemaOf, proceduresOf } from '../trpc/internals';
+import {
+  BEARER,
+  type ErrorStatus,
+  errorStatusesOf,
+  finishOpenApiDocument,
+  type OperationFacts,
+  operationIdOf,
+  PUBLIC,
+} from './openapi';
+import { nameOpenApiSchemas } from './schema-names';
 
 /**
  * The /api adapter (DESIGN.md section 5): a table of documented paths, each calling exactly one
@@ -35,6 +45,11 @@ export type RestRoute = {
   /** The procedure object itself (e.g. appRouter.transactions.list). */
   procedure: AnyProcedure;
   successStatus?: 200 | 201 | 204;
+  /**
+   * 4xx statuses the procedure answers beyond those its access and path imply (400 with input, 401
+   * signed in, 403 admin/owner or `{userId}`, 404 with a path parameter, 429 always): e.g. [409].
+   */
+  errors?: ReadonlyArray<ErrorStatus>;
 };
 
 /** The names of a Fastify path's parameters: '/api/t/:id/forms/:formId' gives 'id' | 'formId'. */
@@ -132,7 +147,10 @@ export type RestPluginOptions = {
   router: AnyRouter;
   routes: ReadonlyArray<RestRoute>;
   version: string;
-  /** /api routes that are not one procedure call (multipart uploads), documented alongside. */
+  /**
+   * /api routes that are not one procedure call (multipart uploads), documented alongside; each
+   * states its OperationFacts (server/rest/openapi.ts) in its schema.
+   */
   extensions?: ReadonlyArray<FastifyPluginAsync<{ deps: AppDeps }>>;
 };
 
@@ -147,6 +165,7 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
+  nameOpenApiSchemas();
   // Registered inside this plugin, so the document lists exactly the routes of the table.
   await app.register(swagger, {
     openapi: {
@@ -157,12 +176,15 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
         description:
           'REST API of the brokerage transaction portal. Authenticate with `Authorization: Bearer <token>` ' +
           'from POST /api/auth/login. Every error answers `{message, code, issues?}`.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       },
     },
     transform: jsonSchemaTransform,
+    transformObject: (input) =>
+      finishOpenApiDocument(jsonSchemaTransformObject(input) as Record<string, unknown>),
   });
   // Our helmet CSP applies (scripts from 'self' only); the plugin's own staticCSP would forbid
   // the inline styles Swagger UI needs.
@@ -184,6 +206,16 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
     const access = accessOf(route.procedure);
     const status = route.successStatus ?? 200;
     const restIn = readsQuery(route.method) ? 'querystring' : 'body';
+    const facts: OperationFacts = {
+      operationId: operationIdOf(path),
+      security: access === 'public' ? PUBLIC : BEARER,
+      'x-errors': errorStatusesOf({
+        access,
+        hasInput: shape.hasInput,
+        pathParams: pathParamNames(route.url),
+        extra: route.errors,
+      }),
+    };
     app.route({
       method: route.method,
       url: route.url,
@@ -193,10 +225,9 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
         tags: [route.tag],
         ...(shape.params ? { params: shape.params } : {}),
         ...(shape.rest ? { [restIn]: shape.rest } : {}),
-        ...(access === 'public' ? {} : { security: [{ bearerAuth: [] }] }),
+        ...facts,
         response: {
           [status]: shape.response ?? NO_CONTENT,
-          '4XX': CLIENT_ERROR,
           '5XX': SERVER_ERROR,
         },
       },
@@ -215,7 +246,6 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
 
 // Zod schemas even for "nothing": the OpenAPI transform accepts zod only.
 const NO_CONTENT = z.null().describe('No content');
-const CLIENT_ERROR = apiError.describe('The request was refused: 400, 401, 403, 404, 409, 413, 415 or 429');
 const SERVER_ERROR = apiError.describe(
   'The server could not answer: 500, or 503 while the database is unavailable',
 );
