@@ -27,6 +27,8 @@ FROM toolchain AS build
 # postinstall generates the Prisma client from prisma/schema.prisma.
 COPY package.json package-lock.json .npmrc prisma.config.ts ./
 COPY prisma ./prisma
+# A devDependency installed from this folder (openapi-typescript with its TypeScript 5).
+COPY tools/openapi-typescript/package.json ./tools/openapi-typescript/
 RUN npm ci --no-audit --no-fund
 COPY . .
 # The client (with its brotli and gzip copies, served as they are), then the server bundle.

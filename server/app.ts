@@ -28,6 +28,7 @@ import { trpcQueries } from './plugins/trpc-queries';
 import { uploadRoutes } from './plugins/uploads';
 import { type RestRoute, restPlugin } from './rest/adapter';
 import { restRoutes } from './rest/routes';
+import { type PathScope, scopeOfPath } from './rest/scopes';
 import { bearerToken, type Context, contextOfRequest, createContext } from './trpc/context';
 import { appRouter } from './trpc/router';
 
@@ -65,6 +66,8 @@ export type BuildAppOptions = {
   api?: {
     router: AnyRouter;
     routes: ReadonlyArray<RestRoute>;
+    /** What an API key needs for each path (default: none may call any of them). */
+    scopeOf?: (method: string, url: string) => PathScope;
   };
 };
 
@@ -91,7 +94,9 @@ export function storageSources(storage: AppDeps['config']['storage']): string[] 
 
 export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyInstance {
   const { config } = deps;
-  const api = options.api ?? { router: appRouter, routes: restRoutes };
+  const api = options.api
+    ? { scopeOf: (): PathScope => 'personal', ...options.api }
+    : { router: appRouter, routes: restRoutes, scopeOf: scopeOfPath };
   const clientDir = options.clientDir === undefined ? CLIENT_DIST_DIR : options.clientDir;
   const serveClient = clientDir !== null && clientIsBuilt(clientDir);
   const https = config.appUrl.startsWith('https://');
@@ -272,6 +277,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     deps,
     router: api.router,
     routes: api.routes,
+    scopeOf: api.scopeOf,
     version: VERSION,
     // Inside the REST plugin, so the OpenAPI document lists them too.
     extensions: options.api ? [] : [uploadRoutes, mailLinkRoutes],

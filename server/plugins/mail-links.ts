@@ -1,8 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { apiMessages } from '../../shared/messages';
+import { unsubscribeAnswer } from '../../shared/schemas/notification-settings';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
+import { PUBLIC } from '../rest/openapi';
 import { calendarFeed } from '../services/calendar';
 import type { ServiceContext } from '../services/context';
 import { unsubscribe } from '../services/notification-settings';
@@ -49,6 +51,10 @@ export const mailLinkRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app,
           'token that was not issued is 400 `This unsubscribe link is not valid`.',
         tags: ['settings'],
         params: token,
+        operationId: 'mailUnsubscribe',
+        security: PUBLIC,
+        'x-errors': [400, 429],
+        response: { 200: unsubscribeAnswer },
       },
     },
     async (req) => {
@@ -64,6 +70,12 @@ export const mailLinkRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app,
         summary: 'Opens the unsubscribe page of a mail link (303 to /unsubscribe/{token}); changes nothing',
         tags: ['settings'],
         params: token,
+        operationId: 'mailUnsubscribePage',
+        security: PUBLIC,
+        'x-errors': [404, 429],
+        response: {
+          303: z.null().describe('A redirect (Location) to the page /unsubscribe/{token}'),
+        },
       },
     },
     async (req, reply) => {
@@ -82,6 +94,15 @@ export const mailLinkRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app,
         description: 'text/calendar of all-day events with stable UIDs; 404 for a token nobody holds.',
         tags: ['key dates'],
         params: z.object({ file: z.string() }),
+        operationId: 'calendarFeedFile',
+        security: PUBLIC,
+        'x-errors': [404, 429],
+        response: {
+          200: {
+            description: 'The feed: an RFC 5545 calendar of all-day events',
+            content: { 'text/calendar': { schema: z.string() } },
+          },
+        },
       },
     },
     async (req, reply) => {

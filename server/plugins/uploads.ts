@@ -4,10 +4,10 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ACCEPTED_FILE_TYPES_TEXT } from '../../shared/file-types';
 import { apiMessages } from '../../shared/messages';
-import { apiError } from '../../shared/schemas/common';
 import { uploadAnswer } from '../../shared/schemas/transactions';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
+import { BEARER, type OperationFacts } from '../rest/openapi';
 import { assertKeyMayCall, scopeOfPath } from '../rest/scopes';
 import type { ServiceContext } from '../services/context';
 import { type IncomingFile, storeUpload, type UploadTarget } from '../services/uploads';
@@ -101,12 +101,14 @@ async function receive(ctx: ServiceContext, req: FastifyRequest, target: UploadT
   return storeUpload(ctx, { target, file });
 }
 
-const responses = {
-  201: uploadAnswer,
-  '4XX': apiError.describe(
-    '401, 403, 404, 400 no file or a part besides it, 413 too large, 415 type not accepted',
-  ),
-};
+const responses = { 201: uploadAnswer };
+/** 400: no file, or a part besides it; 413 larger than MAX_UPLOAD_MB; 415 a type not accepted. */
+const uploadFacts = (operationId: string, errors: OperationFacts['x-errors']): OperationFacts => ({
+  operationId,
+  security: BEARER,
+  'x-errors': errors,
+  'x-multipart-file': 'file',
+});
 const ACCEPTED = `${ACCEPTED_FILE_TYPES_TEXT}, up to MAX_UPLOAD_MB; the one part of the body, named \`file\`.`;
 
 /**
@@ -145,7 +147,7 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
         consumes: ['multipart/form-data'],
         params: z.object({ id: z.string() }),
         querystring: linksQuery,
-        security: [{ bearerAuth: [] }],
+        ...uploadFacts('uploadsTransactionDocument', [400, 401, 403, 404, 409, 413, 415, 429]),
         response: responses,
       },
     },
@@ -166,7 +168,7 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
         tags: ['uploads'],
         consumes: ['multipart/form-data'],
         querystring: linksQuery,
-        security: [{ bearerAuth: [] }],
+        ...uploadFacts('uploadsLibraryForm', [400, 401, 403, 413, 415, 429]),
         response: responses,
       },
     },

@@ -86,6 +86,18 @@ restRoute({
   procedure: thingsRouter.things.get,
 });
 
+/** A body's schema, following its reference to components.schemas. */
+function schemaOf(
+  doc: { components: { schemas: Record<string, unknown> } },
+  media: { schema: { $ref?: string } },
+) {
+  const ref = media.schema.$ref;
+  return (ref ? doc.components.schemas[ref.replace('#/components/schemas/', '')] : media.schema) as {
+    properties: Record<string, unknown>;
+    required: string[];
+  };
+}
+
 const database = setupTestDatabase();
 let app: FastifyInstance;
 let adminToken: string;
@@ -175,7 +187,10 @@ describe('REST adapter', () => {
     expect(set.json()).toEqual({ message: `${id}:a` });
 
     const doc = (await app.inject('/api/openapi.json')).json();
-    const body = doc.paths['/api/things/{id}/code'].post.requestBody.content['application/json'].schema;
+    const body = schemaOf(
+      doc,
+      doc.paths['/api/things/{id}/code'].post.requestBody.content['application/json'],
+    );
     expect(Object.keys(body.properties).sort()).toEqual(['code', 'confirmCode']);
     expect(body.required.sort()).toEqual(['code', 'confirmCode']);
   });
@@ -238,6 +253,7 @@ describe('REST adapter', () => {
     const get = doc.paths['/api/things/{id}'].get;
     expect(get.summary).toBe('One thing');
     expect(get.description).toBe('Calls the tRPC procedure `things.get`. Access: any signed-in user.');
+    expect(get.operationId).toBe('thingsGet');
     expect(get.security).toEqual([{ bearerAuth: [] }]);
     expect(get.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`).sort()).toEqual([
       'path:id',
@@ -247,20 +263,33 @@ describe('REST adapter', () => {
     // The query's bounds are the procedure's own: what the server enforces is what is documented.
     const limit = get.parameters.find((p: { name: string }) => p.name === 'limit');
     expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 10 });
-    expect(get.responses['200'].content['application/json'].schema.properties).toHaveProperty('_id');
-    expect(get.responses['4XX'].content['application/json'].schema.required).toEqual(['message', 'code']);
+    expect(schemaOf(doc, get.responses['200'].content['application/json']).properties).toHaveProperty('_id');
+    // Its 4xx: input (400), a session (401), an id in the path (404), the rate limit (429); each
+    // refers to one documented answer with the one error schema.
+    expect(Object.keys(get.responses).sort()).toEqual(['200', '400', '401', '404', '429', '5XX']);
+    expect(get.responses['404']).toEqual({ $ref: '#/components/responses/NotFound' });
+    expect(doc.components.responses.NotFound.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Error',
+    });
+    expect(doc.components.schemas.Error.required).toEqual(['message', 'code']);
 
     const put = doc.paths['/api/things/{id}'].put;
     expect(put.description).toContain('Access: admins');
     // The body is the input without the path parameters.
-    expect(Object.keys(put.requestBody.content['application/json'].schema.properties)).toEqual(['name']);
+    expect(Object.keys(schemaOf(doc, put.requestBody.content['application/json']).properties)).toEqual([
+      'name',
+    ]);
     expect(put.responses).toHaveProperty('201');
+    // Admin procedures add 403.
+    expect(put.responses).toHaveProperty('403');
     const remove = doc.paths['/api/things/{id}'].delete;
     expect(remove.responses['204']).toEqual({ description: 'No content' });
     expect(remove.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'id', required: true })]);
 
     const version = doc.paths['/api/version'].get;
-    expect(version.security).toBeUndefined();
+    expect(version.security).toEqual([]);
+    expect(version.operationId).toBe('version');
+    expect(Object.keys(version.responses).sort()).toEqual(['200', '429', '5XX']);
     expect(version.description).toContain('Access: anyone');
   });
 });

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { AnyProcedure, AnyRouter, inferProcedureInput } from '@trpc/server';
 import type { FastifyPluginAsync } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiError } from '../../shared/schemas/common';
 import type { AppDeps } from '../deps';
@@ -10,7 +10,17 @@ import { installIdempotency } from '../plugins/idempotency';
 import { contextOfRequest } from '../trpc/context';
 import { type Access, accessOf } from '../trpc/init';
 import { callProcedure, inputSchemaOf, outputSchemaOf, proceduresOf } from '../trpc/internals';
-import { assertKeyMayCall, scopeOfPath } from './scopes';
+import {
+  BEARER,
+  type ErrorStatus,
+  errorStatusesOf,
+  finishOpenApiDocument,
+  type OperationFacts,
+  operationIdOf,
+  PUBLIC,
+} from './openapi';
+import { nameOpenApiSchemas } from './schema-names';
+import { assertKeyMayCall, type PathScope } from './scopes';
 
 /**
  * The /api adapter (DESIGN.md section 5): a table of documented paths, each calling exactly one
@@ -37,6 +47,11 @@ export type RestRoute = {
   /** The procedure object itself (e.g. appRouter.transactions.list). */
   procedure: AnyProcedure;
   successStatus?: 200 | 201 | 204;
+  /**
+   * 4xx statuses the procedure answers beyond those its access and path imply (400 with input, 401
+   * signed in, 403 admin/owner or `{userId}`, 404 with a path parameter, 429 always): e.g. [409].
+   */
+  errors?: ReadonlyArray<ErrorStatus>;
 };
 
 /** The names of a Fastify path's parameters: '/api/t/:id/forms/:formId' gives 'id' | 'formId'. */
@@ -133,14 +148,19 @@ export type RestPluginOptions = {
   deps: AppDeps;
   router: AnyRouter;
   routes: ReadonlyArray<RestRoute>;
+  /** What an API key needs for each path (server/rest/scopes.ts); a path without one refuses to start. */
+  scopeOf: (method: string, url: string) => PathScope;
   version: string;
-  /** /api routes that are not one procedure call (multipart uploads), documented alongside. */
+  /**
+   * /api routes that are not one procedure call (multipart uploads), documented alongside; each
+   * states its OperationFacts (server/rest/openapi.ts) in its schema.
+   */
   extensions?: ReadonlyArray<FastifyPluginAsync<{ deps: AppDeps }>>;
 };
 
 export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
   app,
-  { deps, router, routes, version, extensions = [] },
+  { deps, router, routes, scopeOf, version, extensions = [] },
 ) => {
   const pathOf = new Map([...proceduresOf(router)].map(([path, procedure]) => [procedure, path]));
 
@@ -149,6 +169,7 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
+  nameOpenApiSchemas();
   // Registered inside this plugin, so the document lists exactly the routes of the table.
   await app.register(swagger, {
     openapi: {
@@ -159,12 +180,15 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
         description:
           'REST API of the brokerage transaction portal. Authenticate with `Authorization: Bearer <token>` ' +
           'from POST /api/auth/login. Every error answers `{message, code, issues?}`.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       },
     },
     transform: jsonSchemaTransform,
+    transformObject: (input) =>
+      finishOpenApiDocument(jsonSchemaTransformObject(input) as Record<string, unknown>),
   });
   // Our helmet CSP applies (scripts from 'self' only); the plugin's own staticCSP would forbid
   // the inline styles Swagger UI needs.
@@ -189,7 +213,17 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
     const access = accessOf(route.procedure);
     const status = route.successStatus ?? 200;
     const restIn = readsQuery(route.method) ? 'querystring' : 'body';
-    const scope = scopeOfPath(route.method, route.url);
+    const scope = scopeOf(route.method, route.url);
+    const facts: OperationFacts = {
+      operationId: operationIdOf(path),
+      security: access === 'public' ? PUBLIC : BEARER,
+      'x-errors': errorStatusesOf({
+        access,
+        hasInput: shape.hasInput,
+        pathParams: pathParamNames(route.url),
+        extra: route.errors,
+      }),
+    };
     app.route({
       method: route.method,
       url: route.url,
@@ -199,10 +233,9 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
         tags: [route.tag],
         ...(shape.params ? { params: shape.params } : {}),
         ...(shape.rest ? { [restIn]: shape.rest } : {}),
-        ...(access === 'public' ? {} : { security: [{ bearerAuth: [] }] }),
+        ...facts,
         response: {
           [status]: shape.response ?? NO_CONTENT,
-          '4XX': CLIENT_ERROR,
           '5XX': SERVER_ERROR,
         },
       },
@@ -222,7 +255,6 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
 
 // Zod schemas even for "nothing": the OpenAPI transform accepts zod only.
 const NO_CONTENT = z.null().describe('No content');
-const CLIENT_ERROR = apiError.describe('The request was refused: 400, 401, 403, 404, 409, 413, 415 or 429');
 const SERVER_ERROR = apiError.describe(
   'The server could not answer: 500, or 503 while the database is unavailable',
 );

@@ -15,6 +15,7 @@ const authRoutes: RestRoute[] = [
     summary: 'Register an account; a verification link is e-mailed (409 if the email is taken)',
     tag: 'auth',
     procedure: appRouter.auth.register,
+    errors: [409],
     successStatus: 201,
   }),
   restRoute({
@@ -37,6 +38,7 @@ const authRoutes: RestRoute[] = [
     summary: 'Sign in: an access token (15 min) and a refresh token',
     tag: 'auth',
     procedure: appRouter.auth.login,
+    errors: [401, 403],
   }),
   restRoute({
     method: 'POST',
@@ -44,6 +46,7 @@ const authRoutes: RestRoute[] = [
     summary: 'Trade a refresh token for a new pair; a replayed one ends its session',
     tag: 'auth',
     procedure: appRouter.auth.refresh,
+    errors: [401],
   }),
   restRoute({
     method: 'POST',
@@ -59,6 +62,7 @@ const authRoutes: RestRoute[] = [
     summary: 'E-mail a password reset link (404 "We didn\'t find your email")',
     tag: 'auth',
     procedure: appRouter.auth.requestPasswordReset,
+    errors: [404],
   }),
   restRoute({
     method: 'POST',
@@ -136,6 +140,7 @@ const transactionRoutes: RestRoute[] = [
     summary: 'Change the address of a transaction',
     tag: 'transactions',
     procedure: appRouter.transactions.update,
+    errors: [409],
   }),
   restRoute({
     method: 'PUT',
@@ -143,6 +148,7 @@ const transactionRoutes: RestRoute[] = [
     summary: 'Attach an uploaded file to a form (the url or key from the upload); status back to pending',
     tag: 'transactions',
     procedure: appRouter.transactions.setFormFile,
+    errors: [409],
   }),
   restRoute({
     method: 'POST',
@@ -159,6 +165,7 @@ const transactionRoutes: RestRoute[] = [
       'Ask for a required item to be waived, with a reason (400 "Reason is required"; 409 when closed, optional, accepted or already asked)',
     tag: 'transactions',
     procedure: appRouter.transactions.requestWaiver,
+    errors: [409],
     successStatus: 201,
   }),
   restRoute({
@@ -212,6 +219,7 @@ const adminTransactionRoutes: RestRoute[] = [
     summary: 'Review a form: accept or reject it, with or without a comment',
     tag: 'admin transactions',
     procedure: appRouter.adminTransactions.review,
+    errors: [409],
     successStatus: 201,
   }),
   restRoute({
@@ -220,6 +228,7 @@ const adminTransactionRoutes: RestRoute[] = [
     summary: 'Approve or deny a requested waiver; an approved one counts as done (409 if none is requested)',
     tag: 'admin transactions',
     procedure: appRouter.adminTransactions.decideWaiver,
+    errors: [409],
   }),
   restRoute({
     method: 'POST',
@@ -227,6 +236,7 @@ const adminTransactionRoutes: RestRoute[] = [
     summary: 'Close a compliant transaction (409 naming how many required documents are not accepted)',
     tag: 'admin transactions',
     procedure: appRouter.adminTransactions.close,
+    errors: [409],
   }),
   restRoute({
     method: 'POST',
@@ -234,6 +244,7 @@ const adminTransactionRoutes: RestRoute[] = [
     summary: 'Reopen a closed transaction: its checklist can change again',
     tag: 'admin transactions',
     procedure: appRouter.adminTransactions.reopen,
+    errors: [409],
   }),
   restRoute({
     method: 'GET',
@@ -259,6 +270,7 @@ const complianceRoutes: RestRoute[] = [
     summary: 'Accept 1-100 documents at once, all or none (409 naming the first no longer awaiting review)',
     tag: 'compliance',
     procedure: appRouter.reviewQueue.bulkAccept,
+    errors: [409],
   }),
   restRoute({
     method: 'GET',
@@ -273,6 +285,7 @@ const complianceRoutes: RestRoute[] = [
     summary: 'Add a rejection reason; its code is the label in kebab-case (409 if the label exists)',
     tag: 'compliance',
     procedure: appRouter.rejectionReasons.create,
+    errors: [409],
     successStatus: 201,
   }),
   restRoute({
@@ -313,6 +326,7 @@ const templateRoutes: RestRoute[] = [
     summary: 'Add a template (the owner only); 409 if (type, role) exists',
     tag: 'templates',
     procedure: appRouter.templates.create,
+    errors: [409],
     successStatus: 201,
   }),
   restRoute({
@@ -321,6 +335,7 @@ const templateRoutes: RestRoute[] = [
     summary: 'Change a template; existing transactions keep their checklists',
     tag: 'templates',
     procedure: appRouter.templates.update,
+    errors: [409],
   }),
   restRoute({
     method: 'DELETE',
@@ -404,6 +419,7 @@ const accountRoutes: RestRoute[] = [
     summary: 'Add a user who can sign in at once (admins; only the owner adds admins)',
     tag: 'users',
     procedure: appRouter.users.create,
+    errors: [409],
     successStatus: 201,
   }),
   restRoute({
@@ -437,6 +453,7 @@ const keyDateRoutes: RestRoute[] = [
     summary: "Replace a transaction's key dates (its agent or an admin; 409 when closed); reminders follow",
     tag: 'key dates',
     procedure: appRouter.keyDates.replace,
+    errors: [409],
   }),
   restRoute({
     method: 'GET',
@@ -445,6 +462,7 @@ const keyDateRoutes: RestRoute[] = [
       "Key dates from `from` to `to` (inclusive): an agent's own, an admin's all or one agent's (agentId)",
     tag: 'key dates',
     procedure: appRouter.calendar.list,
+    errors: [403],
   }),
   restRoute({
     method: 'POST',

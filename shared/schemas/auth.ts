@@ -34,8 +34,15 @@ export function phoneSchema(formatMessage: string, requiredMessage: string) {
     .max(PHONE_MAX_LENGTH, { error: validation.phoneMax })
     .refine((value) => INTERNATIONAL_PHONE.test(value) || DASHED_PHONE.test(value), {
       error: formatMessage,
-    });
+    })
+    .meta({ pattern: PHONE_PATTERN, description: PHONE_RULES });
 }
+
+/** Both phone styles as one pattern, for the OpenAPI document (the refinement above is what runs). */
+const PHONE_PATTERN = `^(?:${INTERNATIONAL_PHONE.source.slice(1, -1)}|${DASHED_PHONE.source.slice(1, -1)})$`;
+const PHONE_RULES =
+  `A phone number, at most ${PHONE_MAX_LENGTH} characters after trimming: \`+\` then a digit, then digits, ` +
+  'spaces, dashes and parentheses (`+1 (555) 010-0000`), or the `123-456-7890` form.';
 
 /** Addresses are compared case-insensitively (citext); stored as typed, minus surrounding spaces. */
 const loginEmail = required(validation.emailRequired).regex(z.regexes.email, {

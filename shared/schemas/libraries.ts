@@ -18,7 +18,10 @@ export const libraryFormInput = z.object({
     .string({ error: validation.fileUploadRequired })
     .trim()
     .min(1, { error: validation.fileUploadRequired })
-    .max(2000),
+    .max(2000)
+    .describe(
+      'The `key` (or `url`) answered by POST /api/uploads/forms; stored as the key and listed as a signed download link',
+    ),
 });
 
 /** Tutorials: an http(s) link kept as given. */
@@ -31,7 +34,8 @@ export const tutorialInput = z.object({
     .max(2000, { error: 'Link is too long', abort: true })
     .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
       error: 'Enter a link starting with http:// or https://',
-    }),
+    })
+    .meta({ pattern: '^https?://', description: 'An http(s) URL (at most 2000 characters), kept as given' }),
 });
 
 export const libraryItemId = z.object({ id: idSchema });

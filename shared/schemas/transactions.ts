@@ -71,7 +71,14 @@ export const setFormFileInput = z.object({
   id: idSchema,
   formId: idSchema,
   /** The url or key answered by the upload route. */
-  url: z.string({ error: 'url is required' }).trim().min(1, { error: 'url is required' }).max(2000),
+  url: z
+    .string({ error: 'url is required' })
+    .trim()
+    .min(1, { error: 'url is required' })
+    .max(2000)
+    .describe(
+      "The `url` or `key` answered by POST /api/uploads/transactions/{id} for this same transaction (another transaction's file is refused)",
+    ),
 });
 
 const MAX_COMMENT = 5000;
