@@ -208,6 +208,14 @@ function ownerStops(tour: TourData): Stop[] {
       },
     },
     {
+      name: 'api-keys',
+      path: paths.apiKeys,
+      ready: async (page) => {
+        await heading('API Keys')(page);
+        await expect(page.getByText(/No API keys yet|Books|E2E sync|Active|Revoked/).first()).toBeVisible();
+      },
+    },
+    {
       name: 'templates',
       path: paths.templates,
       ready: async (page) => {
