@@ -34,6 +34,10 @@ const SECRET_FIELDS = [
   'cookie',
   'jwtSecret',
   'secretAccessKey',
+  // An API key in a create answer, a webhook secret (issue 20).
+  'key',
+  'secret',
+  'secretHash',
 ];
 
 export function loggerOptions(level: string): LoggerOptions {
