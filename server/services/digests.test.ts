@@ -26,7 +26,9 @@ import { notifyUsers } from './notifications';
  * the digest's own unsubscribe link switches every digest event to in-app.
  *
  * Notifications are stamped by the database's clock, so the test clock starts at the real now
- * and each test moves it to the next 07:00 (at least two hours ahead) of the zone it tests.
+ * and each test moves it to the very next 07:00 of the zone it tests. (Not "the first 07:00 at
+ * least two hours ahead", as it was: between 05:00 and 07:00 in a zone that skipped a 07:00 which
+ * then passed first, so Tokyo's digest left a day early whenever the suite ran 20:00-22:00 UTC.)
  */
 
 const database = setupTestDatabase();
@@ -59,8 +61,10 @@ const sweep = () => sweepDigestBatch(serviceContext(deps));
 /** The 07:00 in `timezone` of the day after (the real now + 2 h): a digest instant ahead of every row. */
 async function nextCut(timezone: string): Promise<Date> {
   const [row] = await database.db.$queryRaw<{ cut: Date }[]>`
-    SELECT ((((now() + interval '2 hours') AT TIME ZONE ${timezone})::date + 1) + time '07:00')
-             AT TIME ZONE ${timezone} AS cut`;
+    SELECT CASE WHEN today > now() THEN today ELSE tomorrow END AS cut
+      FROM (SELECT (day + time '07:00') AT TIME ZONE ${timezone} AS today,
+                   ((day + 1) + time '07:00') AT TIME ZONE ${timezone} AS tomorrow
+              FROM (SELECT (now() AT TIME ZONE ${timezone})::date AS day) AS local) AS cuts`;
   if (!row) throw new Error('no cut');
   return row.cut;
 }

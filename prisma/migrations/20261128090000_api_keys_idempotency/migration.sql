@@ -6,7 +6,7 @@
 CREATE TABLE "api_keys" (
     "id" UUID NOT NULL DEFAULT gen_random_uuid(),
     "name" TEXT NOT NULL,
-    "scopes" TEXT[] NOT NULL,
+    "scopes" TEXT[],
     "secret_hash" BYTEA NOT NULL,
     "created_by" UUID NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
