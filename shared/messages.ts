@@ -198,3 +198,21 @@ export const notificationSettingsMessages = {
   unsubscribeInvalid: 'This unsubscribe link is not valid',
   unsubscribed: (label: string) => `You will no longer get e-mails for "${label}". It stays in the portal.`,
 } as const;
+
+/** Webhooks (issue 20, DESIGN.md 12.3). */
+export const webhookMessages = {
+  urlNotPublic: 'Webhook URL must be a public http(s) address',
+  urlRequired: 'URL is required',
+  eventsRequired: 'Choose at least one event',
+  eventInvalid: 'Unknown event',
+  notFound: 'Webhook not found',
+  deliveryNotFound: 'Delivery not found',
+  inactive: 'This webhook is deactivated: activate it first',
+  nothingToChange: 'Give a url, events, description or active',
+  created: 'Webhook added. Copy its secret now: it is shown only once.',
+  saved: 'Webhook saved',
+  deleted: 'Webhook deleted',
+  testSent: 'Test event queued',
+  retried: 'Delivery queued again',
+  secretShownOnce: 'This secret is shown only once. Store it where your receiver can read it.',
+} as const;

@@ -14,6 +14,7 @@ export const JOB_KINDS = {
   sweepReminders: 'reminders:sweep',
   sweepDigests: 'digests:sweep',
   pruneOutbox: 'mail:prune',
+  deliverWebhook: 'webhooks:deliver',
 } as const;
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
 

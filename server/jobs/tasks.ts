@@ -3,6 +3,7 @@ import type { ServiceContext, ServiceLog } from '../services/context';
 import { sweepDigests } from '../services/digests';
 import { deliverMail, pruneSentMail } from '../services/mail';
 import { sweepReminders } from '../services/reminders';
+import { deliverWebhook } from '../services/webhooks/deliver';
 import { JOB_KINDS, type JobKind } from './enqueue';
 
 /**
@@ -19,11 +20,13 @@ export type JobRun = {
 
 export type JobHandler = (ctx: ServiceContext, payload: unknown, run: JobRun) => Promise<unknown>;
 
-const mailIdOf = (payload: unknown): string => {
-  const mailId = (payload as { mailId?: unknown } | null)?.mailId;
-  if (typeof mailId !== 'string') throw new Error('mail:send needs a mailId');
-  return mailId;
-};
+const mailIdOf = (payload: unknown): string => idOf(payload, 'mailId', JOB_KINDS.sendMail);
+
+function idOf(payload: unknown, field: string, kind: string): string {
+  const id = (payload as Record<string, unknown> | null)?.[field];
+  if (typeof id !== 'string') throw new Error(`${kind} needs a ${field}`);
+  return id;
+}
 
 export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   [JOB_KINDS.sendMail]: (ctx, payload, run) =>
@@ -31,6 +34,8 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   [JOB_KINDS.sweepReminders]: (ctx) => sweepReminders(ctx),
   [JOB_KINDS.sweepDigests]: (ctx) => sweepDigests(ctx),
   [JOB_KINDS.pruneOutbox]: (ctx) => pruneSentMail(ctx),
+  [JOB_KINDS.deliverWebhook]: (ctx, payload) =>
+    deliverWebhook(ctx, { deliveryId: idOf(payload, 'deliveryId', JOB_KINDS.deliverWebhook) }),
 };
 
 /** The context of one job run. */

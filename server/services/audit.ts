@@ -11,7 +11,15 @@ type AuditWriter = { auditEvent: { create(args: { data: Prisma.AuditEventUncheck
 export type AuditEntry = {
   actorId: string | null;
   action: string;
-  entity: 'Transaction' | 'TransactionForm' | 'Comment' | 'TransactionTemplate' | 'User' | 'LibraryItem';
+  entity:
+    | 'Transaction'
+    | 'TransactionForm'
+    | 'Comment'
+    | 'TransactionTemplate'
+    | 'User'
+    | 'LibraryItem'
+    | 'WebhookEndpoint'
+    | 'WebhookDelivery';
   entityId: string;
   transactionId?: string;
   before?: unknown;
