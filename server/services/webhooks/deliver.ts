@@ -34,9 +34,18 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 export const FAILING_DEACTIVATES_AFTER_MS = 24 * 3_600_000;
 /** A waiting delivery looks again this long after the earlier one's next attempt, in case. */
 const WAIT_MARGIN_MS = 60_000;
+/**
+ * While an attempt is in flight its next_attempt_at is this far ahead (a lease): a second job of
+ * the same delivery (a wake-up or a retry racing it) sees that and comes back when the lease ends
+ * instead of sending twice; if the worker died, that later run makes the attempt.
+ */
+const LEASE_MS = DELIVERY_TIMEOUT_MS + 60_000;
+/** A job started this early (clocks of database and app differ a little) still attempts. */
+const EARLY_MS = 30_000;
 
 type Claimed = {
   id: string;
+  next_attempt_at: Date | null;
   seq: bigint;
   endpoint_id: string;
   event_id: string;
@@ -53,24 +62,34 @@ const lockOrder = (tx: Tx, endpointId: string, transactionId: string) =>
 
 export async function deliverWebhook(ctx: ServiceContext, { deliveryId }: { deliveryId: string }) {
   const claimed = await ctx.db.$transaction(async (tx) => {
+    // The order lock before the row lock, as finish() takes them: no deadlock between the two.
+    const [key] = await tx.$queryRaw<{ endpoint_id: string; transaction_id: string | null }[]>`
+      SELECT endpoint_id::text, transaction_id::text FROM webhook_deliveries WHERE id = ${deliveryId}::uuid`;
+    if (!key) return null;
+    if (key.transaction_id) await lockOrder(tx, key.endpoint_id, key.transaction_id);
     const [row] = await tx.$queryRaw<(Claimed & { status: string })[]>`
       SELECT d.id::text, d.seq, d.endpoint_id::text, d.event_id::text, d.transaction_id::text,
-             d.attempts, d.status, e.body, w.url, w.secret_sealed, w.active
+             d.attempts, d.status, d.next_attempt_at, e.body, w.url, w.secret_sealed, w.active
         FROM webhook_deliveries d
         JOIN webhook_events e ON e.id = d.event_id
         JOIN webhook_endpoints w ON w.id = d.endpoint_id
-       WHERE d.id = ${deliveryId}::uuid`;
+       WHERE d.id = ${deliveryId}::uuid
+         FOR UPDATE OF d`;
     if (row?.status !== 'pending') return null;
+    const now = ctx.deps.clock.now();
+    if (row.next_attempt_at && row.next_attempt_at.getTime() > now.getTime() + EARLY_MS) {
+      await schedule(tx, row.id, new Date(row.next_attempt_at.getTime() + 1_000));
+      return null;
+    }
     if (row.transaction_id) {
-      await lockOrder(tx, row.endpoint_id, row.transaction_id);
       const [earlier] = await tx.$queryRaw<{ next_attempt_at: Date | null }[]>`
         SELECT next_attempt_at FROM webhook_deliveries
          WHERE endpoint_id = ${row.endpoint_id}::uuid AND transaction_id = ${row.transaction_id}::uuid
            AND seq < ${row.seq} AND status = 'pending'
          ORDER BY seq LIMIT 1`;
       if (earlier) {
-        const now = ctx.deps.clock.now().getTime();
-        const at = new Date(Math.max(now, earlier.next_attempt_at?.getTime() ?? now) + WAIT_MARGIN_MS);
+        const from = Math.max(now.getTime(), earlier.next_attempt_at?.getTime() ?? 0);
+        const at = new Date(from + WAIT_MARGIN_MS);
         await tx.$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = ${at}, updated_at = now()
                               WHERE id = ${row.id}::uuid`;
         await schedule(tx, row.id, at);
@@ -86,6 +105,8 @@ export async function deliverWebhook(ctx: ServiceContext, { deliveryId }: { deli
       });
       return null;
     }
+    await tx.$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = ${new Date(now.getTime() + LEASE_MS)}
+                          WHERE id = ${row.id}::uuid`;
     return row;
   });
   if (!claimed) return;
@@ -145,22 +166,23 @@ async function finish(tx: Tx, deps: AppDeps, row: Claimed, outcome: Outcome): Pr
      WHERE id = ${row.id}::uuid AND status = 'pending'`;
   if (updated === 0) return; // retried or deleted meanwhile: that run decides
   if (next) await schedule(tx, row.id, next);
-  else if (row.transaction_id) await wakeNext(tx, row);
+  else if (row.transaction_id) await wakeNext(tx, row, now);
   if (outcome.final) return;
   if (outcome.ok) {
     await tx.$executeRaw`UPDATE webhook_endpoints SET failing_since = NULL
                           WHERE id = ${row.endpoint_id}::uuid AND failing_since IS NOT NULL`;
     return;
   }
-  const [endpoint] = await tx.$queryRaw<{ deactivated: boolean }[]>`
-    WITH before AS (SELECT active FROM webhook_endpoints WHERE id = ${row.endpoint_id}::uuid FOR UPDATE)
+  const [before] = await tx.$queryRaw<{ active: boolean }[]>`
+    SELECT active FROM webhook_endpoints WHERE id = ${row.endpoint_id}::uuid FOR UPDATE`;
+  const [endpoint] = await tx.$queryRaw<{ active: boolean }[]>`
     UPDATE webhook_endpoints
        SET failing_since = coalesce(failing_since, ${now}),
            active = active AND coalesce(failing_since, ${now}) > ${new Date(now.getTime() - FAILING_DEACTIVATES_AFTER_MS)},
            updated_at = now()
      WHERE id = ${row.endpoint_id}::uuid
-    RETURNING (SELECT active FROM before) AND NOT active AS deactivated`;
-  if (endpoint?.deactivated) await mailDeactivation(tx, deps, row);
+    RETURNING active`;
+  if (before?.active && endpoint && !endpoint.active) await mailDeactivation(tx, deps, row);
 }
 
 const schedule = (tx: Tx, deliveryId: string, runAt: Date) =>
@@ -175,13 +197,15 @@ const schedule = (tx: Tx, deliveryId: string, runAt: Date) =>
   ]);
 
 /** The next pending delivery of the same endpoint and transaction goes now. */
-async function wakeNext(tx: Tx, row: Claimed): Promise<void> {
+async function wakeNext(tx: Tx, row: Claimed, now: Date): Promise<void> {
   const [next] = await tx.$queryRaw<{ id: string }[]>`
     SELECT id::text FROM webhook_deliveries
      WHERE endpoint_id = ${row.endpoint_id}::uuid AND transaction_id = ${row.transaction_id}::uuid
        AND seq > ${row.seq} AND status = 'pending'
      ORDER BY seq LIMIT 1`;
-  if (next) await schedule(tx, next.id, new Date());
+  if (!next) return;
+  await tx.$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = ${now} WHERE id = ${next.id}::uuid`;
+  await schedule(tx, next.id, now);
 }
 
 /** The endpoint's creator and the owner hear of it, so someone fixes the receiver. */
