@@ -29,6 +29,7 @@ export const paths = {
   // The compliance desk (issue 18).
   reviewQueue: '/admin/review',
   rejectionReasons: '/admin/rejection-reasons',
+  webhooks: '/admin/webhooks',
   banner: '/banner',
   notifications: '/notifications',
   notFound: '/not-found',

@@ -43,6 +43,7 @@ const ADMIN_PAGES: [path: string, heading: string][] = [
   ['/admin/forms/transactions/view', 'Transactions Forms'],
   ['/admin/review', 'Review Queue'],
   ['/admin/rejection-reasons', 'Rejection Reasons'],
+  ['/admin/webhooks', 'Webhooks'],
 ];
 
 const SIGNED_OUT_PAGES: [path: string, heading: string][] = [

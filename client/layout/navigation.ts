@@ -22,6 +22,7 @@ const ADMIN_NAVIGATION: NavigationItem[] = [
   { label: 'Review Queue', href: paths.reviewQueue },
   { label: 'Admin Transactions', href: paths.adminTransactions },
   { label: 'Transactions Forms', href: paths.templates },
+  { label: 'Webhooks', href: paths.webhooks },
 ];
 
 /** Spec section 2, "Navigation": the admin list when the token's role claim is admin. */

@@ -238,6 +238,6 @@ function deactivationMail(
       `Every delivery to ${url} has failed for 24 hours, so the portal deactivated this webhook and sends it nothing more.`,
       'Once the receiver works again, activate the webhook on the Webhooks page and retry the failed deliveries there.',
     ],
-    action: { label: 'Open Webhooks', url: `${deps.config.appUrl}/webhooks` },
+    action: { label: 'Open Webhooks', url: `${deps.config.appUrl}/admin/webhooks` },
   };
 }
