@@ -209,10 +209,5 @@ export const webhookMessages = {
   deliveryNotFound: 'Delivery not found',
   inactive: 'This webhook is deactivated: activate it first',
   nothingToChange: 'Give a url, events, description or active',
-  created: 'Webhook added. Copy its secret now: it is shown only once.',
-  saved: 'Webhook saved',
   deleted: 'Webhook deleted',
-  testSent: 'Test event queued',
-  retried: 'Delivery queued again',
-  secretShownOnce: 'This secret is shown only once. Store it where your receiver can read it.',
 } as const;

@@ -7,7 +7,7 @@ import type { WebhookDelivery, WebhookEndpoint } from '../../shared/schemas/webh
 import { renderWithProviders } from '../test-utils/render';
 import { signInAs } from '../test-utils/transactions';
 import { stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
-import { Webhooks } from './Webhooks';
+import { Webhooks, webhookToasts } from './Webhooks';
 
 const SECRET = 'whsec_dGhpcyBpcyBhIHRlc3Qgc2VjcmV0IG9mIDMyIGJ5dGVzIQ==';
 const endpoint: WebhookEndpoint = {
@@ -80,7 +80,7 @@ describe('Webhooks', () => {
     await user.click(dialog.getByRole('button', { name: 'Submit' }));
     const secret = within(await screen.findByRole('dialog', { name: 'Signing secret' }));
     expect(secret.getByText(SECRET)).toBeVisible();
-    expect(secret.getByText(webhookMessages.secretShownOnce)).toBeVisible();
+    expect(secret.getByText(webhookToasts.secretShownOnce)).toBeVisible();
     expect(secret.getByRole('button', { name: 'Copy secret' })).toBeVisible();
     expect(stub.callsTo('webhooks.create')).toEqual([
       { url: 'https://erp.example.com/in', events: ['document.accepted'], description: '' },
@@ -116,14 +116,14 @@ describe('Webhooks', () => {
     const stub = renderPage();
     await screen.findByText(endpoint.url);
     await user.click(screen.getByRole('button', { name: `Send a test event to ${endpoint.url}` }));
-    expect(await screen.findByText(webhookMessages.testSent)).toBeVisible();
+    expect(await screen.findByText(webhookToasts.testSent)).toBeVisible();
     expect(stub.callsTo('webhooks.test')).toEqual([{ id: endpoint._id }]);
     expect(await screen.findByRole('heading', { name: `Deliveries to ${endpoint.url}` })).toBeVisible();
     const row = within((await screen.findByText('failed')).closest('tr') as HTMLElement);
     expect(row.getByText('500')).toBeVisible();
     expect(row.getByText('7')).toBeVisible();
     await user.click(row.getByRole('button', { name: /^Retry transaction.created/ }));
-    expect(await screen.findByText(webhookMessages.retried)).toBeVisible();
+    expect(await screen.findByText(webhookToasts.retried)).toBeVisible();
     expect(stub.callsTo('webhooks.retry')).toEqual([{ id: endpoint._id, deliveryId: delivery._id }]);
     await user.click(screen.getByRole('button', { name: `Deactivate ${endpoint.url}` }));
     expect(await screen.findByText('Deactivated')).toBeVisible();

@@ -42,6 +42,16 @@ const DELIVERIES_ERROR_TEXT = 'The deliveries could not be loaded.';
 
 const STATUS_COLORS = { pending: 'yellow', succeeded: 'green', failed: 'red' } as const;
 
+/** The page's own words (the server's are in shared/messages.ts); kept here, out of the first bundle. */
+export const webhookToasts = {
+  created: 'Webhook added. Copy its secret now: it is shown only once.',
+  saved: 'Webhook saved',
+  deleted: webhookMessages.deleted,
+  testSent: 'Test event queued',
+  retried: 'Delivery queued again',
+  secretShownOnce: 'This secret is shown only once. Store it where your receiver can read it.',
+} as const;
+
 /** The dialog open: adding an endpoint, or changing one. */
 type Editing = { mode: 'add' } | { mode: 'edit'; endpoint: WebhookEndpoint };
 
@@ -77,16 +87,13 @@ export function Webhooks() {
     setBusy(endpoint._id);
     update.mutate(
       { id: endpoint._id, active: !endpoint.active },
-      { ...settle, onSuccess: () => notifySuccess(webhookMessages.saved) },
+      { ...settle, onSuccess: () => notifySuccess(webhookToasts.saved) },
     );
   };
   const sendTest = (endpoint: WebhookEndpoint) => {
     setBusy(endpoint._id);
     setWatchingId(endpoint._id);
-    test.mutate(
-      { id: endpoint._id },
-      { ...settle, onSuccess: () => notifySuccess(webhookMessages.testSent) },
-    );
+    test.mutate({ id: endpoint._id }, { ...settle, onSuccess: () => notifySuccess(webhookToasts.testSent) });
   };
   const askDelete = (endpoint: WebhookEndpoint) =>
     confirmDelete('Delete webhook', `Delete the webhook to ${endpoint.url} and its deliveries?`, () => {
@@ -96,7 +103,7 @@ export function Webhooks() {
         {
           ...settle,
           onSuccess: () => {
-            notifySuccess(webhookMessages.deleted);
+            notifySuccess(webhookToasts.deleted);
             if (watchingId === endpoint._id) setWatchingId(null);
           },
         },
@@ -204,7 +211,7 @@ export function Webhooks() {
             onSaved={(created) => {
               setEditing(null);
               if (created) setSecret(created);
-              else notifySuccess(webhookMessages.saved);
+              else notifySuccess(webhookToasts.saved);
               void refresh();
             }}
           />
@@ -217,12 +224,12 @@ export function Webhooks() {
         closeButtonProps={{ 'aria-label': 'Close dialog' }}
       >
         <Stack gap="md">
-          <Text size="sm">{webhookMessages.created}</Text>
+          <Text size="sm">{webhookToasts.created}</Text>
           <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }} data-testid="webhook-secret">
             {secret}
           </Code>
           <Alert color="yellow" variant="light">
-            {webhookMessages.secretShownOnce}
+            {webhookToasts.secretShownOnce}
           </Alert>
           <Group justify="flex-end">
             <CopyButton value={secret ?? ''}>
@@ -339,7 +346,7 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
     retry.mutate(
       { id: endpoint._id, deliveryId: delivery._id },
       {
-        onSuccess: () => notifySuccess(webhookMessages.retried),
+        onSuccess: () => notifySuccess(webhookToasts.retried),
         onError: (failure) => notifyError(serverMessageOf(failure)),
         onSettled: async () => {
           await queryClient.invalidateQueries(trpc.webhooks.deliveries.pathFilter());
