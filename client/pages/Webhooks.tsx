@@ -33,6 +33,7 @@ import { Pager } from '../components/Pager';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
 
+// On a phone the five buttons of a row wrap (each keeps its width: miw) rather than shrink to "De".
 const COLUMNS = ['URL', 'Events', 'Status', 'Actions'];
 const DELIVERY_COLUMNS = ['Event', 'Status', 'Attempts', 'Response', 'Time', 'Action'];
 const DELIVERIES_PAGE_SIZE = 10;
@@ -148,6 +149,7 @@ export function Webhooks() {
                 <Group gap="xs">
                   <Button
                     size="xs"
+                    miw="fit-content"
                     variant="default"
                     aria-label={`Deliveries to ${endpoint.url}`}
                     onClick={() => setWatchingId(endpoint._id)}
@@ -156,6 +158,7 @@ export function Webhooks() {
                   </Button>
                   <Button
                     size="xs"
+                    miw="fit-content"
                     variant="default"
                     aria-label={`Send a test event to ${endpoint.url}`}
                     disabled={!endpoint.active || (busy !== null && busy !== endpoint._id)}
@@ -165,6 +168,7 @@ export function Webhooks() {
                   </Button>
                   <Button
                     size="xs"
+                    miw="fit-content"
                     variant="default"
                     aria-label={`Edit ${endpoint.url}`}
                     onClick={() => setEditing({ mode: 'edit', endpoint })}
@@ -173,8 +177,8 @@ export function Webhooks() {
                   </Button>
                   <Button
                     size="xs"
-                    variant="light"
-                    color={endpoint.active ? 'orange' : 'green'}
+                    miw="fit-content"
+                    variant="default"
                     aria-label={`${endpoint.active ? 'Deactivate' : 'Activate'} ${endpoint.url}`}
                     loading={busy === endpoint._id && update.isPending}
                     disabled={busy !== null && busy !== endpoint._id}
@@ -184,6 +188,7 @@ export function Webhooks() {
                   </Button>
                   <Button
                     size="xs"
+                    miw="fit-content"
                     variant="light"
                     color="red"
                     aria-label={`Delete ${endpoint.url}`}
