@@ -61,6 +61,8 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         RATE_LIMIT_PER_MIN: '0',
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        // The webhooks journey's receiver listens on 127.0.0.1 (e2e/webhooks.spec.ts).
+        WEBHOOK_ALLOW_PRIVATE: 'true',
       },
     },
   ],

@@ -31,6 +31,7 @@ export const paths = {
   rejectionReasons: '/admin/rejection-reasons',
   // Integrators (issue 20).
   apiKeys: '/admin/api-keys',
+  webhooks: '/admin/webhooks',
   banner: '/banner',
   notifications: '/notifications',
   notFound: '/not-found',

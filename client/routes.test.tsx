@@ -44,6 +44,7 @@ const ADMIN_PAGES: [path: string, heading: string][] = [
   ['/admin/review', 'Review Queue'],
   ['/admin/rejection-reasons', 'Rejection Reasons'],
   ['/admin/api-keys', 'API Keys'],
+  ['/admin/webhooks', 'Webhooks'],
 ];
 
 const SIGNED_OUT_PAGES: [path: string, heading: string][] = [

@@ -134,6 +134,14 @@ const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
     ),
     adminOnly: true,
   },
+  {
+    path: paths.webhooks,
+    page: lazyPage(
+      () => import('./pages/Webhooks'),
+      (m) => m.Webhooks,
+    ),
+    adminOnly: true,
+  },
 ];
 
 /**

@@ -30,6 +30,7 @@ export async function servedOpenApiDocument(): Promise<Record<string, unknown>> 
     logLevel: 'silent',
     rateLimitPerMin: 0,
     apiKeyRateLimitPerMin: 600,
+    webhookAllowPrivate: false,
     searchTimeoutMs: 1000,
     metricsToken: undefined,
     trustProxy: false,

@@ -134,6 +134,7 @@ const environmentSchema = z
     JOB_CONCURRENCY: integerFromEnv(1, 50).default(5),
     JOB_WORKER_STALE_MS: integerFromEnv(2_000, 3_600_000).default(60_000),
     DATABASE_POOL_SIZE: integerFromEnv(1, 500).default(10),
+    WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
     METRICS_TOKEN: z
       .string()
       .min(32, { error: 'must be at least 32 characters (for example `openssl rand -hex 32`)' })
@@ -198,6 +199,8 @@ export type AppConfig = {
   jobWorkerStaleMs: number;
   /** Connections in this instance's pool (Prisma and the hot-path SQL share it). */
   databasePoolSize: number;
+  /** Webhook URLs may reach loopback, private and link-local addresses (tests, closed networks). */
+  webhookAllowPrivate: boolean;
 };
 
 export class ConfigError extends Error {
@@ -270,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     jobConcurrency: e.JOB_CONCURRENCY,
     jobWorkerStaleMs: e.JOB_WORKER_STALE_MS,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     databasePoolSize: e.DATABASE_POOL_SIZE,
   };
 }

@@ -221,3 +221,16 @@ export const integrationMessages = {
   idempotencyMismatch: 'This Idempotency-Key was used with a different request',
   idempotencyInProgress: 'A request with this Idempotency-Key is still running. Try again in a moment.',
 } as const;
+
+/** Webhooks (issue 20, DESIGN.md 12.3). */
+export const webhookMessages = {
+  urlNotPublic: 'Webhook URL must be a public http(s) address',
+  urlRequired: 'URL is required',
+  eventsRequired: 'Choose at least one event',
+  eventInvalid: 'Unknown event',
+  notFound: 'Webhook not found',
+  deliveryNotFound: 'Delivery not found',
+  inactive: 'This webhook is deactivated: activate it first',
+  nothingToChange: 'Give a url, events, description or active',
+  deleted: 'Webhook deleted',
+} as const;

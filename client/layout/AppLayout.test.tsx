@@ -15,7 +15,14 @@ const USER_ID = TEST_USER_ID;
 const profile = testProfile();
 
 const USER_LINKS = ['Transactions', 'Calendar', 'Forms', 'Tutorials', 'Banner', 'Settings'];
-const ADMIN_LINKS = ['Users', 'Review Queue', 'Admin Transactions', 'Transactions Forms', 'API Keys'];
+const ADMIN_LINKS = [
+  'Users',
+  'Review Queue',
+  'Admin Transactions',
+  'Transactions Forms',
+  'API Keys',
+  'Webhooks',
+];
 
 function signIn(role: 'user' | 'admin') {
   setSession({

@@ -23,6 +23,7 @@ const ADMIN_NAVIGATION: NavigationItem[] = [
   { label: 'Admin Transactions', href: paths.adminTransactions },
   { label: 'Transactions Forms', href: paths.templates },
   { label: 'API Keys', href: paths.apiKeys },
+  { label: 'Webhooks', href: paths.webhooks },
 ];
 
 /** Spec section 2, "Navigation": the admin list when the token's role claim is admin. */

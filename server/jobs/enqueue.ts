@@ -15,6 +15,7 @@ export const JOB_KINDS = {
   sweepDigests: 'digests:sweep',
   pruneOutbox: 'mail:prune',
   pruneIdempotencyKeys: 'idempotency:prune',
+  deliverWebhook: 'webhooks:deliver',
 } as const;
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
 

@@ -4,6 +4,7 @@ import { sweepDigests } from '../services/digests';
 import { pruneIdempotencyKeys } from '../services/idempotency';
 import { deliverMail, pruneSentMail } from '../services/mail';
 import { sweepReminders } from '../services/reminders';
+import { deliverWebhook } from '../services/webhooks/deliver';
 import { JOB_KINDS, type JobKind } from './enqueue';
 
 /**
@@ -20,11 +21,13 @@ export type JobRun = {
 
 export type JobHandler = (ctx: ServiceContext, payload: unknown, run: JobRun) => Promise<unknown>;
 
-const mailIdOf = (payload: unknown): string => {
-  const mailId = (payload as { mailId?: unknown } | null)?.mailId;
-  if (typeof mailId !== 'string') throw new Error('mail:send needs a mailId');
-  return mailId;
-};
+const mailIdOf = (payload: unknown): string => idOf(payload, 'mailId', JOB_KINDS.sendMail);
+
+function idOf(payload: unknown, field: string, kind: string): string {
+  const id = (payload as Record<string, unknown> | null)?.[field];
+  if (typeof id !== 'string') throw new Error(`${kind} needs a ${field}`);
+  return id;
+}
 
 export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   [JOB_KINDS.sendMail]: (ctx, payload, run) =>
@@ -33,6 +36,8 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   [JOB_KINDS.sweepDigests]: (ctx) => sweepDigests(ctx),
   [JOB_KINDS.pruneOutbox]: (ctx) => pruneSentMail(ctx),
   [JOB_KINDS.pruneIdempotencyKeys]: (ctx) => pruneIdempotencyKeys(ctx),
+  [JOB_KINDS.deliverWebhook]: (ctx, payload) =>
+    deliverWebhook(ctx, { deliveryId: idOf(payload, 'deliveryId', JOB_KINDS.deliverWebhook) }),
 };
 
 /** The context of one job run. */

@@ -513,6 +513,60 @@ const apiKeyRoutes: RestRoute[] = [
   }),
 ];
 
+/** Webhooks (issue 20, DESIGN.md 12.3): admins' endpoints, their deliveries, a test ping. */
+const webhookRoutes: RestRoute[] = [
+  restRoute({
+    method: 'GET',
+    url: '/api/admin/webhooks',
+    summary: 'Every webhook endpoint (its secret is never shown again)',
+    tag: 'webhooks',
+    procedure: appRouter.webhooks.list,
+  }),
+  restRoute({
+    method: 'POST',
+    url: '/api/admin/webhooks',
+    summary: 'Add a webhook endpoint (public http(s) URL); the answer alone carries its secret',
+    tag: 'webhooks',
+    procedure: appRouter.webhooks.create,
+    successStatus: 201,
+  }),
+  restRoute({
+    method: 'PUT',
+    url: '/api/admin/webhooks/:id',
+    summary: 'Change a webhook endpoint: url, events, description, active',
+    tag: 'webhooks',
+    procedure: appRouter.webhooks.update,
+  }),
+  restRoute({
+    method: 'DELETE',
+    url: '/api/admin/webhooks/:id',
+    summary: 'Delete a webhook endpoint and its deliveries',
+    tag: 'webhooks',
+    procedure: appRouter.webhooks.delete,
+  }),
+  restRoute({
+    method: 'GET',
+    url: '/api/admin/webhooks/:id/deliveries',
+    summary: "A webhook endpoint's deliveries, newest first",
+    tag: 'webhooks',
+    procedure: appRouter.webhooks.deliveries,
+  }),
+  restRoute({
+    method: 'POST',
+    url: '/api/admin/webhooks/:id/deliveries/:deliveryId/retry',
+    summary: 'Send a delivery again now',
+    tag: 'webhooks',
+    procedure: appRouter.webhooks.retry,
+  }),
+  restRoute({
+    method: 'POST',
+    url: '/api/admin/webhooks/:id/test',
+    summary: 'Send a `ping` event to this endpoint alone',
+    tag: 'webhooks',
+    procedure: appRouter.webhooks.test,
+  }),
+];
+
 export const restRoutes: ReadonlyArray<RestRoute> = [
   ...authRoutes,
   ...userRoutes,
@@ -526,4 +580,5 @@ export const restRoutes: ReadonlyArray<RestRoute> = [
   ...accountRoutes,
   ...keyDateRoutes,
   ...apiKeyRoutes,
+  ...webhookRoutes,
 ];

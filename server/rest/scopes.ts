@@ -85,6 +85,14 @@ export const PATH_SCOPES: Readonly<Record<string, PathScope>> = {
   ...libraryScopes('/api/forms'),
   ...libraryScopes('/api/tutorials'),
   'POST /api/uploads/forms': 'libraries:write',
+  // Webhooks.
+  'GET /api/admin/webhooks': 'webhooks:manage',
+  'POST /api/admin/webhooks': 'webhooks:manage',
+  'PUT /api/admin/webhooks/:id': 'webhooks:manage',
+  'DELETE /api/admin/webhooks/:id': 'webhooks:manage',
+  'GET /api/admin/webhooks/:id/deliveries': 'webhooks:manage',
+  'POST /api/admin/webhooks/:id/deliveries/:deliveryId/retry': 'webhooks:manage',
+  'POST /api/admin/webhooks/:id/test': 'webhooks:manage',
 };
 
 function libraryScopes(base: string): Record<string, PathScope> {

@@ -11,8 +11,9 @@ import {
  * Secrets at rest and in links that need no table (issue 19), keyed from JWT_SECRET by HKDF so
  * each purpose has its own key and none is the JWT key itself.
  *
- * - sealing: AES-256-GCM for the queued mails, which may carry a verification or reset link;
- *   a copy of the database then holds no usable link.
+ * - sealing: AES-256-GCM for the queued mails, which may carry a verification or reset link
+ *   (a copy of the database then holds no usable link), and for webhook signing secrets (the
+ *   server must sign with them, so they cannot be hashed); one key per purpose.
  * - signing: HMAC-SHA256 for the unsubscribe links, valid without signing in.
  */
 
@@ -22,8 +23,8 @@ function keyFor(secret: string, purpose: string): Buffer {
 
 export type Sealer = { seal(plain: string): string; open(sealed: string): string };
 
-export function createSealer(secret: string): Sealer {
-  const key = keyFor(secret, 'mail-outbox-v1');
+export function createSealer(secret: string, purpose = 'mail-outbox-v1'): Sealer {
+  const key = keyFor(secret, purpose);
   return {
     seal(plain) {
       const iv = randomBytes(12);

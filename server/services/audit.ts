@@ -21,7 +21,9 @@ export type AuditEntry = {
     | 'TransactionTemplate'
     | 'User'
     | 'LibraryItem'
-    | 'ApiKey';
+    | 'ApiKey'
+    | 'WebhookEndpoint'
+    | 'WebhookDelivery';
   entityId: string;
   transactionId?: string;
   before?: unknown;

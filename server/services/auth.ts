@@ -20,6 +20,7 @@ import type { CallerContext, ServiceContext } from './context';
 import { queueMail } from './mail';
 import { activeAdminIds, notifyUsers } from './notifications';
 import { publicUserSelect, toPublicUser } from './users';
+import { emitWebhook } from './webhooks/events';
 
 /**
  * Registration, e-mail verification, sign-in, refresh-token rotation, sign-out and password
@@ -136,6 +137,7 @@ export async function register(ctx: ServiceContext, input: RegisterInput) {
       entityId: user.id,
       after: toPublicUser(user),
     });
+    await emitWebhook(tx, deps, { type: 'user.registered', data: toPublicUser(user) });
     // The mail leaves with the account: an SMTP outage delays it, never loses it.
     await queueVerificationMail(tx, deps, user, await createEmailToken(tx, deps, user.id, 'verify_email'));
   });

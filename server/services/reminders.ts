@@ -7,6 +7,7 @@ import { shortDay } from './calendar-days';
 import type { ServiceContext } from './context';
 import { notifyEach } from './notifications';
 import { agentLink } from './transactions/notify';
+import { emitWebhooks } from './webhooks/events';
 
 /**
  * Key date reminders (DESIGN.md 12.2). For each date not done: one reminder on each of the
@@ -77,6 +78,7 @@ type DueRow = {
   days_before: number;
   for_date: string;
   label: string;
+  kind: string;
   transaction_id: string;
   street_address: string;
   agent_id: string;
@@ -117,7 +119,7 @@ export async function sweepDueReminders(ctx: ServiceContext): Promise<number> {
         UPDATE reminders r SET sent_at = ${now} FROM due WHERE r.id = due.id
         RETURNING r.id, r.key_date_id, r.days_before, r.for_date)
       SELECT c.id, c.key_date_id, c.days_before, to_char(c.for_date, 'YYYY-MM-DD') AS for_date,
-             k.label, t.id AS transaction_id, t.street_address, t.user_id AS agent_id,
+             k.label, k.kind, t.id AS transaction_id, t.street_address, t.user_id AS agent_id,
              (NOT k.done AND k.date = c.for_date AND t.closed_at IS NULL AND t.deleted_at IS NULL) AS open,
              c.days_before = min(c.days_before) OVER (PARTITION BY c.key_date_id) AS latest
         FROM claimed c
@@ -137,6 +139,25 @@ export async function sweepDueReminders(ctx: ServiceContext): Promise<number> {
         })),
       'keyDate',
       ctx.deps,
+    );
+    // key_date.due once per date and day: the day-of reminder row is unique, and claimed once.
+    await emitWebhooks(
+      tx,
+      ctx.deps,
+      rows
+        .filter((row) => row.open && row.days_before === 0)
+        .map((row) => ({
+          type: 'key_date.due' as const,
+          transactionId: row.transaction_id,
+          data: {
+            _id: row.key_date_id,
+            kind: row.kind,
+            label: row.label,
+            date: row.for_date,
+            done: false,
+            transactionId: row.transaction_id,
+          },
+        })),
     );
     return rows.length;
   });

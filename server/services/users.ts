@@ -16,6 +16,7 @@ import type { CallerContext } from './context';
 import { queueMail } from './mail';
 import { notifyUsers, revokeLiveSessions } from './notifications';
 import { escapeLike, pageCount } from './paging';
+import { emitWebhook } from './webhooks/events';
 
 /**
  * Accounts as admins and their owners manage them (spec sections 2 and 5). Every change writes an
@@ -142,6 +143,7 @@ export async function activateUser(ctx: CallerContext, input: { id: string }): P
           link: `${ctx.deps.config.appUrl}/auth/login`,
         }),
       });
+      await emitWebhook(tx, ctx.deps, { type: 'user.activated', data: after });
     }
     return after;
   });
@@ -178,6 +180,8 @@ export async function createUser(ctx: CallerContext, input: CreateUserInput): Pr
       entityId: created._id,
       after: created,
     });
+    // An account added by an admin is a new account as much as a registration is.
+    await emitWebhook(tx, ctx.deps, { type: 'user.registered', data: created });
     return created;
   });
 }
@@ -239,6 +243,7 @@ export async function deactivateUser(ctx: CallerContext, input: { id: string }):
         before,
         after,
       });
+      await emitWebhook(tx, ctx.deps, { type: 'user.deactivated', data: after });
     }
     return after;
   });

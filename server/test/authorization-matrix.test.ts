@@ -461,7 +461,33 @@ const PROCEDURES: Record<string, ProcedureRow> = {
   'banners.get': { expect: PRIVATE_TO_A, input: () => ({ id: world.bannerId }) },
   'banners.save': { expect: PRIVATE_TO_A, input: async () => ({ id: await freshBanner(), ...bannerDesign }) },
   'banners.delete': { expect: PRIVATE_TO_A, input: async () => ({ id: await freshBanner() }) },
+
+  // Webhooks (issue 20): admins only.
+  'webhooks.list': { expect: ADMINS },
+  'webhooks.create': { expect: ADMINS, input: () => ({ url: WEBHOOK_URL, events: ['transaction.created'] }) },
+  'webhooks.update': { expect: ADMINS, input: async () => ({ id: await freshWebhook(), active: false }) },
+  'webhooks.delete': { expect: ADMINS, input: async () => ({ id: await freshWebhook() }) },
+  'webhooks.deliveries': { expect: ADMINS, input: async () => ({ id: await freshWebhook(), ...paging }) },
+  'webhooks.retry': { expect: ADMINS, input: freshWebhookDelivery },
+  'webhooks.test': { expect: ADMINS, input: async () => ({ id: await freshWebhook() }) },
 };
+
+/** A public address literal: valid without DNS, never called (no job engine runs here). */
+const WEBHOOK_URL = 'https://93.184.216.34/hooks';
+async function freshWebhook(): Promise<string> {
+  const row = await database.db.webhookEndpoint.create({
+    data: { url: WEBHOOK_URL, events: ['transaction.created'], secretSealed: 'never-opened' },
+  });
+  return row.id;
+}
+async function freshWebhookDelivery(): Promise<{ id: string; deliveryId: string }> {
+  const id = await freshWebhook();
+  const event = await database.db.webhookEvent.create({ data: { type: 'ping', body: '{}' } });
+  const delivery = await database.db.webhookDelivery.create({
+    data: { endpointId: id, eventId: event.id, status: 'failed', attempts: 7 },
+  });
+  return { id, deliveryId: delivery.id };
+}
 
 // --- The reviewed table: HTTP routes (every one the app registers but /trpc) ---
 
@@ -806,6 +832,38 @@ const ROUTES: Record<string, RouteRow> = {
       });
       return { url: `/calendar/${token}.ics` };
     },
+  },
+
+  'GET /api/admin/webhooks': { expect: ADMINS, request: get('/api/admin/webhooks') },
+  'POST /api/admin/webhooks': {
+    expect: ADMINS,
+    request: () => ({
+      url: '/api/admin/webhooks',
+      payload: { url: WEBHOOK_URL, events: ['user.registered'] },
+    }),
+  },
+  'PUT /api/admin/webhooks/:id': {
+    expect: ADMINS,
+    request: async () => ({ url: `/api/admin/webhooks/${await freshWebhook()}`, payload: { active: false } }),
+  },
+  'DELETE /api/admin/webhooks/:id': {
+    expect: ADMINS,
+    request: async () => ({ url: `/api/admin/webhooks/${await freshWebhook()}` }),
+  },
+  'GET /api/admin/webhooks/:id/deliveries': {
+    expect: ADMINS,
+    request: async () => ({ url: `/api/admin/webhooks/${await freshWebhook()}/deliveries?page=1&limit=10` }),
+  },
+  'POST /api/admin/webhooks/:id/deliveries/:deliveryId/retry': {
+    expect: ADMINS,
+    request: async () => {
+      const { id, deliveryId } = await freshWebhookDelivery();
+      return { url: `/api/admin/webhooks/${id}/deliveries/${deliveryId}/retry`, payload: {} };
+    },
+  },
+  'POST /api/admin/webhooks/:id/test': {
+    expect: ADMINS,
+    request: async () => ({ url: `/api/admin/webhooks/${await freshWebhook()}/test`, payload: {} }),
   },
 
   // The signature is the permission (DESIGN.md 6): "View" opens in a new tab without a header.

@@ -229,6 +229,9 @@ type World = {
   /** A key that apiKeys.revoke may revoke (not the one the 'apiKey' actor calls with). */
   apiKeyId: string;
   feedToken: string;
+  /** A webhook endpoint and one of its deliveries (issue 20). */
+  webhookId: string;
+  webhookDeliveryId: string;
 };
 
 const TUTORIAL_LINK = 'https://example.com/tutorials/closing';
@@ -366,7 +369,25 @@ function validInputs(w: World): Record<string, unknown> {
       ],
     },
     'banners.delete': { id: w.doomedBannerId },
+    'webhooks.create': { url: WEBHOOK_URL, events: ['transaction.created'], description: 'CRM' },
+    'webhooks.update': { id: w.webhookId, url: WEBHOOK_URL, events: ['user.registered'], active: true },
+    'webhooks.delete': { id: w.webhookId },
+    'webhooks.deliveries': { id: w.webhookId, ...paging },
+    'webhooks.retry': { id: w.webhookId, deliveryId: w.webhookDeliveryId },
+    'webhooks.test': { id: w.webhookId },
   };
+}
+
+/** A public address literal: a valid webhook URL without DNS (no job engine runs here). */
+const WEBHOOK_URL = 'https://93.184.216.34/hooks';
+
+async function fuzzWebhook(db: typeof database.db) {
+  const endpoint = await db.webhookEndpoint.create({
+    data: { url: WEBHOOK_URL, events: ['transaction.created'], secretSealed: 'never-opened' },
+  });
+  const event = await db.webhookEvent.create({ data: { type: 'ping', body: '{}' } });
+  const delivery = await db.webhookDelivery.create({ data: { endpointId: endpoint.id, eventId: event.id } });
+  return { webhookId: endpoint.id, webhookDeliveryId: delivery.id };
 }
 
 /** A procedure without a sample (a new one) is still fuzzed, from no input: the mutations add fields. */
@@ -1170,6 +1191,7 @@ beforeAll(async () => {
     unsubscribeToken: unsubscribeToken(deps, rows.agent.id, 'comment'),
     apiKeyId: doomedApiKeyId,
     feedToken,
+    ...(await fuzzWebhook(db)),
   };
 
   counter = await installChangeCounter(database.url);

@@ -94,6 +94,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppDeps['config'
     databasePoolSize: 10,
     jobConcurrency: 2,
     jobWorkerStaleMs: 60_000,
+    webhookAllowPrivate: false,
     ...overrides,
     jwtSecret: overrides.jwtSecret ?? TEST_JWT_SECRET,
   };

@@ -14,6 +14,7 @@ import { templatesRouter } from '../routers/templates';
 import { transactionsRouter } from '../routers/transactions';
 import { uploadsRouter } from '../routers/uploads';
 import { usersRouter } from '../routers/users';
+import { webhooksRouter } from '../routers/webhooks';
 import { createCallerFactory, router } from './init';
 
 /**
@@ -37,6 +38,7 @@ export const appRouter = router({
   notificationSettings: notificationSettingsRouter,
   keyDates: keyDatesRouter,
   calendar: calendarRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

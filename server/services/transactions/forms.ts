@@ -27,6 +27,7 @@ import {
   versionSelect,
 } from './mappers';
 import { excerpt, nameOf, notifyOtherSide, placeOf } from './notify';
+import { emitFormEvent, emitIfNowCompliant } from './webhooks';
 
 /**
  * The checklist of a transaction: attaching a file to an item (each file a new version), the
@@ -114,6 +115,7 @@ export async function setFormFile(ctx: CallerContext, input: { id: string; formI
       `${await nameOf(tx, ctx.user.id)} uploaded "${form.label}" (version ${version}) for ${placeOf(transaction)}`,
       'documentUploaded',
     );
+    await emitFormEvent(tx, ctx, 'document.uploaded', transaction.id, row);
     return answerOf(ctx, row);
   });
 }
@@ -240,7 +242,7 @@ export async function review(ctx: CallerContext, input: ReviewInput) {
       );
       return answerOf(ctx, await lockedForm(tx, seen.id));
     }
-    await lockForChange(tx, transaction.id);
+    const locked = await lockForChange(tx, transaction.id);
     const form = await lockedForm(tx, seen.id);
     assertDecidable(form, input.status, input.version);
     const reasons = await resolveReasons(tx, input.reasons);
@@ -268,6 +270,8 @@ export async function review(ctx: CallerContext, input: ReviewInput) {
       `"${form.label}" was ${input.status} (${placeOf(transaction)})${note ? `: ${excerpt(note)}` : ''}`,
       'documentReviewed',
     );
+    await emitFormEvent(tx, ctx, `document.${input.status}`, transaction.id, row);
+    await emitIfNowCompliant(tx, ctx, [locked]);
     return answerOf(ctx, row);
   });
 }
@@ -310,6 +314,7 @@ export async function requestWaiver(ctx: CallerContext, input: WaiverRequestInpu
       `${await nameOf(tx, ctx.user.id)} asked to waive "${form.label}" (${placeOf(transaction)}): ${excerpt(input.reason)}`,
       'documentUploaded',
     );
+    await emitFormEvent(tx, ctx, 'waiver.requested', transaction.id, row);
     return answerOf(ctx, row);
   });
 }
@@ -320,7 +325,7 @@ export async function decideWaiver(ctx: CallerContext, input: WaiverDecisionInpu
   const text = input.text?.trim() ?? '';
   const verdict = input.approve ? 'approved' : 'denied';
   return ctx.db.$transaction(async (tx) => {
-    await lockForChange(tx, transaction.id);
+    const locked = await lockForChange(tx, transaction.id);
     const form = await lockedForm(tx, seen.id);
     if (form.waiverStatus !== 'requested')
       throw new AppError('CONFLICT', complianceMessages.noWaiverRequested);
@@ -354,6 +359,7 @@ export async function decideWaiver(ctx: CallerContext, input: WaiverDecisionInpu
       `The waiver of "${form.label}" was ${verdict} (${placeOf(transaction)})${text ? `: ${excerpt(text)}` : ''}`,
       'documentReviewed',
     );
+    await emitIfNowCompliant(tx, ctx, [locked]);
     return answerOf(ctx, row);
   });
 }

@@ -15,6 +15,7 @@ import { addClosingDate, rescheduleTransaction } from '../key-dates';
 import { closed, findVisible, lockTransactions, notFound } from './access';
 import { type DetailRow, detailSelect, person, toPerson, toSummary, toTransaction } from './mappers';
 import { nameOf, notifyOtherSide, placeOf } from './notify';
+import { emitTransactionEvents } from './webhooks';
 
 /**
  * A transaction as a whole (issue 4): opening one from its template, reading, changing its
@@ -76,6 +77,7 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
       `${await nameOf(tx, caller.id)} opened a transaction: ${placeOf(row)}`,
       'transactionCreated',
     );
+    await emitTransactionEvents(tx, ctx, ['transaction.created'], row);
     return answer;
   });
 }
@@ -117,6 +119,7 @@ async function applyChanges(
       before: toSummary(before, ctx.deps.clock.now()),
       after: toSummary(row, ctx.deps.clock.now()),
     });
+    await emitTransactionEvents(tx, ctx, ['transaction.updated'], row);
     return toTransaction(fileLinker(ctx), row, ctx.deps.clock.now());
   });
 }
@@ -176,6 +179,7 @@ export async function close(ctx: CallerContext, { id }: { id: string }) {
     );
     // A closed file has no deadlines left to remind of; reopened, they come back.
     await rescheduleTransaction(tx, ctx.deps, row.id);
+    await emitTransactionEvents(tx, ctx, ['transaction.closed'], row);
     return toTransaction(fileLinker(ctx), row, ctx.deps.clock.now());
   });
 }
@@ -202,6 +206,7 @@ export async function reopen(ctx: CallerContext, { id }: { id: string }) {
     });
     await notifyOtherSide(tx, ctx, row, `${placeOf(row)} was reopened`, 'documentReviewed');
     await rescheduleTransaction(tx, ctx.deps, row.id);
+    await emitTransactionEvents(tx, ctx, ['transaction.updated'], row);
     return toTransaction(fileLinker(ctx), row, ctx.deps.clock.now());
   });
 }
@@ -220,6 +225,8 @@ export async function softDelete(ctx: CallerContext, { id }: { id: string }) {
       transactionId: id,
       before: toSummary(before, ctx.deps.clock.now()),
     });
+    // The transaction as it was when deleted: it answers 404 from now on.
+    await emitTransactionEvents(tx, ctx, ['transaction.deleted'], before);
   });
   return { message: toasts.transactionDeleted };
 }

@@ -17,6 +17,7 @@ import { lockTransactions, notFound } from './access';
 import { recordDecision } from './forms';
 import { formSelect, toForm, toPerson } from './mappers';
 import { agentLink, excerpt, nameOf, placeOf } from './notify';
+import { emitFormEventById, emitIfNowCompliant } from './webhooks';
 
 /**
  * The compliance desk's queue (DESIGN.md 12.1): every undecided upload and every requested waiver
@@ -175,7 +176,9 @@ export async function bulkAccept(
         before: { label: form.label, status: form.status, version: form.version },
         after: { label: form.label, status: 'accepted', version: form.version, bulk: true },
       });
+      await emitFormEventById(tx, ctx, 'document.accepted', transactionId, form.id);
     }
+    await emitIfNowCompliant(tx, ctx, [...transactions.values()]);
     // One notification per agent, naming what was accepted.
     const reviewer = await nameOf(tx, ctx.user.id);
     const byAgent = new Map<string, typeof accepted>();

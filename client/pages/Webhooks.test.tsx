@@ -1,0 +1,155 @@
+import { notifications } from '@mantine/notifications';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { webhookMessages } from '../../shared/messages';
+import type { WebhookDelivery, WebhookEndpoint } from '../../shared/schemas/webhooks';
+import { renderWithProviders } from '../test-utils/render';
+import { signInAs } from '../test-utils/transactions';
+import { stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
+import { Webhooks, webhookToasts } from './Webhooks';
+
+const SECRET = 'whsec_dGhpcyBpcyBhIHRlc3Qgc2VjcmV0IG9mIDMyIGJ5dGVzIQ==';
+const endpoint: WebhookEndpoint = {
+  _id: '11111111-1111-4111-8111-111111111111',
+  url: 'https://crm.example.com/hooks',
+  events: ['transaction.created', 'document.uploaded'],
+  description: 'CRM sync',
+  active: true,
+  createdAt: '2026-11-27T10:00:00.000Z',
+};
+const delivery: WebhookDelivery = {
+  _id: '22222222-2222-4222-8222-222222222222',
+  eventId: '33333333-3333-4333-8333-333333333333',
+  event: 'transaction.created',
+  status: 'failed',
+  attempts: 7,
+  lastStatusCode: 500,
+  lastError: 'HTTP 500',
+  nextAttemptAt: null,
+  createdAt: '2026-11-27T10:05:00.000Z',
+};
+
+function renderPage() {
+  let endpoints = [endpoint];
+  const stub = stubTrpcClient({
+    'webhooks.list': () => endpoints,
+    'webhooks.create': (input) => {
+      const made = { ...endpoint, ...(input as object), _id: '44444444-4444-4444-8444-444444444444' };
+      endpoints = [...endpoints, made as WebhookEndpoint];
+      return { ...made, secret: SECRET };
+    },
+    'webhooks.update': (input) => {
+      const { id, ...change } = input as { id: string };
+      endpoints = endpoints.map((e) => (e._id === id ? { ...e, ...change } : e));
+      return endpoints.find((e) => e._id === id);
+    },
+    'webhooks.test': () => ({ ...delivery, event: 'ping', status: 'pending', attempts: 0 }),
+    'webhooks.deliveries': () => ({ items: [delivery], totalPages: 1, totalItems: 1 }),
+    'webhooks.retry': () => ({ ...delivery, status: 'pending' }),
+  });
+  renderWithProviders(<Webhooks />, { path: '/admin/webhooks', trpcClient: stub.client });
+  return stub;
+}
+
+beforeEach(() => signInAs('admin'));
+afterEach(() => notifications.clean());
+
+describe('Webhooks', () => {
+  it('lists endpoints with their events and state', async () => {
+    renderPage();
+    expect(screen.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();
+    const row = within((await screen.findByText(endpoint.url)).closest('tr') as HTMLElement);
+    expect(row.getByText('transaction.created, document.uploaded')).toBeVisible();
+    expect(row.getByText('Active')).toBeVisible();
+    expect(row.getByText('CRM sync')).toBeVisible();
+  });
+
+  it('asks for a URL and at least one event', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Add webhook' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Add webhook' }));
+    await user.click(dialog.getByRole('button', { name: 'Submit' }));
+    expect(await dialog.findByText(webhookMessages.urlRequired)).toBeVisible();
+    expect(dialog.getByText(webhookMessages.eventsRequired)).toBeVisible();
+  });
+
+  it('adds an endpoint and shows its secret once, with a copy button', async () => {
+    const user = userEvent.setup();
+    const stub = renderPage();
+    await screen.findByText(endpoint.url);
+    await user.click(screen.getByRole('button', { name: 'Add webhook' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Add webhook' }));
+    // Pasted, as people do with a URL (and much quicker than typing it key by key).
+    await user.click(dialog.getByRole('textbox', { name: 'URL' }));
+    await user.paste('https://erp.example.com/in');
+    await user.click(dialog.getByRole('combobox', { name: 'Events' }));
+    await user.click(await screen.findByRole('option', { name: 'document.accepted' }));
+    await user.click(dialog.getByRole('button', { name: 'Submit' }));
+    const secret = within(await screen.findByRole('dialog', { name: 'Signing secret' }));
+    expect(secret.getByText(SECRET)).toBeVisible();
+    expect(secret.getByText(webhookToasts.secretShownOnce)).toBeVisible();
+    expect(secret.getByRole('button', { name: 'Copy secret' })).toBeVisible();
+    expect(stub.callsTo('webhooks.create')).toEqual([
+      { url: 'https://erp.example.com/in', events: ['document.accepted'], description: '' },
+    ]);
+    await user.click(secret.getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByText(SECRET)).not.toBeInTheDocument());
+  });
+
+  it("edits an endpoint; the server's refusal of a private address shows under the URL", async () => {
+    const user = userEvent.setup();
+    const stub = stubTrpcClient({
+      'webhooks.list': () => [endpoint],
+      'webhooks.update': () => {
+        throw trpcError(400, webhookMessages.urlNotPublic);
+      },
+    });
+    renderWithProviders(<Webhooks />, { path: '/admin/webhooks', trpcClient: stub.client });
+    await user.click(await screen.findByRole('button', { name: `Edit ${endpoint.url}` }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit webhook' }));
+    const url = dialog.getByRole('textbox', { name: 'URL' });
+    expect(url).toHaveValue(endpoint.url);
+    await user.clear(url);
+    await user.paste('http://10.0.0.5/hook');
+    await user.click(dialog.getByRole('button', { name: 'Submit' }));
+    expect(await dialog.findByText(webhookMessages.urlNotPublic)).toBeVisible();
+    expect(stub.callsTo('webhooks.update')).toEqual([
+      { id: endpoint._id, url: 'http://10.0.0.5/hook', events: endpoint.events, description: 'CRM sync' },
+    ]);
+  });
+
+  it('sends a test, lists deliveries and retries one; deactivates', async () => {
+    const user = userEvent.setup();
+    const stub = renderPage();
+    await screen.findByText(endpoint.url);
+    await user.click(screen.getByRole('button', { name: `Send a test event to ${endpoint.url}` }));
+    expect(await screen.findByText(webhookToasts.testSent)).toBeVisible();
+    expect(stub.callsTo('webhooks.test')).toEqual([{ id: endpoint._id }]);
+    expect(await screen.findByRole('heading', { name: `Deliveries to ${endpoint.url}` })).toBeVisible();
+    const row = within((await screen.findByText('failed')).closest('tr') as HTMLElement);
+    expect(row.getByText('500')).toBeVisible();
+    expect(row.getByText('7')).toBeVisible();
+    await user.click(row.getByRole('button', { name: /^Retry transaction.created/ }));
+    expect(await screen.findByText(webhookToasts.retried)).toBeVisible();
+    expect(stub.callsTo('webhooks.retry')).toEqual([{ id: endpoint._id, deliveryId: delivery._id }]);
+    await user.click(screen.getByRole('button', { name: `Deactivate ${endpoint.url}` }));
+    expect(await screen.findByText('Deactivated')).toBeVisible();
+    expect(stub.callsTo('webhooks.update')).toEqual([{ id: endpoint._id, active: false }]);
+  });
+
+  it('a failed test says why', async () => {
+    const user = userEvent.setup();
+    const stub = stubTrpcClient({
+      'webhooks.list': () => [endpoint],
+      'webhooks.test': () => {
+        throw trpcError(409, webhookMessages.inactive);
+      },
+      'webhooks.deliveries': () => ({ items: [], totalPages: 0, totalItems: 0 }),
+    });
+    renderWithProviders(<Webhooks />, { path: '/admin/webhooks', trpcClient: stub.client });
+    await user.click(await screen.findByRole('button', { name: `Send a test event to ${endpoint.url}` }));
+    expect(await screen.findByText(webhookMessages.inactive)).toBeVisible();
+  });
+});

@@ -1,0 +1,410 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  Container,
+  CopyButton,
+  Group,
+  Modal,
+  MultiSelect,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { webhookMessages } from '../../shared/messages';
+import {
+  createWebhookInput,
+  WEBHOOK_EVENTS,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from '../../shared/schemas/webhooks';
+import { serverMessageOf } from '../api/errors';
+import { confirmDelete } from '../components/confirm-delete';
+import { DialogActions } from '../components/DialogActions';
+import { FormModal } from '../components/FormModal';
+import { isListLoading, ListTable } from '../components/ListTable';
+import { Pager } from '../components/Pager';
+import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
+import { useTRPC } from '../trpc';
+
+// On a phone the five buttons of a row wrap (each keeps its width: miw) rather than shrink to "De".
+const COLUMNS = ['URL', 'Events', 'Status', 'Actions'];
+const DELIVERY_COLUMNS = ['Event', 'Status', 'Attempts', 'Response', 'Time', 'Action'];
+const DELIVERIES_PAGE_SIZE = 10;
+const LOAD_ERROR_TOAST_ID = 'webhooks-load-error';
+const LOAD_ERROR_TEXT = 'The webhooks could not be loaded.';
+const DELIVERIES_ERROR_TEXT = 'The deliveries could not be loaded.';
+
+const STATUS_COLORS = { pending: 'yellow', succeeded: 'green', failed: 'red' } as const;
+
+/** The page's own words (the server's are in shared/messages.ts); kept here, out of the first bundle. */
+export const webhookToasts = {
+  created: 'Webhook added. Copy its secret now: it is shown only once.',
+  saved: 'Webhook saved',
+  deleted: webhookMessages.deleted,
+  testSent: 'Test event queued',
+  retried: 'Delivery queued again',
+  secretShownOnce: 'This secret is shown only once. Store it where your receiver can read it.',
+} as const;
+
+/** The dialog open: adding an endpoint, or changing one. */
+type Editing = { mode: 'add' } | { mode: 'edit'; endpoint: WebhookEndpoint };
+
+/**
+ * Webhooks (issue 20, /admin/webhooks): the endpoints the portal sends events to, each with its
+ * signing secret (shown once, when it is added), a test ping, and its deliveries with a Retry.
+ */
+export function Webhooks() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const list = useQuery(trpc.webhooks.list.queryOptions());
+  useLoadFailureToast(LOAD_ERROR_TOAST_ID, LOAD_ERROR_TEXT, list.error, list.refetch);
+  const refresh = () => queryClient.invalidateQueries(trpc.webhooks.pathFilter());
+
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [watchingId, setWatchingId] = useState<string | null>(null);
+  // The row as listed now: its Retry buttons follow the endpoint's state.
+  const watching = list.data?.find((endpoint) => endpoint._id === watchingId) ?? null;
+  const [busy, setBusy] = useState<string | null>(null);
+  const update = useMutation(trpc.webhooks.update.mutationOptions());
+  const remove = useMutation(trpc.webhooks.delete.mutationOptions());
+  const test = useMutation(trpc.webhooks.test.mutationOptions());
+
+  const settle = {
+    onError: (failure: unknown) => notifyError(serverMessageOf(failure)),
+    onSettled: async () => {
+      await refresh();
+      setBusy(null);
+    },
+  };
+  const setActive = (endpoint: WebhookEndpoint) => {
+    setBusy(endpoint._id);
+    update.mutate(
+      { id: endpoint._id, active: !endpoint.active },
+      { ...settle, onSuccess: () => notifySuccess(webhookToasts.saved) },
+    );
+  };
+  const sendTest = (endpoint: WebhookEndpoint) => {
+    setBusy(endpoint._id);
+    setWatchingId(endpoint._id);
+    test.mutate({ id: endpoint._id }, { ...settle, onSuccess: () => notifySuccess(webhookToasts.testSent) });
+  };
+  const askDelete = (endpoint: WebhookEndpoint) =>
+    confirmDelete('Delete webhook', `Delete the webhook to ${endpoint.url} and its deliveries?`, () => {
+      setBusy(endpoint._id);
+      remove.mutate(
+        { id: endpoint._id },
+        {
+          ...settle,
+          onSuccess: () => {
+            notifySuccess(webhookToasts.deleted);
+            if (watchingId === endpoint._id) setWatchingId(null);
+          },
+        },
+      );
+    });
+
+  return (
+    <Container size="lg" py="xl">
+      <Stack gap="lg">
+        <Group justify="space-between" wrap="wrap">
+          <Title order={1}>Webhooks</Title>
+          <Button onClick={() => setEditing({ mode: 'add' })}>Add webhook</Button>
+        </Group>
+        <Text size="sm" c="dimmed">
+          The portal posts each chosen event to your URL, signed per Standard Webhooks, and retries for about
+          18 hours when it fails.
+        </Text>
+        <ListTable
+          columns={COLUMNS}
+          minWidth={760}
+          rows={list.data}
+          loading={list.isPending || (list.isError && list.isFetching)}
+          failure={list.error ? LOAD_ERROR_TEXT : null}
+          empty="No webhooks yet."
+          renderRow={(endpoint) => (
+            <Table.Tr key={endpoint._id}>
+              <Table.Td style={{ wordBreak: 'break-all' }}>
+                {endpoint.url}
+                {endpoint.description && (
+                  <Text size="xs" c="dimmed">
+                    {endpoint.description}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>{endpoint.events.join(', ')}</Table.Td>
+              <Table.Td>
+                <Badge variant="light" color={endpoint.active ? 'green' : 'gray'} tt="none">
+                  {endpoint.active ? 'Active' : 'Deactivated'}
+                </Badge>
+              </Table.Td>
+              <Table.Td>
+                <Group gap="xs">
+                  <Button
+                    size="xs"
+                    miw="fit-content"
+                    variant="default"
+                    aria-label={`Deliveries to ${endpoint.url}`}
+                    onClick={() => setWatchingId(endpoint._id)}
+                  >
+                    Deliveries
+                  </Button>
+                  <Button
+                    size="xs"
+                    miw="fit-content"
+                    variant="default"
+                    aria-label={`Send a test event to ${endpoint.url}`}
+                    disabled={!endpoint.active || (busy !== null && busy !== endpoint._id)}
+                    onClick={() => sendTest(endpoint)}
+                  >
+                    Send test
+                  </Button>
+                  <Button
+                    size="xs"
+                    miw="fit-content"
+                    variant="default"
+                    aria-label={`Edit ${endpoint.url}`}
+                    onClick={() => setEditing({ mode: 'edit', endpoint })}
+                  >
+                    Edit
+                  </Button>
+                  <Button
+                    size="xs"
+                    miw="fit-content"
+                    variant="default"
+                    aria-label={`${endpoint.active ? 'Deactivate' : 'Activate'} ${endpoint.url}`}
+                    loading={busy === endpoint._id && update.isPending}
+                    disabled={busy !== null && busy !== endpoint._id}
+                    onClick={() => setActive(endpoint)}
+                  >
+                    {endpoint.active ? 'Deactivate' : 'Activate'}
+                  </Button>
+                  <Button
+                    size="xs"
+                    miw="fit-content"
+                    variant="light"
+                    color="red"
+                    aria-label={`Delete ${endpoint.url}`}
+                    disabled={busy !== null}
+                    onClick={() => askDelete(endpoint)}
+                  >
+                    Delete
+                  </Button>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          )}
+        />
+        {watching && <Deliveries key={watching._id} endpoint={watching} />}
+      </Stack>
+      <FormModal
+        opened={editing !== null}
+        title={editing?.mode === 'edit' ? 'Edit webhook' : 'Add webhook'}
+        onClose={() => setEditing(null)}
+      >
+        {editing && (
+          <EndpointForm
+            editing={editing}
+            onCancel={() => setEditing(null)}
+            onSaved={(created) => {
+              setEditing(null);
+              if (created) setSecret(created);
+              else notifySuccess(webhookToasts.saved);
+              void refresh();
+            }}
+          />
+        )}
+      </FormModal>
+      <Modal
+        opened={secret !== null}
+        onClose={() => setSecret(null)}
+        title="Signing secret"
+        closeButtonProps={{ 'aria-label': 'Close dialog' }}
+      >
+        <Stack gap="md">
+          <Text size="sm">{webhookToasts.created}</Text>
+          <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }} data-testid="webhook-secret">
+            {secret}
+          </Code>
+          <Alert color="yellow" variant="light">
+            {webhookToasts.secretShownOnce}
+          </Alert>
+          <Group justify="flex-end">
+            <CopyButton value={secret ?? ''}>
+              {({ copied, copy }) => (
+                <Button variant="default" onClick={copy}>
+                  {copied ? 'Copied' : 'Copy secret'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button onClick={() => setSecret(null)}>Done</Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Container>
+  );
+}
+
+function EndpointForm({
+  editing,
+  onCancel,
+  onSaved,
+}: {
+  editing: Editing;
+  onCancel: () => void;
+  /** With the secret of a new endpoint; nothing after an edit. */
+  onSaved: (secret?: string) => void;
+}) {
+  const trpc = useTRPC();
+  const create = useMutation(trpc.webhooks.create.mutationOptions());
+  const update = useMutation(trpc.webhooks.update.mutationOptions());
+  const initial = editing.mode === 'edit' ? editing.endpoint : undefined;
+  const [url, setUrl] = useState(initial?.url ?? '');
+  const [events, setEvents] = useState<string[]>(initial?.events ?? []);
+  const [description, setDescription] = useState(initial?.description ?? '');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const pending = create.isPending || update.isPending;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = createWebhookInput.safeParse({ url, events, description });
+    if (!parsed.success) {
+      const found: Record<string, string> = {};
+      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
+      setErrors(found);
+      return;
+    }
+    setErrors({});
+    const onError = (failure: unknown) => setErrors({ url: serverMessageOf(failure) });
+    if (initial) update.mutate({ id: initial._id, ...parsed.data }, { onSuccess: () => onSaved(), onError });
+    else create.mutate(parsed.data, { onSuccess: (created) => onSaved(created.secret), onError });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label="URL"
+          required
+          data-autofocus
+          placeholder="https://crm.example.com/hooks/portal"
+          value={url}
+          onChange={(event) => setUrl(event.currentTarget.value)}
+          error={errors.url}
+          maxLength={2000}
+        />
+        <MultiSelect
+          label="Events"
+          required
+          data={[...WEBHOOK_EVENTS]}
+          value={events}
+          onChange={setEvents}
+          error={errors.events}
+          searchable
+          clearable
+          comboboxProps={{ withinPortal: true }}
+        />
+        <Textarea
+          label="Description"
+          value={description}
+          onChange={(event) => setDescription(event.currentTarget.value)}
+          error={errors.description}
+          maxLength={500}
+          rows={2}
+        />
+        <DialogActions pending={pending} onCancel={onCancel} />
+      </Stack>
+    </form>
+  );
+}
+
+const timeOf = (iso: string) =>
+  new Date(iso).toLocaleString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  });
+
+/** An endpoint's deliveries, newest first; looked at again every few seconds while one is pending. */
+function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const list = useQuery({
+    ...trpc.webhooks.deliveries.queryOptions({ id: endpoint._id, page, limit: DELIVERIES_PAGE_SIZE }),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) =>
+      query.state.data?.items.some((item) => item.status === 'pending') ? 2_000 : false,
+  });
+  const retry = useMutation(trpc.webhooks.retry.mutationOptions());
+  const [retrying, setRetrying] = useState<string | null>(null);
+  const retryOne = (delivery: WebhookDelivery) => {
+    setRetrying(delivery._id);
+    retry.mutate(
+      { id: endpoint._id, deliveryId: delivery._id },
+      {
+        onSuccess: () => notifySuccess(webhookToasts.retried),
+        onError: (failure) => notifyError(serverMessageOf(failure)),
+        onSettled: async () => {
+          await queryClient.invalidateQueries(trpc.webhooks.deliveries.pathFilter());
+          setRetrying(null);
+        },
+      },
+    );
+  };
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={2} size="h3" style={{ wordBreak: 'break-all' }}>
+          Deliveries to {endpoint.url}
+        </Title>
+        <Button variant="default" size="xs" onClick={() => void list.refetch()} loading={list.isFetching}>
+          Refresh
+        </Button>
+      </Group>
+      <ListTable
+        columns={DELIVERY_COLUMNS}
+        minWidth={760}
+        rows={list.data?.items}
+        loading={isListLoading(list)}
+        failure={list.error ? DELIVERIES_ERROR_TEXT : null}
+        empty="No deliveries yet."
+        renderRow={(delivery) => (
+          <Table.Tr key={delivery._id}>
+            <Table.Td>{delivery.event}</Table.Td>
+            <Table.Td>
+              <Badge variant="light" color={STATUS_COLORS[delivery.status]} tt="none">
+                {delivery.status}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{delivery.attempts}</Table.Td>
+            <Table.Td>{delivery.lastStatusCode ?? delivery.lastError ?? '—'}</Table.Td>
+            <Table.Td>{timeOf(delivery.createdAt)}</Table.Td>
+            <Table.Td>
+              <Button
+                size="xs"
+                variant="default"
+                aria-label={`Retry ${delivery.event} of ${timeOf(delivery.createdAt)}`}
+                loading={retrying === delivery._id}
+                disabled={!endpoint.active || (retrying !== null && retrying !== delivery._id)}
+                onClick={() => retryOne(delivery)}
+              >
+                Retry
+              </Button>
+            </Table.Td>
+          </Table.Tr>
+        )}
+      />
+      <Pager page={page} pageSize={DELIVERIES_PAGE_SIZE} total={list.data?.totalItems} onChange={setPage} />
+    </Stack>
+  );
+}

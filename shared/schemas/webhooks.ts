@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { webhookMessages } from '../messages';
+import { idSchema, pagingInput } from './common';
+
+/**
+ * Webhooks (issue 20, DESIGN.md 12.3): endpoints admins register, the events they may subscribe
+ * to, and the deliveries of those events. The address rule that needs DNS (public addresses
+ * only) is the server's; this schema only refuses what is not an http(s) URL at all.
+ */
+
+export const WEBHOOK_EVENTS = [
+  'transaction.created',
+  'transaction.updated',
+  'transaction.deleted',
+  'transaction.closed',
+  'transaction.compliant',
+  'document.uploaded',
+  'document.accepted',
+  'document.rejected',
+  'waiver.requested',
+  'user.registered',
+  'user.activated',
+  'user.deactivated',
+  'key_date.due',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+/** What the test button sends; no endpoint subscribes to it. */
+export const PING_EVENT = 'ping';
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+const MAX_URL = 2000;
+const MAX_DESCRIPTION = 500;
+
+export const webhookUrl = z
+  .string({ error: webhookMessages.urlRequired })
+  .trim()
+  .min(1, { error: webhookMessages.urlRequired })
+  .max(MAX_URL, { error: `Cannot exceed ${MAX_URL} characters` })
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+    error: webhookMessages.urlNotPublic,
+  });
+
+const events = z
+  .array(z.enum(WEBHOOK_EVENTS, { error: webhookMessages.eventInvalid }), {
+    error: webhookMessages.eventsRequired,
+  })
+  .min(1, { error: webhookMessages.eventsRequired })
+  .max(WEBHOOK_EVENTS.length)
+  // Order and repeats carry no meaning: stored once each, in the list's order.
+  .transform((chosen) => WEBHOOK_EVENTS.filter((event) => chosen.includes(event)));
+
+const description = z
+  .string()
+  .trim()
+  .max(MAX_DESCRIPTION, { error: `Cannot exceed ${MAX_DESCRIPTION} characters` });
+
+export const createWebhookInput = z.object({ url: webhookUrl, events, description: description.optional() });
+export type CreateWebhookInput = z.infer<typeof createWebhookInput>;
+
+export const updateWebhookInput = z
+  .object({
+    id: idSchema,
+    url: webhookUrl.optional(),
+    events: events.optional(),
+    description: description.optional(),
+    active: z.boolean().optional(),
+  })
+  .refine(
+    (input) =>
+      input.url !== undefined ||
+      input.events !== undefined ||
+      input.description !== undefined ||
+      input.active !== undefined,
+    { error: webhookMessages.nothingToChange, path: ['url'] },
+  );
+export type UpdateWebhookInput = z.infer<typeof updateWebhookInput>;
+
+export const webhookIdInput = z.object({ id: idSchema });
+
+export const webhookEndpoint = z.object({
+  _id: z.uuid(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  description: z.string(),
+  active: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+export type WebhookEndpoint = z.infer<typeof webhookEndpoint>;
+/** The create answer alone carries the secret: it is never shown again. */
+export const createdWebhookEndpoint = webhookEndpoint.extend({
+  secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+=*$/),
+});
+export type CreatedWebhookEndpoint = z.infer<typeof createdWebhookEndpoint>;
+export const webhookEndpointsAnswer = z.array(webhookEndpoint);
+
+export const webhookDelivery = z.object({
+  _id: z.uuid(),
+  eventId: z.uuid(),
+  event: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  nextAttemptAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type WebhookDelivery = z.infer<typeof webhookDelivery>;
+
+export const webhookDeliveriesInput = pagingInput.extend({ id: idSchema });
+export type WebhookDeliveriesInput = z.infer<typeof webhookDeliveriesInput>;
+export const webhookDeliveriesPage = z.object({
+  items: z.array(webhookDelivery),
+  totalPages: z.number().int(),
+  totalItems: z.number().int(),
+});
+export type WebhookDeliveriesPage = z.infer<typeof webhookDeliveriesPage>;
+
+export const webhookDeliveryInput = z.object({ id: idSchema, deliveryId: idSchema });
