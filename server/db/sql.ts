@@ -99,3 +99,71 @@ export async function sqlRowsWithin<Row extends pg.QueryResultRow>(
     client.release(broken);
   }
 }
+
+/** A server-side cursor's rows, one batch at a time (sqlCursor). */
+export type SqlCursor<Row> = {
+  /** The next batch; empty once every row was read. */
+  next(): Promise<Row[]>;
+  /**
+   * Ends the cursor and its transaction and gives the connection back (destroyed if it cannot be
+   * trusted any more). Safe to call more than once and while a batch is being read.
+   */
+  close(error?: Error): Promise<void>;
+};
+
+export type CursorOptions = {
+  /** Rows per FETCH. */
+  batchRows: number;
+  /** statement_timeout of each statement (DECLARE and every FETCH), in ms. */
+  timeoutMs: number;
+};
+
+/**
+ * Every row of `statement` without holding them all: a `DECLARE ... NO SCROLL CURSOR` in a
+ * read-only transaction on one pooled connection, read `batchRows` at a time (CSV exports,
+ * DESIGN.md 12.3). The connection stays taken until close(), which callers must reach on every
+ * path (end, error, a client gone). The first batch is read here, so an error of the query
+ * itself (a timeout, a bad plan) surfaces before the caller has answered anything.
+ */
+export async function sqlCursor<Row extends pg.QueryResultRow>(
+  db: Db,
+  statement: Prisma.Sql,
+  { batchRows, timeoutMs }: CursorOptions,
+): Promise<{ first: Row[]; cursor: SqlCursor<Row> }> {
+  const pool = poolOf(db);
+  if (!pool) throw new Error('sqlCursor needs the pg pool under Prisma');
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`not a timeout in ms: ${timeoutMs}`);
+  if (!Number.isInteger(batchRows) || batchRows <= 0) throw new Error(`not a batch size: ${batchRows}`);
+  const client = await pool.connect();
+  let closing: Promise<void> | undefined;
+  let done = false;
+  const close = (error?: Error): Promise<void> => {
+    closing ??= (async () => {
+      let broken: Error | undefined;
+      // Queued behind a FETCH in flight, if any: node-postgres runs one query at a time.
+      await client.query(error ? 'ROLLBACK' : 'COMMIT').catch(async () => {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => {
+          broken = rollbackError;
+        });
+      });
+      client.release(broken);
+    })();
+    return closing;
+  };
+  const fetch = async (): Promise<Row[]> => {
+    if (done || closing) return [];
+    const { rows } = await client.query<Row>(`FETCH FORWARD ${batchRows} FROM portal_export`);
+    if (rows.length < batchRows) done = true;
+    return rows;
+  };
+  try {
+    // SET takes no parameter; the value is an integer checked above, never anything a request sent.
+    await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${timeoutMs}`);
+    await client.query(`DECLARE portal_export NO SCROLL CURSOR FOR ${statement.text}`, statement.values);
+    const first = await fetch();
+    return { first, cursor: { next: fetch, close } };
+  } catch (error) {
+    await close(error as Error);
+    throw error;
+  }
+}

@@ -2,6 +2,7 @@ import { adminTransactionsRouter } from '../routers/admin-transactions';
 import { authRouter } from '../routers/auth';
 import { bannersRouter } from '../routers/banners';
 import { calendarRouter } from '../routers/calendar';
+import { exportsRouter } from '../routers/exports';
 import { keyDatesRouter } from '../routers/key-dates';
 import { librariesRouter } from '../routers/libraries';
 import { notificationSettingsRouter } from '../routers/notification-settings';
@@ -35,6 +36,7 @@ export const appRouter = router({
   notificationSettings: notificationSettingsRouter,
   keyDates: keyDatesRouter,
   calendar: calendarRouter,
+  exports: exportsRouter,
 });
 
 export type AppRouter = typeof appRouter;
