@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { apiError } from '../../shared/schemas/common';
 import {
   type ExportPlan,
@@ -46,7 +46,7 @@ const errors = Object.fromEntries([400, 401, 403, 503].map((status) => [status, 
 const csvAnswer = (columns: readonly string[]) => ({
   200: {
     description: `text/csv; charset=utf-8 (RFC 4180, CRLF), attachment. Header row: ${columns.join(',')}`,
-    content: { 'text/csv': { schema: { type: 'string' } } },
+    content: { 'text/csv': { schema: z.string() } },
   },
   ...errors,
 });
@@ -60,6 +60,7 @@ export const exportRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
   const route = (
     url: string,
     kind: ExportKind,
+    operationId: string,
     summary: string,
     querystring: z.ZodType,
     columns: readonly string[],
@@ -68,11 +69,11 @@ export const exportRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
       url,
       {
         schema: {
+          operationId,
           summary,
           description: DESCRIPTION,
           tags: ['exports'],
           querystring,
-          produces: ['text/csv'],
           security: [{ bearerAuth: [] }],
           response: csvAnswer(columns),
         },
@@ -91,6 +92,7 @@ export const exportRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
   route(
     '/api/admin/transactions.csv',
     'transactions',
+    'exportTransactionsCsv',
     "Every user's transactions as CSV (the admin list's status filter and search query)",
     transactionsExportInput,
     TRANSACTION_COLUMNS,
@@ -98,6 +100,7 @@ export const exportRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
   route(
     '/api/admin/review-queue.csv',
     'review-queue',
+    'exportReviewQueueCsv',
     'The whole review queue as CSV, oldest first (the queue filters type and agentId)',
     reviewQueueExportInput,
     REVIEW_QUEUE_COLUMNS,
@@ -105,6 +108,7 @@ export const exportRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
   route(
     '/api/users.csv',
     'users',
+    'exportUsersCsv',
     'Every account as CSV, newest first (the users list search query)',
     usersExportInput,
     USER_COLUMNS,
