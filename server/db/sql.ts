@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type pg from 'pg';
+import { escapeLiteral } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { type Db, poolOf } from './client';
 import type { Prisma } from './generated/client';
 
@@ -100,70 +103,58 @@ export async function sqlRowsWithin<Row extends pg.QueryResultRow>(
   }
 }
 
-/** A server-side cursor's rows, one batch at a time (sqlCursor). */
-export type SqlCursor<Row> = {
-  /** The next batch; empty once every row was read. */
-  next(): Promise<Row[]>;
-  /**
-   * Ends the cursor and its transaction and gives the connection back (destroyed if it cannot be
-   * trusted any more). Safe to call more than once and while a batch is being read.
-   */
-  close(error?: Error): Promise<void>;
-};
+/**
+ * `statement` as one text with its values written in as SQL literals: COPY takes no parameters.
+ * Strings go through node-postgres's escapeLiteral (quotes doubled; E'' when a backslash is
+ * present), so a value can never end its literal; dates as their ISO text, numbers as numbers.
+ */
+export function inlineSql(statement: Prisma.Sql): string {
+  const { values } = statement;
+  return statement.text.replace(/\$(\d+)/g, (_, index: string) => {
+    const value: unknown = values[Number(index) - 1];
+    if (typeof value === 'string') return escapeLiteral(value);
+    if (value instanceof Date) return escapeLiteral(value.toISOString());
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    throw new Error(`cannot write a ${typeof value} into a COPY statement`);
+  });
+}
 
-export type CursorOptions = {
-  /** Rows per FETCH. */
-  batchRows: number;
-  /** statement_timeout of each statement (DECLARE and every FETCH), in ms. */
-  timeoutMs: number;
+/** Writes `statement`'s rows as CSV (PostgreSQL's COPY format: LF, quoted as RFC 4180 quotes). */
+export type CopyOut = {
+  /** The bytes as PostgreSQL sends them; reading it paces the query (the socket is paused). */
+  stream: Readable;
 };
 
 /**
- * Every row of `statement` without holding them all: a `DECLARE ... NO SCROLL CURSOR` in a
- * read-only transaction on one pooled connection, read `batchRows` at a time (CSV exports,
- * DESIGN.md 12.3). The connection stays taken until close(), which callers must reach on every
- * path (end, error, a client gone). The first batch is read here, so an error of the query
- * itself (a timeout, a bad plan) surfaces before the caller has answered anything.
+ * `COPY (statement) TO STDOUT WITH (FORMAT csv)` on one pooled connection (CSV exports,
+ * DESIGN.md 12.3): every row without a cursor's round trips or a JavaScript object per row, the
+ * bytes forwarded as they arrive. The connection goes back to the pool when the copy ends; if the
+ * stream is destroyed first (the client went away) it is closed instead, since it is still in the
+ * middle of the COPY, and PostgreSQL stops the statement when its socket goes.
  */
-export async function sqlCursor<Row extends pg.QueryResultRow>(
-  db: Db,
-  statement: Prisma.Sql,
-  { batchRows, timeoutMs }: CursorOptions,
-): Promise<{ first: Row[]; cursor: SqlCursor<Row> }> {
+export async function sqlCopyOut(db: Db, statement: Prisma.Sql): Promise<CopyOut> {
   const pool = poolOf(db);
-  if (!pool) throw new Error('sqlCursor needs the pg pool under Prisma');
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`not a timeout in ms: ${timeoutMs}`);
-  if (!Number.isInteger(batchRows) || batchRows <= 0) throw new Error(`not a batch size: ${batchRows}`);
+  if (!pool) throw new Error('sqlCopyOut needs the pg pool under Prisma');
+  const text = `COPY (${inlineSql(statement)}) TO STDOUT WITH (FORMAT csv)`;
   const client = await pool.connect();
-  let closing: Promise<void> | undefined;
-  let done = false;
-  const close = (error?: Error): Promise<void> => {
-    closing ??= (async () => {
-      let broken: Error | undefined;
-      // Queued behind a FETCH in flight, if any: node-postgres runs one query at a time.
-      await client.query(error ? 'ROLLBACK' : 'COMMIT').catch(async () => {
-        await client.query('ROLLBACK').catch((rollbackError: Error) => {
-          broken = rollbackError;
-        });
-      });
-      client.release(broken);
-    })();
-    return closing;
-  };
-  const fetch = async (): Promise<Row[]> => {
-    if (done || closing) return [];
-    const { rows } = await client.query<Row>(`FETCH FORWARD ${batchRows} FROM portal_export`);
-    if (rows.length < batchRows) done = true;
-    return rows;
+  let released = false;
+  const release = (error?: Error) => {
+    if (released) return;
+    released = true;
+    client.release(error);
   };
   try {
-    // SET takes no parameter; the value is an integer checked above, never anything a request sent.
-    await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${timeoutMs}`);
-    await client.query(`DECLARE portal_export NO SCROLL CURSOR FOR ${statement.text}`, statement.values);
-    const first = await fetch();
-    return { first, cursor: { next: fetch, close } };
+    const stream = client.query(copyTo(text));
+    let ended = false;
+    stream.once('end', () => {
+      ended = true;
+    });
+    // After 'end' the protocol has finished the COPY (CommandComplete follows at once).
+    stream.once('close', () => release(ended ? undefined : new Error('COPY not finished')));
+    stream.once('error', (error: Error) => release(error));
+    return { stream };
   } catch (error) {
-    await close(error as Error);
+    release(error as Error);
     throw error;
   }
 }

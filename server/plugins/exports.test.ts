@@ -6,7 +6,9 @@ import { apiMessages } from '../../shared/messages';
 import type { TransactionsPage } from '../../shared/schemas/transactions';
 import type { UsersListAnswer } from '../../shared/schemas/users';
 import { poolOf } from '../db/client';
-import { csvCell, MAX_CONCURRENT_EXPORTS } from '../services/exports';
+import { Prisma } from '../db/generated/client';
+import { sqlCopyOut } from '../db/sql';
+import { CrlfRecords, csvCell, csvLine, defusedSql, MAX_CONCURRENT_EXPORTS } from '../services/exports';
 import { transactionFileKey } from '../storage/keys';
 import { accessTokenFor, createAdmin, createTransaction, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
@@ -16,7 +18,7 @@ import { until } from '../test/until';
 /**
  * The CSV exports (DESIGN.md 12.3): the exact bytes for a known set of rows, the same rows as the
  * lists they export (filters and searches), RFC 4180 quoting and the CSV-injection prefix, who
- * may, and that a client going away closes the cursor and gives its connection back.
+ * may, and that a client going away stops the COPY and frees its connection.
  */
 
 const database = setupTestDatabase();
@@ -62,7 +64,7 @@ function parseCsv(text: string): string[][] {
 
 const TRANSACTION_HEADER =
   'id,street_address,city,state,zip,type,role,status,compliant,progress_percent,required,accepted,' +
-  'waived,awaiting_review,rejected,missing,agent_id,agent_name,agent_email,created_at,closed_at,closing_date';
+  'waived,awaiting_review,rejected,missing,agent_id,agent_name,agent_email,created_at,closed_at';
 const QUEUE_HEADER =
   'transaction_id,street_address,city,state,zip,type,role,item_id,item,kind,version,waiver_reason,' +
   'agent_id,agent_name,agent_email,submitted_at,waiting_seconds';
@@ -177,6 +179,70 @@ describe('csvCell', () => {
   });
 });
 
+describe('the rows as PostgreSQL writes them (COPY, defusedSql, CrlfRecords)', () => {
+  const samples = [
+    'plain',
+    'a,b',
+    'say "hi"',
+    'two\nlines',
+    'cr\rlf',
+    'crlf\r\nin',
+    '=1+2',
+    '+1',
+    '-1',
+    '@x',
+    '\tx',
+    '\rx',
+    '=a,"b"',
+    'a=b',
+    "'quoted'",
+    '""',
+    ',',
+    '-',
+    '=',
+    ' =not',
+    'naïve café',
+    '\u{1F600}',
+    '\\',
+    '%_',
+    '"\n"',
+  ];
+
+  async function copied(values: string[]): Promise<string> {
+    const rows = values.map((value, n) => Prisma.sql`(${value}::text, ${n})`);
+    const { stream } = await sqlCopyOut(
+      database.db,
+      Prisma.sql`SELECT ${defusedSql(Prisma.sql`v`)}, (v IS NULL)::text
+        FROM (VALUES ${Prisma.join(rows)}) AS s(v, n) ORDER BY n`,
+    );
+    const records = stream.pipe(new CrlfRecords('header\r\n'));
+    let text = '';
+    for await (const chunk of records) text += chunk.toString();
+    return text;
+  }
+
+  it('writes every cell as csvCell does, records ending in CRLF', async () => {
+    const expected = `header\r\n${samples.map((sample) => csvLine([sample, false])).join('')}`;
+    expect(await copied(samples)).toBe(expected);
+  });
+
+  it('keeps CRLF right when chunks split records, quotes and doubled quotes anywhere', async () => {
+    const source = `a,"b\n""c""",d\n"x\n",y\n`;
+    for (let size = 1; size <= 4; size++) {
+      const records = new CrlfRecords('h\r\n');
+      let text = '';
+      records.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      const bytes = Buffer.from(source);
+      for (let i = 0; i < bytes.length; i += size) records.write(bytes.subarray(i, i + size));
+      records.end();
+      await new Promise((resolve) => records.once('end', resolve));
+      expect({ size, text }).toEqual({ size, text: `h\r\na,"b\n""c""",d\r\n"x\n",y\r\n` });
+    }
+  });
+});
+
 describe('GET /api/admin/transactions.csv', () => {
   it('answers every undeleted transaction, newest first, with the exact header, cells and headers', async () => {
     const res = await csv('/api/admin/transactions.csv');
@@ -189,11 +255,11 @@ describe('GET /api/admin/transactions.csv', () => {
     expect(res.body).toBe(
       `${TRANSACTION_HEADER}\r\n` +
         `${hostile},"'=HYPERLINK(""http://evil.test"",""x"")","Portland, ME",'+1,"'-2\n3",'\tTab,"'\rCR",` +
-        `needs-review,false,0,3,0,0,0,0,3,${bob.id},"'@Bob Broker, ""Jr.""",bob@export.test,2026-11-02T10:00:00.000Z,,\r\n` +
+        `needs-review,false,0,3,0,0,0,0,3,${bob.id},"'@Bob Broker, ""Jr.""",bob@export.test,2026-11-02T10:00:00.000Z,\r\n` +
         `${main},12 Main Street,Springfield,CA,90210,Purchase,Buyer,needs-review,false,0,3,0,0,1,0,2,` +
-        `${alice.id},Alice Agent,alice@export.test,2026-11-01T10:00:00.000Z,,\r\n` +
+        `${alice.id},Alice Agent,alice@export.test,2026-11-01T10:00:00.000Z,\r\n` +
         `${closed},7 Harbor Lane,Springfield,CA,90210,Purchase,Buyer,closed,true,100,1,1,0,0,0,0,` +
-        `${alice.id},Alice Agent,alice@export.test,2026-10-01T10:00:00.000Z,2026-11-10T00:00:00.000Z,2026-11-09\r\n`,
+        `${alice.id},Alice Agent,alice@export.test,2026-10-01T10:00:00.000Z,2026-11-10T00:00:00.000Z\r\n`,
     );
     // A CSV reader gets the values back as stored (with the injection prefix).
     const rows = parseCsv(res.body);
@@ -397,22 +463,27 @@ describe('streaming', () => {
     await until(() => busy() === 0, 5_000);
   });
 
-  it('closes the cursor and gives the connection back when the client goes away mid-export', async () => {
-    const before = pool().idleCount;
+  it('stops the COPY and frees its connection when the client goes away mid-export', async () => {
+    const copying = async () => {
+      const [row] = await database.db.$queryRaw<Array<{ n: number }>>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND query LIKE 'COPY (%' AND pid <> pg_backend_pid()`;
+      return row?.n ?? 0;
+    };
     const { req, res, first } = await startPaused('/api/admin/transactions.csv');
     expect(first.startsWith(TRANSACTION_HEADER)).toBe(true);
-    // Held by backpressure: the cursor's connection is out of the pool, its transaction open.
+    // Held by backpressure: the COPY's connection is out of the pool, the statement running.
     expect(busy()).toBe(1);
+    expect(await copying()).toBe(1);
     req.destroy();
     res.destroy();
+    // The connection was in the middle of a COPY: it is closed, not pooled again, and
+    // PostgreSQL ends the statement and its backend when the socket goes.
     await until(() => busy() === 0, 5_000);
-    expect(pool().idleCount).toBeGreaterThanOrEqual(before);
-    const [stale] = await database.db.$queryRaw<Array<{ n: number }>>`
-      SELECT count(*)::int AS n FROM pg_stat_activity
-       WHERE datname = current_database() AND state LIKE 'idle in transaction%'`;
-    expect(stale?.n).toBe(0);
-    // And the pool still works.
+    await until(async () => (await copying()) === 0, 5_000);
+    // And the pool still works (it opens a new connection when it needs one).
     expect((await csv('/api/users.csv?query=export.test')).statusCode).toBe(200);
+    expect(pool().idleCount).toBeGreaterThanOrEqual(1);
   });
 
   it(`answers 503 to a ${MAX_CONCURRENT_EXPORTS + 1}th export at once, and exports again once one ends`, async () => {

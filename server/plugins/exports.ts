@@ -17,7 +17,7 @@ import { createCaller } from '../trpc/router';
  * and /api/users.csv. The transport only: who may and the filter are settled by a procedure
  * (server/routers/exports.ts) before a byte is sent, what a row is by server/services/exports.ts,
  * whose stream is sent as it comes (Fastify destroys it when the client goes away, which closes
- * the cursor). Not in the REST table: the answer is a stream of text/csv, not the table's JSON.
+ * the COPY). Not in the REST table: the answer is a stream of text/csv, not the table's JSON.
  * Registered inside the REST plugin, so the OpenAPI document lists them.
  */
 

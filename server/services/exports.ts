@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
 import { apiMessages } from '../../shared/messages';
 import type {
   ExportPlan,
@@ -8,29 +8,21 @@ import type {
 } from '../../shared/schemas/exports';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
-import { isStatementTimeout, type SqlCursor, sqlCursor } from '../db/sql';
+import { sqlCopyOut } from '../db/sql';
 import { AppError } from '../errors';
 import type { CallerContext, ServiceContext } from './context';
 import { escapeLike } from './paging';
 import { adminFilter } from './transactions/pages';
-import { accountStatus } from './users';
 
 /**
  * The CSV exports of DESIGN.md 12.3: what a row is, which columns, in which order, and who may
  * (admins: the procedures of server/routers/exports.ts are adminProcedures and call the plan
- * functions below). Every matching row is sent, read from a server-side cursor a batch at a time
- * and pushed into a Node stream only when the previous batch has been taken, so an export of a
- * million rows holds one batch in memory. server/plugins/exports.ts only sends the stream.
+ * functions below). Every matching row is sent: PostgreSQL writes them with COPY ... TO STDOUT
+ * (db/sql.ts sqlCopyOut) and the bytes are forwarded as the client takes them (the socket to
+ * PostgreSQL is paused meanwhile), so an export of a million rows holds a few chunks in memory.
+ * server/plugins/exports.ts only sends the stream.
  */
 
-/** Rows per FETCH: about 250 KB of CSV, large enough that round trips cost little. */
-const BATCH_ROWS = 1_000;
-/**
- * statement_timeout of each FETCH. Far above the list's SEARCH_TIMEOUT_MS (a batch of a rare term
- * may scan much of the table to find its rows), but an export never holds a connection on one
- * statement for minutes.
- */
-const FETCH_TIMEOUT_MS = 30_000;
 /**
  * Exports running at once on one pool: each holds a pooled connection until its last row is
  * sent, and the rest of the API must keep its connections.
@@ -54,150 +46,101 @@ export function csvCell(value: Cell): string {
 /** One record with its CRLF line break. */
 export const csvLine = (cells: readonly Cell[]): string => `${cells.map(csvCell).join(',')}\r\n`;
 
-/** What an export is: its header row, its statement and how a row of it becomes cells. */
-type ExportSpec<Row> = { header: readonly string[]; statement: Prisma.Sql; cells: (row: Row) => Cell[] };
+/**
+ * The CSV-injection prefix in SQL, for the rows: PostgreSQL's COPY writes them (quoting as RFC
+ * 4180 does: a cell with a comma, a quote or a line break is quoted, quotes doubled), so the
+ * server forwards bytes and never builds a string per cell. strpos rather than a regular
+ * expression: cheaper per cell. The tests compare the result with csvCell.
+ */
+export function defusedSql(value: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(CASE WHEN ${value} <> '' AND strpos(E'=+-@\\t\\r', left(${value}, 1)) > 0
+      THEN '''' || ${value} ELSE ${value} END)`;
+}
 
-/** Timestamps as the API spells them (ISO 8601, UTC, milliseconds), formatted by PostgreSQL. */
-const iso = (column: string) =>
-  Prisma.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+/** A column: its header, its SQL value, and whether it may hold text someone typed (`text`). */
+type Column = readonly [name: string, value: string, kind: 'text' | 'safe'];
+
+/**
+ * The statement of an export: safe columns (ids, numbers, booleans, ISO dates, enums) as text,
+ * as the API writes them (`true`, not COPY's `t`); text columns defused.
+ */
+function linesSql(columns: readonly Column[], rest: Prisma.Sql): Prisma.Sql {
+  const cells = columns.map(([, value, kind]) =>
+    kind === 'text' ? defusedSql(Prisma.raw(value)) : Prisma.raw(`(${value})::text`),
+  );
+  return Prisma.sql`SELECT ${Prisma.join(cells, ', ')} ${rest}`;
+}
+
+const headerOf = (columns: readonly Column[]) => columns.map(([name]) => name);
+
+/** Timestamps as the API spells them (ISO 8601, UTC, milliseconds). */
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 // --- Transactions: the admin list, or its search, with its status filter ---
 
-type TransactionRow = {
-  id: string;
-  street_address: string;
-  city: string;
-  state: string;
-  zip: string;
-  type: string;
-  role: string;
-  status: string;
-  required_count: number;
-  accepted_count: number;
-  waived_count: number;
-  awaiting_review_count: number;
-  rejected_count: number;
-  missing_count: number;
-  agent_id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  created_at: string;
-  closed_at: string | null;
-  closing_date: string | null;
-};
+const DONE = '(t.accepted_count + t.waived_count)';
+const TRANSACTION_COLUMN_SQL: readonly Column[] = [
+  ['id', 't.id', 'safe'],
+  ['street_address', 't.street_address', 'text'],
+  ['city', 't.city', 'text'],
+  ['state', 't.state', 'text'],
+  ['zip', 't.zip', 'text'],
+  ['type', 't.type', 'text'],
+  ['role', 't.role', 'text'],
+  ['status', 't.compliance_state', 'safe'],
+  // progress and compliant as the API computes them (transactions/mappers.ts toProgress).
+  ['compliant', `${DONE} >= t.required_count`, 'safe'],
+  [
+    'progress_percent',
+    `CASE WHEN t.required_count = 0 THEN 100 ELSE round(100.0 * ${DONE} / t.required_count)::int END`,
+    'safe',
+  ],
+  ['required', 't.required_count', 'safe'],
+  ['accepted', 't.accepted_count', 'safe'],
+  ['waived', 't.waived_count', 'safe'],
+  ['awaiting_review', 't.awaiting_review_count', 'safe'],
+  ['rejected', 't.rejected_count', 'safe'],
+  ['missing', 't.missing_count', 'safe'],
+  ['agent_id', 'u.id', 'safe'],
+  ['agent_name', "u.first_name || ' ' || u.last_name", 'text'],
+  ['agent_email', 'u.email::text', 'text'],
+  ['created_at', iso('t.created_at'), 'safe'],
+  ['closed_at', iso('t.closed_at'), 'safe'],
+];
+export const TRANSACTION_COLUMNS = headerOf(TRANSACTION_COLUMN_SQL);
 
-export const TRANSACTION_COLUMNS = [
-  'id',
-  'street_address',
-  'city',
-  'state',
-  'zip',
-  'type',
-  'role',
-  'status',
-  'compliant',
-  'progress_percent',
-  'required',
-  'accepted',
-  'waived',
-  'awaiting_review',
-  'rejected',
-  'missing',
-  'agent_id',
-  'agent_name',
-  'agent_email',
-  'created_at',
-  'closed_at',
-  'closing_date',
-] as const;
-
-/** Exported for the benchmark's baseline (the same statement read raw). */
+/** The rows of the admin list or search (pages.ts adminFilter), in its order. Exported for the benchmark. */
 export function transactionsExportSql({ status, query }: TransactionsExportInput): Prisma.Sql {
-  return Prisma.sql`
-    SELECT t.id, t.street_address, t.city, t.state, t.zip, t.type, t.role,
-           t.compliance_state::text AS status, t.required_count, t.accepted_count, t.waived_count,
-           t.awaiting_review_count, t.rejected_count, t.missing_count,
-           u.id AS agent_id, u.first_name, u.last_name, u.email::text AS email,
-           ${iso('t.created_at')} AS created_at, ${iso('t.closed_at')} AS closed_at,
-           (SELECT to_char(min(kd.date), 'YYYY-MM-DD') FROM key_dates kd
-             WHERE kd.transaction_id = t.id AND kd.kind = 'closing') AS closing_date
-      FROM transactions t JOIN users u ON u.id = t.user_id
+  return linesSql(
+    TRANSACTION_COLUMN_SQL,
+    Prisma.sql`FROM transactions t JOIN users u ON u.id = t.user_id
      WHERE ${adminFilter(query, status)}
-     ORDER BY t.created_at DESC, t.id DESC`;
-}
-
-function transactionCells(row: TransactionRow): Cell[] {
-  const required = row.required_count;
-  const done = row.accepted_count + row.waived_count;
-  return [
-    row.id,
-    row.street_address,
-    row.city,
-    row.state,
-    row.zip,
-    row.type,
-    row.role,
-    row.status,
-    done >= required,
-    required === 0 ? 100 : Math.round((100 * done) / required),
-    required,
-    row.accepted_count,
-    row.waived_count,
-    row.awaiting_review_count,
-    row.rejected_count,
-    row.missing_count,
-    row.agent_id,
-    `${row.first_name} ${row.last_name}`,
-    row.email,
-    row.created_at,
-    row.closed_at,
-    row.closing_date,
-  ];
+     ORDER BY t.created_at DESC, t.id DESC`,
+  );
 }
 
 // --- The review queue: undecided uploads and requested waivers, oldest first ---
 
-type QueueRow = {
-  transaction_id: string;
-  street_address: string;
-  city: string;
-  state: string;
-  zip: string;
-  type: string;
-  role: string;
-  form_id: string;
-  label: string;
-  kind: string;
-  version: number;
-  waiver_reason: string | null;
-  agent_id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  submitted_at: string;
-  waiting_seconds: string;
-};
-
-export const REVIEW_QUEUE_COLUMNS = [
-  'transaction_id',
-  'street_address',
-  'city',
-  'state',
-  'zip',
-  'type',
-  'role',
-  'item_id',
-  'item',
-  'kind',
-  'version',
-  'waiver_reason',
-  'agent_id',
-  'agent_name',
-  'agent_email',
-  'submitted_at',
-  'waiting_seconds',
-] as const;
+const QUEUE_COLUMN_SQL: readonly Column[] = [
+  ['transaction_id', 't.id', 'safe'],
+  ['street_address', 't.street_address', 'text'],
+  ['city', 't.city', 'text'],
+  ['state', 't.state', 'text'],
+  ['zip', 't.zip', 'text'],
+  ['type', 't.type', 'text'],
+  ['role', 't.role', 'text'],
+  ['item_id', 'e.form_id', 'safe'],
+  ['item', 'f.label', 'text'],
+  ['kind', 'e.kind', 'safe'],
+  ['version', 'f.version', 'safe'],
+  ['waiver_reason', "CASE WHEN e.kind = 'waiver' THEN f.waiver_reason END", 'text'],
+  ['agent_id', 'u.id', 'safe'],
+  ['agent_name', "u.first_name || ' ' || u.last_name", 'text'],
+  ['agent_email', 'u.email::text', 'text'],
+  ['submitted_at', iso('e.queued_at'), 'safe'],
+  ['waiting_seconds', 'greatest(0, floor(extract(epoch FROM now.at - e.queued_at)))::bigint', 'safe'],
+];
+export const REVIEW_QUEUE_COLUMNS = headerOf(QUEUE_COLUMN_SQL);
 
 /** The entries of GET /api/admin/review-queue (services/transactions/review-queue.ts), all of them. */
 function reviewQueueExportSql({ type, agentId }: ReviewQueueExportInput, now: Date): Prisma.Sql {
@@ -206,15 +149,9 @@ function reviewQueueExportSql({ type, agentId }: ReviewQueueExportInput, now: Da
     ...(agentId ? [Prisma.sql`t.user_id = ${agentId}::uuid`] : []),
     ...(type ? [Prisma.sql`t.type = ${type}`] : []),
   ];
-  return Prisma.sql`
-    SELECT t.id AS transaction_id, t.street_address, t.city, t.state, t.zip, t.type, t.role,
-           e.form_id, f.label, e.kind, f.version,
-           CASE WHEN e.kind = 'waiver' THEN f.waiver_reason END AS waiver_reason,
-           u.id AS agent_id, u.first_name, u.last_name, u.email::text AS email,
-           ${iso('e.queued_at')} AS submitted_at,
-           greatest(0, floor(extract(epoch FROM ${now}::timestamptz - e.queued_at)))::bigint::text
-             AS waiting_seconds
-      FROM (SELECT f.id AS form_id, f.transaction_id, f.submitted_at AS queued_at, 'document' AS kind
+  return linesSql(
+    QUEUE_COLUMN_SQL,
+    Prisma.sql`FROM (SELECT f.id AS form_id, f.transaction_id, f.submitted_at AS queued_at, 'document' AS kind
               FROM transaction_forms f WHERE f.file_key IS NOT NULL AND f.status = 'pending'
             UNION ALL
             SELECT f.id, f.transaction_id, f.waiver_requested_at, 'waiver'
@@ -222,61 +159,35 @@ function reviewQueueExportSql({ type, agentId }: ReviewQueueExportInput, now: Da
       JOIN transaction_forms f ON f.id = e.form_id
       JOIN transactions t ON t.id = e.transaction_id
       JOIN users u ON u.id = t.user_id
+      CROSS JOIN (SELECT ${now}::timestamptz AS at) AS now
      WHERE ${Prisma.join(filters, ' AND ')}
-     ORDER BY e.queued_at, e.form_id, e.kind`;
+     ORDER BY e.queued_at, e.form_id, e.kind`,
+  );
 }
-
-const queueCells = (row: QueueRow): Cell[] => [
-  row.transaction_id,
-  row.street_address,
-  row.city,
-  row.state,
-  row.zip,
-  row.type,
-  row.role,
-  row.form_id,
-  row.label,
-  row.kind,
-  row.version,
-  row.waiver_reason,
-  row.agent_id,
-  `${row.first_name} ${row.last_name}`,
-  row.email,
-  row.submitted_at,
-  row.waiting_seconds,
-];
 
 // --- Users: the users list, with its search ---
 
-type UserRow = {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  company: string;
-  phone_number: string;
-  role: string;
-  is_owner: boolean;
-  is_admin_approved: boolean;
-  email_verified: boolean;
-  created_at: string;
-  deactivated_at: string | null;
-};
-
-export const USER_COLUMNS = [
-  'id',
-  'first_name',
-  'last_name',
-  'email',
-  'company',
-  'phone_number',
-  'role',
-  'status',
-  'owner',
-  'email_verified',
-  'created_at',
-  'deactivated_at',
-] as const;
+const USER_COLUMN_SQL: readonly Column[] = [
+  ['id', 'u.id', 'safe'],
+  ['first_name', 'u.first_name', 'text'],
+  ['last_name', 'u.last_name', 'text'],
+  ['email', 'u.email::text', 'text'],
+  ['company', 'u.company', 'text'],
+  ['phone_number', 'u.phone_number', 'text'],
+  ['role', 'u.role', 'safe'],
+  // users.ts accountStatus, in the same order of precedence.
+  [
+    'status',
+    `CASE WHEN u.is_admin_approved THEN 'active' WHEN u.deactivated_at IS NOT NULL THEN 'deactivated'
+          WHEN u.email_verified_at IS NOT NULL THEN 'awaitingApproval' ELSE 'emailUnverified' END`,
+    'safe',
+  ],
+  ['owner', 'u.is_owner', 'safe'],
+  ['email_verified', 'u.email_verified_at IS NOT NULL', 'safe'],
+  ['created_at', iso('u.created_at'), 'safe'],
+  ['deactivated_at', iso('u.deactivated_at'), 'safe'],
+];
+export const USER_COLUMNS = headerOf(USER_COLUMN_SQL);
 
 /** The rows of GET /api/users?query (services/users.ts listUsers), newest first. */
 function usersExportSql({ query }: UsersExportInput): Prisma.Sql {
@@ -286,33 +197,13 @@ function usersExportSql({ query }: UsersExportInput): Prisma.Sql {
     ? Prisma.sql`u.first_name ILIKE ${pattern} OR u.last_name ILIKE ${pattern}
         OR u.email ILIKE ${pattern} OR u.company ILIKE ${pattern}`
     : Prisma.sql`true`;
-  return Prisma.sql`
-    SELECT u.id, u.first_name, u.last_name, u.email::text AS email, u.company, u.phone_number,
-           u.role::text AS role, u.is_owner, u.is_admin_approved,
-           u.email_verified_at IS NOT NULL AS email_verified,
-           ${iso('u.created_at')} AS created_at, ${iso('u.deactivated_at')} AS deactivated_at
-      FROM users u WHERE ${where}
-     ORDER BY u.created_at DESC, u.id DESC`;
+  return linesSql(
+    USER_COLUMN_SQL,
+    Prisma.sql`FROM users u WHERE ${where} ORDER BY u.created_at DESC, u.id DESC`,
+  );
 }
 
-const userCells = (row: UserRow): Cell[] => [
-  row.id,
-  row.first_name,
-  row.last_name,
-  row.email,
-  row.company,
-  row.phone_number,
-  row.role,
-  accountStatus({
-    isAdminApproved: row.is_admin_approved,
-    deactivatedAt: row.deactivated_at === null ? null : new Date(row.deactivated_at),
-    emailVerifiedAt: row.email_verified ? new Date(0) : null,
-  }),
-  row.is_owner,
-  row.email_verified,
-  row.created_at,
-  row.deactivated_at,
-];
+type ExportSpec = { header: readonly string[]; statement: Prisma.Sql };
 
 // --- Plans: who may, and what exactly will be sent ---
 
@@ -331,86 +222,60 @@ export function planUsersExport(ctx: CallerContext, input: UsersExportInput): Ex
   return { kind: 'users', filename: `users-${today(ctx)}.csv`, ...input };
 }
 
-function specOf(plan: ExportPlan, now: Date): ExportSpec<never> {
-  const spec = <Row>(value: ExportSpec<Row>) => value as unknown as ExportSpec<never>;
+function specOf(plan: ExportPlan, now: Date): ExportSpec {
   switch (plan.kind) {
     case 'transactions':
-      return spec({
-        header: TRANSACTION_COLUMNS,
-        statement: transactionsExportSql(plan),
-        cells: transactionCells,
-      });
+      return { header: TRANSACTION_COLUMNS, statement: transactionsExportSql(plan) };
     case 'review-queue':
-      return spec({
-        header: REVIEW_QUEUE_COLUMNS,
-        statement: reviewQueueExportSql(plan, now),
-        cells: queueCells,
-      });
+      return { header: REVIEW_QUEUE_COLUMNS, statement: reviewQueueExportSql(plan, now) };
     case 'users':
-      return spec({ header: USER_COLUMNS, statement: usersExportSql(plan), cells: userCells });
+      return { header: USER_COLUMNS, statement: usersExportSql(plan) };
   }
 }
 
 // --- The stream ---
 
+const QUOTE = 0x22;
+const LF = 0x0a;
+const CRLF = Buffer.from('\r\n');
+
 /**
- * CSV text from a cursor: the header and the first batch, then one batch per read the consumer
- * asks for (backpressure: nothing is fetched while what was pushed waits to be sent). Ending,
- * failing or being destroyed (the client went away) closes the cursor and frees its connection.
+ * COPY's records end with LF; RFC 4180's with CRLF. A LF outside quotes ends a record (COPY quotes
+ * every cell holding a line break), so the state is only whether we are inside quotes, carried
+ * from chunk to chunk; a doubled quote flips it twice. Bytes, not text: UTF-8 never uses these
+ * two bytes inside a character. The header row comes first.
  */
-class CursorCsvStream<Row> extends Readable {
-  private pending: string;
+export class CrlfRecords extends Transform {
+  private quoted = false;
 
-  constructor(
-    private readonly cursor: SqlCursor<Row>,
-    header: readonly string[],
-    first: Row[],
-    private readonly cells: (row: Row) => Cell[],
-    private readonly onClosed: () => void,
-  ) {
+  constructor(header: string) {
     super();
-    this.pending = csvLine(header) + this.lines(first);
+    this.push(header);
   }
 
-  private lines(rows: Row[]): string {
-    let text = '';
-    for (const row of rows) text += csvLine(this.cells(row));
-    return text;
-  }
-
-  override _read(): void {
-    if (this.pending) {
-      const text = this.pending;
-      this.pending = '';
-      this.push(text);
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    const ends: number[] = [];
+    let quoted = this.quoted;
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i];
+      if (byte === QUOTE) quoted = !quoted;
+      else if (byte === LF && !quoted) ends.push(i);
+    }
+    this.quoted = quoted;
+    if (ends.length === 0) {
+      callback(null, chunk);
       return;
     }
-    this.cursor.next().then(
-      async (rows) => {
-        if (this.destroyed) return;
-        if (rows.length === 0) {
-          await this.cursor.close();
-          this.onClosed();
-          this.push(null);
-          return;
-        }
-        this.push(this.lines(rows));
-      },
-      (error: Error) => this.destroy(error),
-    );
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.cursor.close(error ?? new Error('export aborted')).then(
-      () => {
-        this.onClosed();
-        callback(error);
-      },
-      (closeError: Error) => {
-        this.onClosed();
-        callback(error ?? closeError);
-      },
-    );
+    const out = Buffer.allocUnsafe(chunk.length + ends.length);
+    let from = 0;
+    let to = 0;
+    for (const end of ends) {
+      to += chunk.copy(out, to, from, end);
+      to += CRLF.copy(out, to);
+      from = end + 1;
+    }
+    chunk.copy(out, to, from);
+    callback(null, out);
   }
 }
 
@@ -435,17 +300,13 @@ export async function openCsvExport(ctx: ServiceContext, plan: ExportPlan): Prom
   };
   const spec = specOf(plan, ctx.deps.clock.now());
   try {
-    const { first, cursor } = await sqlCursor<never>(ctx.db, spec.statement, {
-      batchRows: BATCH_ROWS,
-      timeoutMs: FETCH_TIMEOUT_MS,
-    });
-    return {
-      filename: plan.filename,
-      stream: new CursorCsvStream(cursor, spec.header, first, spec.cells, release),
-    };
+    const copy = await sqlCopyOut(ctx.db, spec.statement);
+    const stream = new CrlfRecords(csvLine(spec.header));
+    // Either end destroys the other: a client gone stops the COPY and frees its connection.
+    pipeline(copy.stream, stream, () => release());
+    return { filename: plan.filename, stream };
   } catch (error) {
     release();
-    if (isStatementTimeout(error)) throw new AppError('SERVICE_UNAVAILABLE', apiMessages.searchTooSlow);
     throw error;
   }
 }
