@@ -144,13 +144,27 @@ export async function sqlCopyOut(db: Db, statement: Prisma.Sql): Promise<CopyOut
     client.release(error);
   };
   try {
-    const stream = client.query(copyTo(text));
+    // handleReadyForQuery is node-postgres's hook on a submitted query (pg-copy-streams leaves it
+    // empty; its types do not list it).
+    const copy = copyTo(text) as ReturnType<typeof copyTo> & { handleReadyForQuery: () => void };
+    // The client is free again only at ReadyForQuery, which follows the COPY's last data: pooled
+    // before it, the next query would be queued behind this one.
+    const ready = new Promise<void>((resolve) => {
+      const handle = copy.handleReadyForQuery.bind(copy);
+      copy.handleReadyForQuery = () => {
+        handle();
+        resolve();
+      };
+    });
+    const stream = client.query(copy);
     let ended = false;
     stream.once('end', () => {
       ended = true;
     });
-    // After 'end' the protocol has finished the COPY (CommandComplete follows at once).
-    stream.once('close', () => release(ended ? undefined : new Error('COPY not finished')));
+    stream.once('close', () => {
+      if (ended) void ready.then(() => release());
+      else release(new Error('COPY not finished'));
+    });
     stream.once('error', (error: Error) => release(error));
     return { stream };
   } catch (error) {

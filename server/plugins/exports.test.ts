@@ -396,6 +396,21 @@ describe('who may export', () => {
     }
   });
 
+  it('answers HEAD with the headers alone, after the same checks, and runs no export', async () => {
+    const head = async (who?: Actor) =>
+      app.inject({
+        method: 'HEAD',
+        url: '/api/admin/transactions.csv',
+        headers: who ? { authorization: `Bearer ${await accessTokenFor(who, { now: clock.now() })}` } : {},
+      });
+    const allowed = await head(admin);
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.headers['content-disposition']).toBe('attachment; filename="transactions-2026-11-21.csv"');
+    expect(allowed.body).toBe('');
+    expect((await head(alice)).statusCode).toBe(403);
+    expect((await head()).statusCode).toBe(401);
+  });
+
   it('answers 401 "session" to a token that is not valid', async () => {
     const res = await app.inject({
       method: 'GET',

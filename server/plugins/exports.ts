@@ -80,12 +80,13 @@ export const exportRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
       },
       async (req, reply) => {
         const { ctx, plan } = await authorizeExport(deps, req, kind);
-        const csv = await openCsvExport(ctx, plan);
-        return reply
+        reply
           .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${csv.filename}"`)
-          .header('x-content-type-options', 'nosniff')
-          .send(csv.stream);
+          .header('content-disposition', `attachment; filename="${plan.filename}"`)
+          .header('x-content-type-options', 'nosniff');
+        // HEAD (which Fastify routes here too) discards the body: no export is run for it.
+        if (req.method === 'HEAD') return reply.send('');
+        return reply.send((await openCsvExport(ctx, plan)).stream);
       },
     );
 
