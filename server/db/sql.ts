@@ -112,7 +112,8 @@ export function inlineSql(statement: Prisma.Sql): string {
   const { values } = statement;
   return statement.text.replace(/\$(\d+)/g, (_, index: string) => {
     const value: unknown = values[Number(index) - 1];
-    if (typeof value === 'string') return escapeLiteral(value);
+    // A NUL would end the query text in the protocol: callers refuse it first (a 400).
+    if (typeof value === 'string' && !value.includes('\u0000')) return escapeLiteral(value);
     if (value instanceof Date) return escapeLiteral(value.toISOString());
     if (typeof value === 'number' && Number.isFinite(value)) return String(value);
     throw new Error(`cannot write a ${typeof value} into a COPY statement`);

@@ -302,6 +302,17 @@ describe('GET /api/admin/transactions.csv', () => {
     }
   });
 
+  it('refuses a NUL in the query as the search does (400), before any CSV', async () => {
+    const exported = await call('GET', '/api/admin/transactions.csv?query=a%00b', admin);
+    const searched = await call('GET', '/api/admin/transactions/search/a%00b', admin);
+    expect({ status: exported.statusCode, body: exported.json() }).toEqual({
+      status: searched.statusCode,
+      body: searched.json(),
+    });
+    expect(exported.statusCode).toBe(400);
+    expect((await call('GET', '/api/users.csv?query=%00', admin)).statusCode).toBe(400);
+  });
+
   it('answers the header row alone when nothing matches', async () => {
     expect((await csv('/api/admin/transactions.csv?query=no-such-address')).body).toBe(
       `${TRANSACTION_HEADER}\r\n`,

@@ -289,6 +289,10 @@ export type CsvExport = { filename: string; stream: Readable };
  * query (a search cut off by its timeout: 503) is still a proper error answer.
  */
 export async function openCsvExport(ctx: ServiceContext, plan: ExportPlan): Promise<CsvExport> {
+  // U+0000 is valid in a query string but not in PostgreSQL text: refused as the lists refuse it
+  // (their statement fails with 22021, a 400), here before the COPY, whose errors come too late.
+  if (Object.values(plan).some((value) => typeof value === 'string' && value.includes('\u0000')))
+    throw new AppError('BAD_REQUEST', apiMessages.unstorableText);
   const count = running.get(ctx.db) ?? 0;
   if (count >= MAX_CONCURRENT_EXPORTS) throw new AppError('SERVICE_UNAVAILABLE', apiMessages.exportsBusy);
   running.set(ctx.db, count + 1);
