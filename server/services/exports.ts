@@ -8,7 +8,7 @@ import type {
 } from '../../shared/schemas/exports';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
-import { sqlCopyOut } from '../db/sql';
+import { isStatementTimeout, sqlCopyOut } from '../db/sql';
 import { AppError } from '../errors';
 import type { CallerContext, ServiceContext } from './context';
 import { escapeLike } from './paging';
@@ -248,12 +248,21 @@ const CRLF = Buffer.from('\r\n');
 export class CrlfRecords extends Transform {
   private quoted = false;
 
+  /** Called once, with the first rows or at the end of an export without any. */
+  onFirst: () => void = () => {};
+
   constructor(header: string) {
     super();
     this.push(header);
   }
 
+  override _flush(callback: TransformCallback): void {
+    this.onFirst();
+    callback();
+  }
+
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.onFirst();
     const ends: number[] = [];
     let quoted = this.quoted;
     for (let i = 0; i < chunk.length; i++) {
@@ -306,11 +315,21 @@ export async function openCsvExport(ctx: ServiceContext, plan: ExportPlan): Prom
   try {
     const copy = await sqlCopyOut(ctx.db, spec.statement);
     const stream = new CrlfRecords(csvLine(spec.header));
-    // Either end destroys the other: a client gone stops the COPY and frees its connection.
-    pipeline(copy.stream, stream, () => release());
+    // The first rows (or the end) are awaited before anything is answered, so a failure of the
+    // statement itself is still a proper error answer, not a file cut short.
+    const started = new Promise<void>((resolve, reject) => {
+      stream.onFirst = resolve;
+      // Either end destroys the other: a client gone stops the COPY and frees its connection.
+      pipeline(copy.stream, stream, (error) => {
+        release();
+        if (error) reject(error);
+      });
+    });
+    await started;
     return { filename: plan.filename, stream };
   } catch (error) {
     release();
+    if (isStatementTimeout(error)) throw new AppError('SERVICE_UNAVAILABLE', apiMessages.searchTooSlow);
     throw error;
   }
 }
