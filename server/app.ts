@@ -20,6 +20,7 @@ import { loggerOptions, requestIdFrom } from './logger';
 import { CLIENT_DIST_DIR } from './paths';
 import { clientIsBuilt, clientPlugin, isClientRoute, isServerPath, sendIndex } from './plugins/client';
 import { compressionPlugin } from './plugins/compression';
+import { exportRoutes } from './plugins/exports';
 import { fileRoutes } from './plugins/files';
 import { healthRoutes } from './plugins/health';
 import { mailLinkRoutes } from './plugins/mail-links';
@@ -280,7 +281,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     scopeOf: api.scopeOf,
     version: VERSION,
     // Inside the REST plugin, so the OpenAPI document lists them too.
-    extensions: options.api ? [] : [uploadRoutes, mailLinkRoutes],
+    extensions: options.api ? [] : [uploadRoutes, mailLinkRoutes, exportRoutes],
   });
   app.register(fileRoutes, { deps });
 

@@ -133,6 +133,8 @@ export const apiMessages = {
   fileRequired: 'Choose a file to upload',
   /** A search cut off by SEARCH_TIMEOUT_MS (a pathological term over a million rows). */
   searchTooSlow: 'This search took too long. Try a longer or more specific term.',
+  /** DESIGN.md 12.3: each CSV export holds a database connection until its last row is sent. */
+  exportsBusy: 'Too many exports are running. Try again in a minute.',
   uploadMalformed: 'The upload was cut short or is not well-formed multipart data',
   fileTooLarge: 'The file is too large',
   /** An upload with a part besides its one file (another field, a second file). */

@@ -11,6 +11,7 @@ import {
 } from '../../shared/schemas/transactions';
 import { serverMessageOf } from '../api/errors';
 import { confirmDelete } from '../components/confirm-delete';
+import { ExportButton, exportPath } from '../components/ExportButton';
 import { ListPage } from '../components/ListPage';
 import { COMPLIANCE_LABEL } from '../components/transactions/compliance';
 import { TransactionsTable } from '../components/transactions/TransactionsTable';
@@ -85,7 +86,16 @@ export function AdminTransactions() {
     );
 
   return (
-    <ListPage title="Admin Transactions" onSearch={search}>
+    <ListPage
+      title="Admin Transactions"
+      action={
+        <ExportButton
+          path={exportPath('/api/admin/transactions.csv', { status, query: term })}
+          filename="transactions.csv"
+        />
+      }
+      onSearch={search}
+    >
       <Stack gap="md">
         <NativeSelect
           label="Status"

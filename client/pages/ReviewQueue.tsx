@@ -6,6 +6,7 @@ import { Link } from 'wouter';
 import { PAGE_SIZE } from '../../shared/constants';
 import type { ReviewQueueItem } from '../../shared/schemas/compliance';
 import { serverMessageOf } from '../api/errors';
+import { ExportButton, exportPath } from '../components/ExportButton';
 import { isListLoading, ListTable } from '../components/ListTable';
 import { Pager } from '../components/Pager';
 import { addressOf, ReviewPanel } from '../components/review/ReviewPanel';
@@ -169,7 +170,11 @@ export function ReviewQueue() {
       <Stack gap="lg">
         <Group justify="space-between" wrap="wrap">
           <Title order={1}>Review Queue</Title>
-          <Group gap="xs">
+          <Group gap="xs" wrap="wrap">
+            <ExportButton
+              path={exportPath('/api/admin/review-queue.csv', { type, agentId })}
+              filename="review-queue.csv"
+            />
             <Button component={Link} href={paths.rejectionReasons} variant="default">
               Rejection reasons
             </Button>

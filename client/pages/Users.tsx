@@ -1,4 +1,4 @@
-import { Badge, Button, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { openConfirmModal } from '@mantine/modals';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { PAGE_SIZE } from '../../shared/constants';
 import type { AccountStatus, PublicUser } from '../../shared/schemas/users';
 import { serverMessageOf } from '../api/errors';
+import { ExportButton, exportPath } from '../components/ExportButton';
 import { ListPage } from '../components/ListPage';
 import { isListLoading, ListTable } from '../components/ListTable';
 import { Pager } from '../components/Pager';
@@ -104,7 +105,16 @@ export function Users() {
 
   return (
     <>
-      <ListPage title="Users" action={<Button onClick={addModal.open}>Add user</Button>} onSearch={search}>
+      <ListPage
+        title="Users"
+        action={
+          <Group gap="xs">
+            <ExportButton path={exportPath('/api/users.csv', { query: term })} filename="users.csv" />
+            <Button onClick={addModal.open}>Add user</Button>
+          </Group>
+        }
+        onSearch={search}
+      >
         <ListTable
           columns={COLUMNS}
           minWidth={880}

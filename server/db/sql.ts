@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type pg from 'pg';
+import { escapeLiteral } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { type Db, poolOf } from './client';
 import type { Prisma } from './generated/client';
 
@@ -97,5 +100,76 @@ export async function sqlRowsWithin<Row extends pg.QueryResultRow>(
     throw error;
   } finally {
     client.release(broken);
+  }
+}
+
+/**
+ * `statement` as one text with its values written in as SQL literals: COPY takes no parameters.
+ * Strings go through node-postgres's escapeLiteral (quotes doubled; E'' when a backslash is
+ * present), so a value can never end its literal; dates as their ISO text, numbers as numbers.
+ */
+export function inlineSql(statement: Prisma.Sql): string {
+  const { values } = statement;
+  return statement.text.replace(/\$(\d+)/g, (_, index: string) => {
+    const value: unknown = values[Number(index) - 1];
+    // A NUL would end the query text in the protocol: callers refuse it first (a 400).
+    if (typeof value === 'string' && !value.includes('\u0000')) return escapeLiteral(value);
+    if (value instanceof Date) return escapeLiteral(value.toISOString());
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    throw new Error(`cannot write a ${typeof value} into a COPY statement`);
+  });
+}
+
+/** Writes `statement`'s rows as CSV (PostgreSQL's COPY format: LF, quoted as RFC 4180 quotes). */
+export type CopyOut = {
+  /** The bytes as PostgreSQL sends them; reading it paces the query (the socket is paused). */
+  stream: Readable;
+};
+
+/**
+ * `COPY (statement) TO STDOUT WITH (FORMAT csv)` on one pooled connection (CSV exports,
+ * DESIGN.md 12.3): every row without a cursor's round trips or a JavaScript object per row, the
+ * bytes forwarded as they arrive. The connection goes back to the pool when the copy ends; if the
+ * stream is destroyed first (the client went away) it is closed instead, since it is still in the
+ * middle of the COPY, and PostgreSQL stops the statement when its socket goes.
+ */
+export async function sqlCopyOut(db: Db, statement: Prisma.Sql): Promise<CopyOut> {
+  const pool = poolOf(db);
+  if (!pool) throw new Error('sqlCopyOut needs the pg pool under Prisma');
+  const text = `COPY (${inlineSql(statement)}) TO STDOUT WITH (FORMAT csv)`;
+  const client = await pool.connect();
+  let released = false;
+  const release = (error?: Error) => {
+    if (released) return;
+    released = true;
+    client.release(error);
+  };
+  try {
+    // handleReadyForQuery is node-postgres's hook on a submitted query (pg-copy-streams leaves it
+    // empty; its types do not list it).
+    const copy = copyTo(text) as ReturnType<typeof copyTo> & { handleReadyForQuery: () => void };
+    // The client is free again only at ReadyForQuery, which follows the COPY's last data: pooled
+    // before it, the next query would be queued behind this one.
+    const ready = new Promise<void>((resolve) => {
+      const handle = copy.handleReadyForQuery.bind(copy);
+      copy.handleReadyForQuery = () => {
+        handle();
+        resolve();
+      };
+    });
+    const stream = client.query(copy);
+    let ended = false;
+    stream.once('end', () => {
+      ended = true;
+    });
+    stream.once('close', () => {
+      if (ended) void ready.then(() => release());
+      else release(new Error('COPY not finished'));
+    });
+    stream.once('error', (error: Error) => release(error));
+    return { stream };
+  } catch (error) {
+    release(error as Error);
+    throw error;
   }
 }

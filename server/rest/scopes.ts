@@ -85,6 +85,10 @@ export const PATH_SCOPES: Readonly<Record<string, PathScope>> = {
   ...libraryScopes('/api/forms'),
   ...libraryScopes('/api/tutorials'),
   'POST /api/uploads/forms': 'libraries:write',
+  // CSV exports.
+  'GET /api/admin/transactions.csv': 'transactions:read',
+  'GET /api/admin/review-queue.csv': 'transactions:read',
+  'GET /api/users.csv': 'users:read',
   // Webhooks.
   'GET /api/admin/webhooks': 'webhooks:manage',
   'POST /api/admin/webhooks': 'webhooks:manage',

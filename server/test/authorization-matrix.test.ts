@@ -427,6 +427,9 @@ const PROCEDURES: Record<string, ProcedureRow> = {
 
   'uploads.transactionTarget': { expect: A_OR_ADMINS_BY_ID, input: () => ({ id: world.deal.id }) },
   'uploads.libraryTarget': { expect: OWNER },
+  'exports.transactions': { expect: ADMINS, input: () => ({ status: 'missing', query: 'Harbor' }) },
+  'exports.reviewQueue': { expect: ADMINS, input: () => ({ agentId: A().id }) },
+  'exports.users': { expect: ADMINS, input: () => ({ query: 'Agent' }) },
 
   'notifications.list': { expect: A_OR_ADMINS, input: () => ({ userId: A().id, ...paging }) },
   'notifications.markAllRead': { expect: A_OR_ADMINS, input: () => ({ userId: A().id }) },
@@ -865,6 +868,13 @@ const ROUTES: Record<string, RouteRow> = {
     expect: ADMINS,
     request: async () => ({ url: `/api/admin/webhooks/${await freshWebhook()}/test`, payload: {} }),
   },
+  // CSV exports (issue 20): admins only, as their procedures say (EXPORT_ROUTE_PROCEDURES).
+  'GET /api/admin/transactions.csv': {
+    expect: ADMINS,
+    request: get('/api/admin/transactions.csv?status=missing&query=Harbor'),
+  },
+  'GET /api/admin/review-queue.csv': { expect: ADMINS, request: get('/api/admin/review-queue.csv') },
+  'GET /api/users.csv': { expect: ADMINS, request: get('/api/users.csv?query=Agent') },
 
   // The signature is the permission (DESIGN.md 6): "View" opens in a new tab without a header.
   'GET /files/*': { expect: PUBLIC, request: () => ({ url: world.fileLink }) },
@@ -895,6 +905,12 @@ const ROUTES: Record<string, RouteRow> = {
 const UPLOAD_ROUTE_PROCEDURES: Record<string, string> = {
   'POST /api/uploads/transactions/:id': 'uploads.transactionTarget',
   'POST /api/uploads/forms': 'uploads.libraryTarget',
+};
+/** The CSV exports likewise call one procedure each before sending a byte (server/plugins/exports.ts). */
+const EXPORT_ROUTE_PROCEDURES: Record<string, string> = {
+  'GET /api/admin/transactions.csv': 'exports.transactions',
+  'GET /api/admin/review-queue.csv': 'exports.reviewQueue',
+  'GET /api/users.csv': 'exports.users',
 };
 
 // --- Calls ---
@@ -1063,6 +1079,7 @@ describe('the table itself', () => {
         pathOf.get(route.procedure) ?? '?',
       ]),
       ...Object.entries(UPLOAD_ROUTE_PROCEDURES),
+      ...Object.entries(EXPORT_ROUTE_PROCEDURES),
     ];
     for (const [route, path] of pairs) {
       expect({ route, path, expect: ROUTES[route]?.expect }).toEqual({

@@ -335,6 +335,9 @@ function validInputs(w: World): Record<string, unknown> {
       ],
     },
     'calendar.list': { from: '2026-11-01', to: '2026-12-31', agentId },
+    'exports.transactions': { status: 'needs-review', query: 'Main' },
+    'exports.reviewQueue': { type: 'FuzzType', agentId },
+    'exports.users': { query: 'agent' },
     'notificationSettings.get': { userId: agentId },
     'notificationSettings.update': {
       userId: agentId,
@@ -1028,6 +1031,52 @@ function mailLinkRequest(): fc.Arbitrary<FuzzRequest> {
 }
 
 /**
+ * The CSV exports (issue 20): hostile query strings around the valid filters, by every actor.
+ * An admin's answer is a CSV stream that ends (its header first), never a 5xx, whatever the term.
+ */
+function exportRequest(): fc.Arbitrary<FuzzRequest> {
+  const exports = [
+    ['/api/admin/transactions.csv', { status: 'missing', query: 'Main' }],
+    ['/api/admin/review-queue.csv', { type: 'FuzzType', agentId: users.agent.id }],
+    ['/api/users.csv', { query: 'agent' }],
+  ] as const;
+  return fc
+    .record({
+      target: fc.constantFrom(...exports),
+      query: fc.option(
+        fc.oneof(
+          hostileQuery({}),
+          hostileString.map((term) => `query=${percentEncode(term)}`),
+        ),
+        {
+          nil: undefined,
+        },
+      ),
+      valid: fc.boolean(),
+      method: fc.oneof(
+        { weight: 8, arbitrary: fc.constant('GET') },
+        { weight: 1, arbitrary: fc.constantFrom('HEAD', 'POST') },
+      ),
+      actor: actorFor('admin'),
+      remoteAddress,
+    })
+    .chain(({ target: [url, valid], query, valid: useValid, method, actor, remoteAddress: from }) =>
+      (useValid ? hostileQuery(valid) : fc.constant(query ?? '')).map(
+        (search) =>
+          new FuzzRequest(
+            `GET ${url}`,
+            method,
+            search ? `${url}?${search}` : url,
+            actor,
+            from,
+            undefined,
+            undefined,
+          ),
+      ),
+    );
+}
+
+/**
  * /metrics by every actor (sessions and the bad authorizations), with any method and hostile query
  * strings, one of which carries the metrics token itself: only the header may open it.
  */
@@ -1512,6 +1561,20 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
         const real = request.url.includes(world.unsubscribeToken) || request.url.includes(world.feedToken);
         if (response.statusCode < 400 && !real)
           return `answered ${response.statusCode} for a token nobody was given`;
+        return restErrorBody(request.method)(response);
+      },
+    }));
+  });
+
+  it('CSV exports (3 routes, hostile query strings)', { timeout: 120_000 }, async () => {
+    await fuzzFamily('exports', 3, exportRequest(), (request) => ({
+      answer: (response) => {
+        if (
+          response.statusCode === 200 &&
+          request.method === 'GET' &&
+          !/^[a-z_]+(,[a-z_]+)+\r\n/.test(response.body)
+        )
+          return 'a 200 export does not start with its header row';
         return restErrorBody(request.method)(response);
       },
     }));

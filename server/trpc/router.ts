@@ -3,6 +3,7 @@ import { apiKeysRouter } from '../routers/api-keys';
 import { authRouter } from '../routers/auth';
 import { bannersRouter } from '../routers/banners';
 import { calendarRouter } from '../routers/calendar';
+import { exportsRouter } from '../routers/exports';
 import { keyDatesRouter } from '../routers/key-dates';
 import { librariesRouter } from '../routers/libraries';
 import { notificationSettingsRouter } from '../routers/notification-settings';
@@ -39,6 +40,7 @@ export const appRouter = router({
   keyDates: keyDatesRouter,
   calendar: calendarRouter,
   webhooks: webhooksRouter,
+  exports: exportsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -270,6 +270,15 @@ export function listAll(ctx: CallerContext, input: PagingInput & StatusFilter) {
   return listPage(ctx, activeIn(input.status), input);
 }
 
+/**
+ * The rows of the admin list (no term) or search (a term): the same WHERE clause, so the CSV
+ * export (services/exports.ts) answers exactly the rows the admin's screen pages through.
+ */
+export function adminFilter(term: string | undefined, status: ComplianceStatus | undefined): Prisma.Sql {
+  const trimmed = term?.trim();
+  return trimmed ? Prisma.sql`${activeIn(status)} AND ${matching(trimmed, true)}` : activeIn(status);
+}
+
 export function searchAll(ctx: CallerContext, input: PagingInput & StatusFilter & { term: string }) {
   const term = input.term.trim();
   if (!term) return listPage(ctx, activeIn(input.status), input);

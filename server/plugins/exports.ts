@@ -1,0 +1,120 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { apiError } from '../../shared/schemas/common';
+import {
+  type ExportPlan,
+  reviewQueueExportInput,
+  transactionsExportInput,
+  usersExportInput,
+} from '../../shared/schemas/exports';
+import type { AppDeps } from '../deps';
+import { BEARER, type OperationFacts } from '../rest/openapi';
+import { assertKeyMayCall, scopeOfPath } from '../rest/scopes';
+import { openCsvExport, REVIEW_QUEUE_COLUMNS, TRANSACTION_COLUMNS, USER_COLUMNS } from '../services/exports';
+import { contextOfRequest } from '../trpc/context';
+import { createCaller } from '../trpc/router';
+
+/**
+ * The CSV exports of DESIGN.md 12.3: GET /api/admin/transactions.csv, /api/admin/review-queue.csv
+ * and /api/users.csv. The transport only: who may and the filter are settled by a procedure
+ * (server/routers/exports.ts) before a byte is sent, what a row is by server/services/exports.ts,
+ * whose stream is sent as it comes (Fastify destroys it when the client goes away, which closes
+ * the COPY). Not in the REST table: the answer is a stream of text/csv, not the table's JSON.
+ * Registered inside the REST plugin, so the OpenAPI document lists them.
+ */
+
+type ExportKind = ExportPlan['kind'];
+
+/**
+ * The one place an export request is authenticated and authorized: the bearer token as every
+ * /api route reads it, then the export's procedure (adminProcedure: 401, 403 and 400 with the
+ * house's bodies). Anything else an export should require (an API key's scope) belongs here or
+ * in those procedures.
+ */
+async function authorizeExport(deps: AppDeps, req: FastifyRequest, kind: ExportKind) {
+  const ctx = await contextOfRequest(deps, req, { acceptsApiKeys: true });
+  // An API key needs the path's scope (rest/scopes.ts), as on every /api path.
+  assertKeyMayCall(ctx, scopeOfPath('GET', req.routeOptions.url ?? ''));
+  const caller = createCaller(ctx).exports;
+  const query = req.query ?? {};
+  const plan =
+    kind === 'transactions'
+      ? await caller.transactions(query as never)
+      : kind === 'review-queue'
+        ? await caller.reviewQueue(query as never)
+        : await caller.users(query as never);
+  return { ctx, plan };
+}
+
+const csvAnswer = (columns: readonly string[]) => ({
+  200: {
+    description: `text/csv; charset=utf-8 (RFC 4180, CRLF), attachment. Header row: ${columns.join(',')}`,
+    content: { 'text/csv': { schema: z.string() } },
+  },
+  // 503 when too many exports run already; the finishing pass names it (rest/openapi.ts).
+  '5XX': apiError,
+});
+
+const DESCRIPTION =
+  'Every matching row, streamed (not paged), after a header row. Cells starting with = + - @, a tab ' +
+  "or a carriage return are prefixed with `'` so spreadsheets do not run them as formulas. " +
+  'Admins only. 503 when too many exports are already running.';
+
+export const exportRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
+  const route = (
+    url: string,
+    kind: ExportKind,
+    operationId: string,
+    summary: string,
+    querystring: z.ZodType,
+    columns: readonly string[],
+  ) =>
+    app.get(
+      url,
+      {
+        schema: {
+          ...({ operationId, security: BEARER, 'x-errors': [400, 401, 403, 429] } satisfies OperationFacts),
+          summary,
+          description: DESCRIPTION,
+          tags: ['exports'],
+          querystring,
+          response: csvAnswer(columns),
+        },
+      },
+      async (req, reply) => {
+        const { ctx, plan } = await authorizeExport(deps, req, kind);
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${plan.filename}"`)
+          .header('x-content-type-options', 'nosniff');
+        // HEAD (which Fastify routes here too) discards the body: no export is run for it.
+        if (req.method === 'HEAD') return reply.send('');
+        return reply.send((await openCsvExport(ctx, plan)).stream);
+      },
+    );
+
+  route(
+    '/api/admin/transactions.csv',
+    'transactions',
+    'exportTransactionsCsv',
+    "Every user's transactions as CSV (the admin list's status filter and search query)",
+    transactionsExportInput,
+    TRANSACTION_COLUMNS,
+  );
+  route(
+    '/api/admin/review-queue.csv',
+    'review-queue',
+    'exportReviewQueueCsv',
+    'The whole review queue as CSV, oldest first (the queue filters type and agentId)',
+    reviewQueueExportInput,
+    REVIEW_QUEUE_COLUMNS,
+  );
+  route(
+    '/api/users.csv',
+    'users',
+    'exportUsersCsv',
+    'Every account as CSV, newest first (the users list search query)',
+    usersExportInput,
+    USER_COLUMNS,
+  );
+};

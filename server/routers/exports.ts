@@ -1,0 +1,30 @@
+import {
+  exportPlan,
+  reviewQueueExportInput,
+  transactionsExportInput,
+  usersExportInput,
+} from '../../shared/schemas/exports';
+import * as exports from '../services/exports';
+import { adminProcedure, router } from '../trpc/init';
+
+/**
+ * Who may export what (DESIGN.md 12.3). The CSV routes (server/plugins/exports.ts) stream the
+ * rows; before sending a byte they call these procedures, so exports obey the same base
+ * procedures, input validation and authorization tests as everything else.
+ */
+export const exportsRouter = router({
+  transactions: adminProcedure
+    .input(transactionsExportInput)
+    .output(exportPlan)
+    .query(({ ctx, input }) => exports.planTransactionsExport(ctx, input)),
+
+  reviewQueue: adminProcedure
+    .input(reviewQueueExportInput)
+    .output(exportPlan)
+    .query(({ ctx, input }) => exports.planReviewQueueExport(ctx, input)),
+
+  users: adminProcedure
+    .input(usersExportInput)
+    .output(exportPlan)
+    .query(({ ctx, input }) => exports.planUsersExport(ctx, input)),
+});

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { idSchema } from './common';
+import { reviewQueueInput } from './compliance';
+import { adminSearchInput, complianceStatus } from './transactions';
+import { usersListInput } from './users';
+
+/**
+ * The CSV exports of DESIGN.md 12.3: the filters of the lists they export, without paging (every
+ * matching row is sent). What a route answers before streaming is an ExportPlan: who may, and
+ * the filter as parsed, settled by a procedure (server/routers/exports.ts) before a byte is sent.
+ */
+
+export const transactionsExportInput = z.object({
+  status: complianceStatus.optional(),
+  /** The admin search's term (address fields and the agent's name); absent or blank: every row. */
+  query: adminSearchInput.shape.term.optional(),
+});
+export type TransactionsExportInput = z.infer<typeof transactionsExportInput>;
+
+export const reviewQueueExportInput = reviewQueueInput.pick({ type: true, agentId: true });
+export type ReviewQueueExportInput = z.infer<typeof reviewQueueExportInput>;
+
+export const usersExportInput = usersListInput.pick({ query: true });
+export type UsersExportInput = z.infer<typeof usersExportInput>;
+
+const filename = z.string();
+export const exportPlan = z.discriminatedUnion('kind', [
+  transactionsExportInput.extend({ kind: z.literal('transactions'), filename }),
+  z.object({
+    kind: z.literal('review-queue'),
+    filename,
+    type: z.string().optional(),
+    agentId: idSchema.optional(),
+  }),
+  usersExportInput.extend({ kind: z.literal('users'), filename }),
+]);
+export type ExportPlan = z.infer<typeof exportPlan>;
