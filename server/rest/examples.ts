@@ -10,6 +10,90 @@ export type OperationExamples = { request?: unknown; response?: unknown };
  * trimmed (two items per list, tokens shortened); edit freely, the test keeps them valid.
  */
 export const restExamples: Record<string, OperationExamples> = {
+  webhooksCreate: {
+    request: {
+      url: 'https://crm.example.com/hooks/portal',
+      events: ['transaction.created', 'document.accepted'],
+    },
+    response: {
+      _id: '52c2cb90-029d-4273-8dbf-e22e531eeb0c',
+      url: 'https://crm.example.com/hooks/portal',
+      events: ['transaction.created', 'document.accepted'],
+      description: '',
+      active: true,
+      createdAt: '2026-11-27T20:25:07.773Z',
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    },
+  },
+  webhooksDelete: { response: { message: 'Webhook deleted' } },
+  webhooksDeliveries: {
+    response: {
+      items: [
+        {
+          _id: '7ed494fb-25a5-464b-beb6-f9453530fc3e',
+          eventId: 'ab465f38-d075-4ff2-9d0a-31bafbd92a6b',
+          event: 'ping',
+          status: 'pending',
+          attempts: 0,
+          lastStatusCode: null,
+          lastError: null,
+          nextAttemptAt: '2026-11-27T20:25:07.815Z',
+          createdAt: '2026-11-27T20:25:07.815Z',
+        },
+      ],
+      totalPages: 1,
+      totalItems: 1,
+    },
+  },
+  webhooksList: {
+    response: [
+      {
+        _id: '52c2cb90-029d-4273-8dbf-e22e531eeb0c',
+        url: 'https://crm.example.com/hooks/portal',
+        events: ['transaction.created', 'document.accepted'],
+        description: '',
+        active: true,
+        createdAt: '2026-11-27T20:25:07.773Z',
+      },
+    ],
+  },
+  webhooksRetry: {
+    response: {
+      _id: '7ed494fb-25a5-464b-beb6-f9453530fc3e',
+      eventId: 'ab465f38-d075-4ff2-9d0a-31bafbd92a6b',
+      event: 'ping',
+      status: 'pending',
+      attempts: 0,
+      lastStatusCode: null,
+      lastError: null,
+      nextAttemptAt: '2026-11-27T20:25:07.815Z',
+      createdAt: '2026-11-27T20:25:07.815Z',
+    },
+  },
+  webhooksTest: {
+    response: {
+      _id: '7ed494fb-25a5-464b-beb6-f9453530fc3e',
+      eventId: 'ab465f38-d075-4ff2-9d0a-31bafbd92a6b',
+      event: 'ping',
+      status: 'pending',
+      attempts: 0,
+      lastStatusCode: null,
+      lastError: null,
+      nextAttemptAt: '2026-11-27T20:25:07.815Z',
+      createdAt: '2026-11-27T20:25:07.815Z',
+    },
+  },
+  webhooksUpdate: {
+    request: { description: 'Back-office sync' },
+    response: {
+      _id: '52c2cb90-029d-4273-8dbf-e22e531eeb0c',
+      url: 'https://crm.example.com/hooks/portal',
+      events: ['transaction.created', 'document.accepted'],
+      description: 'Back-office sync',
+      active: true,
+      createdAt: '2026-11-27T20:25:07.773Z',
+    },
+  },
   apiKeysCreate: {
     request: {
       name: 'Books sync',

@@ -5,7 +5,7 @@ import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { unsubscribeToken } from '../services/notification-routing';
 import { bearer, multipartBody, TINY_PDF } from '../test/api-calls';
 import { accessTokenFor, createAdmin, createOwner, createUser, DEFAULT_PASSWORD } from '../test/factories';
-import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
+import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from '../test/harness';
 import {
   documentOperations,
   documentValidator,
@@ -30,7 +30,7 @@ let doc: OpenApiDocument;
 let check: ReturnType<typeof documentValidator>;
 
 beforeAll(async () => {
-  deps = testDeps(database.db, { clock });
+  deps = testDeps(database.db, { clock, config: testConfig({ webhookAllowPrivate: true }) });
   app = buildTestApp(deps);
   doc = (await app.inject('/api/openapi.json')).json();
   check = documentValidator(doc);
@@ -390,6 +390,39 @@ async function scenario() {
   });
   await call('GET', '/api/admin/api-keys', { who: admin });
   await call('DELETE', '/api/admin/api-keys/{id}', { params: { id: apiKey._id }, who: admin });
+
+  // Webhooks (a local address: WEBHOOK_ALLOW_PRIVATE is on for this app; nothing listens there,
+  // the deliveries simply wait for the job engine, which this file does not run)
+  const hook = await call<{ _id: string }>('POST', '/api/admin/webhooks', {
+    who: admin,
+    body: { url: 'http://127.0.0.1:9/hooks', events: ['transaction.created', 'document.accepted'] },
+    status: 201,
+  });
+  await call('GET', '/api/admin/webhooks', { who: admin });
+  await call('PUT', '/api/admin/webhooks/{id}', {
+    params: { id: hook._id },
+    who: admin,
+    body: { description: 'Back-office sync' },
+  });
+  const ping = await call<{ _id: string }>('POST', '/api/admin/webhooks/{id}/test', {
+    params: { id: hook._id },
+    who: admin,
+  });
+  await call('GET', '/api/admin/webhooks/{id}/deliveries', {
+    params: { id: hook._id },
+    who: admin,
+    query: { page: '1', limit: '10' },
+  });
+  await call('POST', '/api/admin/webhooks/{id}/deliveries/{deliveryId}/retry', {
+    params: { id: hook._id, deliveryId: ping._id },
+    who: admin,
+  });
+  await call('DELETE', '/api/admin/webhooks/{id}', { params: { id: hook._id }, who: admin });
+
+  // CSV exports
+  await call('GET', '/api/admin/transactions.csv', { who: admin, query: { query: 'Schema' } });
+  await call('GET', '/api/admin/review-queue.csv', { who: admin });
+  await call('GET', '/api/users.csv', { who: admin, query: { query: 'Agent' } });
   await call('POST', '/api/admin/transactions/{id}/forms/{formId}/comments', {
     params: form,
     who: admin,
