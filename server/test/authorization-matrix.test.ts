@@ -1120,6 +1120,7 @@ describe('API key scopes: each scope allows exactly its paths', () => {
     const documented = [
       ...restRoutes.map((route) => `${route.method} ${route.url}`),
       ...Object.keys(UPLOAD_ROUTE_PROCEDURES),
+      ...Object.keys(EXPORT_ROUTE_PROCEDURES),
     ];
     expect(Object.keys(PATH_SCOPES).sort()).toEqual([...new Set(documented)].sort());
   });
