@@ -1,45 +1,24 @@
 import { pino } from 'pino';
 import { buildApp } from '../server/app';
-import type { AppConfig } from '../server/config';
 import { createDb } from '../server/db/client';
 import type { AppDeps } from '../server/deps';
 import type { NotificationBus } from '../server/realtime/bus';
 import { createPasswordHasher } from '../server/security/passwords';
 import { createRateLimiter } from '../server/security/rate-limits';
 import { createStorage } from '../server/storage';
+import { testConfig } from '../server/test/test-config';
 
 /**
  * The OpenAPI document exactly as GET /api/openapi.json serves it, from the app built in-process.
  * Building the document touches no database: the client below never connects.
  */
 export async function servedOpenApiDocument(): Promise<Record<string, unknown>> {
-  const config: AppConfig & { jwtSecret: string } = {
-    env: 'test',
-    port: 0,
-    host: '127.0.0.1',
-    databaseUrl: undefined,
-    dataDir: '/nonexistent',
-    appUrl: 'http://localhost:3000',
-    adminEmail: 'owner@example.com',
-    adminPassword: 'unused-password',
-    seedDemo: false,
-    smtpUrl: undefined,
-    mailFrom: 'Portal <no-reply@example.com>',
-    storage: { driver: 'local' },
-    maxUploadBytes: 25 * 1024 * 1024,
-    logLevel: 'silent',
-    rateLimitPerMin: 0,
-    apiKeyRateLimitPerMin: 600,
-    webhookAllowPrivate: false,
-    searchTimeoutMs: 1000,
-    metricsToken: undefined,
-    trustProxy: false,
-    shutdownDrainMs: 0,
+  const config = testConfig({
     databasePoolSize: 1,
     jobConcurrency: 1,
-    jobWorkerStaleMs: 60_000,
+    adminPassword: 'unused-password',
     jwtSecret: 'document-only-secret-that-signs-nothing-0123456789',
-  };
+  });
   const db = createDb('postgresql://nobody@127.0.0.1:1/none', { poolSize: 1 });
   const clock = { now: () => new Date() };
   const bus: NotificationBus = { subscribe: () => () => {}, close: async () => {} };

@@ -4,7 +4,6 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { type BuildAppOptions, buildApp } from '../app';
 import type { Clock } from '../clock';
-import type { AppConfig } from '../config';
 import { createDb, type Db } from '../db/client';
 import type { AppDeps } from '../deps';
 import { outboxMailer } from '../mail/mailer';
@@ -15,6 +14,7 @@ import type { CallerContext, ServiceContext } from '../services/context';
 import { createStorage } from '../storage';
 import { type Context, createContext } from '../trpc/context';
 import { createDatabase, dropDatabase, uniqueDatabaseName } from './databases';
+import { testConfig } from './test-config';
 
 /**
  * What a server test file needs: its own real database (cloned from the migrated template, or
@@ -67,38 +67,7 @@ export class TestClock implements Clock {
   }
 }
 
-export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
-
-export function testConfig(overrides: Partial<AppConfig> = {}): AppDeps['config'] {
-  return {
-    env: 'test',
-    port: 0,
-    host: '127.0.0.1',
-    databaseUrl: undefined,
-    dataDir: '/nonexistent',
-    appUrl: 'http://localhost:3000',
-    adminEmail: 'owner@example.com',
-    adminPassword: 'owner-password-1',
-    seedDemo: false,
-    smtpUrl: undefined,
-    mailFrom: 'Portal <no-reply@example.com>',
-    storage: { driver: 'local' },
-    maxUploadBytes: 25 * 1024 * 1024,
-    logLevel: 'silent',
-    rateLimitPerMin: 0,
-    apiKeyRateLimitPerMin: 600,
-    searchTimeoutMs: 1000,
-    metricsToken: undefined,
-    trustProxy: false,
-    shutdownDrainMs: 0,
-    databasePoolSize: 10,
-    jobConcurrency: 2,
-    jobWorkerStaleMs: 60_000,
-    webhookAllowPrivate: false,
-    ...overrides,
-    jwtSecret: overrides.jwtSecret ?? TEST_JWT_SECRET,
-  };
-}
+export { TEST_JWT_SECRET, testConfig } from './test-config';
 
 /**
  * Real dependencies for a test: cheap argon2 parameters, the rate limits on the test's clock
