@@ -3,6 +3,8 @@
  * them; server/rest/openapi.test.ts validates each against its operation's schema and names any
  * operation that lacks one).
  */
+import { REVIEW_QUEUE_COLUMNS, TRANSACTION_COLUMNS, USER_COLUMNS } from '../services/exports';
+
 export type OperationExamples = { request?: unknown; response?: unknown };
 
 /**
@@ -10,6 +12,15 @@ export type OperationExamples = { request?: unknown; response?: unknown };
  * trimmed (two items per list, tokens shortened); edit freely, the test keeps them valid.
  */
 export const restExamples: Record<string, OperationExamples> = {
+  // The CSV exports: the header row (and a row, for users), CRLF ends as sent.
+  exportTransactionsCsv: { response: `${TRANSACTION_COLUMNS.join(',')}\r\n` },
+  exportReviewQueueCsv: { response: `${REVIEW_QUEUE_COLUMNS.join(',')}\r\n` },
+  exportUsersCsv: {
+    response:
+      `${USER_COLUMNS.join(',')}\r\n` +
+      'e41c8de5-2e89-4ca1-9f7b-ff4a1e41c4d7,Agnes,Agent,agnes@example.com,Acme Realty,' +
+      "'+1 555 010 0000,user,active,false,true,2026-11-27T19:24:52.612Z,\r\n",
+  },
   webhooksCreate: {
     request: {
       url: 'https://crm.example.com/hooks/portal',
