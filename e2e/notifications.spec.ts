@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { apiMessages, ui } from '../shared/messages';
-import { approvedAgent, signIn } from './support/accounts';
+import { registeredAndApprovedAgent, signIn } from './support/accounts';
 
 /**
  * Live notifications in a real Chromium (issue 5): the agent's page is open in one browser
@@ -13,7 +13,7 @@ test('a rejection reaches the open agent page live: the bell shows the dot, /not
   browser,
   request,
 }) => {
-  const agent = await approvedAgent(request, 'Lena');
+  const agent = await registeredAndApprovedAgent(request, 'Lena');
   const agentContext = await browser.newContext();
   const agentPage = await agentContext.newPage();
   await signIn(agentPage, agent.email, agent.password);

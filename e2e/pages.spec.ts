@@ -245,20 +245,20 @@ for (const viewport of WIDTHS) {
     test.use({ viewport });
 
     test(`signed out: every page at ${width} px`, async ({ page, request }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(240_000);
       const stops = await signedOutStops(request, await data(request));
       expect(await tour(page, 'signed-out', width, stops)).toEqual([]);
     });
 
     test(`agent: every page at ${width} px`, async ({ page, request }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(240_000);
       const tourData = await data(request);
       await signIn(page, tourData.agent.email, tourData.agent.password);
       expect(await tour(page, 'agent', width, agentStops(tourData))).toEqual([]);
     });
 
     test(`owner: every page at ${width} px`, async ({ page, request }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(240_000);
       const tourData = await data(request);
       await signIn(page, E2E_OWNER.email, E2E_OWNER.password);
       expect(await tour(page, 'owner', width, ownerStops(tourData))).toEqual([]);

@@ -10,8 +10,39 @@ export async function apiSignIn(request: APIRequestContext, email: string, passw
   return (await res.json()) as { token: string; refreshToken: string; _id: string };
 }
 
-/** Registered, verified by the e-mailed link, approved by the owner. */
+/**
+ * An active agent, added by the owner (POST /api/users): signed up and approved in one step.
+ * Not through /api/auth/register: that allows 20 sign-ups an hour from one address (DESIGN.md
+ * section 4), and the whole suite runs from one; registration itself has its own journeys
+ * (auth.spec.ts, and the page tour's visitors).
+ */
 export async function approvedAgent(request: APIRequestContext, firstName: string) {
+  const email = `${firstName.toLowerCase()}-${Date.now()}@example.com`;
+  const password = `${firstName} password 1`;
+  const owner = await apiSignIn(request, E2E_OWNER.email, E2E_OWNER.password);
+  const created = await request.post('/api/users', {
+    headers: { authorization: `Bearer ${owner.token}` },
+    data: {
+      firstName,
+      lastName: 'Tester',
+      company: 'Coastal Homes',
+      email,
+      phoneNumber: '+1 555 010 4455',
+      password,
+      role: 'user',
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const id = ((await created.json()) as { _id: string })._id;
+  const session = await apiSignIn(request, email, password);
+  return { email, password, id, token: session.token };
+}
+
+/**
+ * Registered, verified by the e-mailed link, approved by the owner: for a journey that follows
+ * what approval does (its notification). Counts against the 20 sign-ups an hour of one address.
+ */
+export async function registeredAndApprovedAgent(request: APIRequestContext, firstName: string) {
   const email = `${firstName.toLowerCase()}-${Date.now()}@example.com`;
   const password = `${firstName} password 1`;
   const registered = await request.post('/api/auth/register', {
