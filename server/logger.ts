@@ -34,10 +34,9 @@ const SECRET_FIELDS = [
   'cookie',
   'jwtSecret',
   'secretAccessKey',
-  // An API key in a create answer, a webhook secret (issue 20).
-  'key',
+  // A webhook endpoint's signing secret (issue 20). Not 'key': job keys and storage keys are
+  // what an operator reads a log for, and an API key never travels in a logged field.
   'secret',
-  'secretHash',
 ];
 
 export function loggerOptions(level: string): LoggerOptions {
