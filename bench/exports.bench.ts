@@ -12,7 +12,7 @@ import { signIn } from '../server/test/rest-client';
 import { alternate } from './lib/ab';
 import type { Benchmark, Goal } from './lib/benchmark';
 import { OWNER, openDataset } from './lib/dataset';
-import { cpuMs, mib, rssBytes, sampleRss } from './lib/process-usage';
+import { cpuMs, mib, rssBytes, rssGrowthGoal, sampleRss } from './lib/process-usage';
 import { datasetLine, gapLines, loadNoteOf, machineLine, thousands } from './lib/report';
 import { median, round } from './lib/stats';
 
@@ -176,10 +176,15 @@ const bench: Benchmark = {
         exports.every((done) => done.rows === expected) && raws.every((raw) => raw.rows === expected);
       if (!complete)
         throw new Error(`rows differ: raw ${raws.map((r) => r.rows)}, export ${exports.map((e) => e.rows)}`);
-      const growth = exports.map((done) => mib(done.rssPeak - done.rssBefore));
-      const worstGrowth = Math.max(...growth);
+      const rss = rssGrowthGoal(
+        'Issue 20. CSV export of 1M transactions: server RSS growth',
+        RSS_GROWTH_GOAL_MIB,
+        exports,
+        'export',
+      );
+      const { growth, worstGrowth } = rss;
+      const growthMet = rss.goal.met;
       const rowsMet = ab.candidateMedian >= ROWS_PER_SECOND_GOAL;
-      const growthMet = worstGrowth < RSS_GROWTH_GOAL_MIB;
       const goals: Goal[] = [
         {
           name: 'Issue 20. CSV export of 1M transactions: rows/s',
@@ -191,18 +196,7 @@ const bench: Benchmark = {
             ? {}
             : { gap: `the export is CPU-bound on the shared cores (${loadNote}); see the table per round.` }),
         },
-        {
-          name: 'Issue 20. CSV export of 1M transactions: server RSS growth',
-          goal: `< ${RSS_GROWTH_GOAL_MIB} MB`,
-          baseline: `RSS before each export (median ${round(mib(median(exports.map((e) => e.rssBefore))), 0)} MiB)`,
-          measured: `${round(worstGrowth, 1)} MiB at worst (median ${round(median(growth), 1)} MiB)`,
-          met: growthMet,
-          ...(growthMet
-            ? {}
-            : {
-                gap: 'the server holds more of the export than its stream buffers; see the table per round.',
-              }),
-        },
+        rss.goal,
       ];
       const markdown = [
         '## Issue 20. CSV export of the 1M-transaction dataset',

@@ -18,7 +18,7 @@ import {
 } from '../server/test/rest-client';
 import { alternate } from './lib/ab';
 import type { Benchmark, Goal } from './lib/benchmark';
-import { cpuMs, mib, rssBytes, sampleRss } from './lib/process-usage';
+import { cpuMs, mib, rssBytes, rssGrowthGoal, sampleRss } from './lib/process-usage';
 import { gapLines, loadNoteOf, machineLine } from './lib/report';
 import { median, round } from './lib/stats';
 
@@ -182,23 +182,17 @@ const uploadBench: Benchmark = {
       const loadAfter = os.loadavg()[0] ?? Number.NaN;
       const loadNote = loadNoteOf(loadBefore, loadAfter);
       const uploadCpu = median(uploads.map((u) => u.serverCpuMs));
-      const growth = uploads.map((done) => mib(done.rssPeak - done.rssBefore));
-      const worstGrowth = Math.max(...growth);
-      const growthMet = worstGrowth < RSS_GROWTH_GOAL_MIB;
+      const rss = rssGrowthGoal(
+        'e. Upload 200 MB: server RSS growth',
+        RSS_GROWTH_GOAL_MIB,
+        uploads,
+        'upload',
+      );
+      const { growth, worstGrowth } = rss;
+      const growthMet = rss.goal.met;
       const throughputMet = ab.ratio >= THROUGHPUT_GOAL_RATIO;
       const goals: Goal[] = [
-        {
-          name: 'e. Upload 200 MB: server RSS growth',
-          goal: `< ${RSS_GROWTH_GOAL_MIB} MB`,
-          baseline: `RSS before each upload (median ${round(mib(median(uploads.map((u) => u.rssBefore))), 0)} MiB)`,
-          measured: `${round(worstGrowth, 1)} MiB at worst (median ${round(median(growth), 1)} MiB)`,
-          met: growthMet,
-          ...(growthMet
-            ? {}
-            : {
-                gap: 'the server holds more of the upload than its stream buffers; see the table per round.',
-              }),
-        },
+        rss.goal,
         {
           name: 'e. Upload 200 MB: throughput vs plain file copy',
           goal: `>= ${THROUGHPUT_GOAL_RATIO}`,

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import type { Goal } from './benchmark';
+import { median, round } from './stats';
 
 /**
  * The resident memory and CPU time of another process (the server under test), read from /proc
@@ -94,4 +96,34 @@ export async function memoryMap(pid: number): Promise<MemoryMap> {
     if (rss) map[bucket] += Number(rss[1]) * 1024;
   }
   return map;
+}
+
+/**
+ * The goal "the server's RSS grows by less than `goalMib` while it streams": each run's peak
+ * against its RSS before, the worst run deciding. Shared by the streaming benchmarks (upload,
+ * CSV export), which measure the same thing of different streams.
+ */
+export function rssGrowthGoal(
+  name: string,
+  goalMib: number,
+  runs: ReadonlyArray<{ rssBefore: number; rssPeak: number }>,
+  what: string,
+): { goal: Goal; growth: number[]; worstGrowth: number } {
+  const growth = runs.map((run) => mib(run.rssPeak - run.rssBefore));
+  const worstGrowth = Math.max(...growth);
+  const met = worstGrowth < goalMib;
+  return {
+    growth,
+    worstGrowth,
+    goal: {
+      name,
+      goal: `< ${goalMib} MB`,
+      baseline: `RSS before each ${what} (median ${round(mib(median(runs.map((run) => run.rssBefore))), 0)} MiB)`,
+      measured: `${round(worstGrowth, 1)} MiB at worst (median ${round(median(growth), 1)} MiB)`,
+      met,
+      ...(met
+        ? {}
+        : { gap: `the server holds more of the ${what} than its stream buffers; see the table per round.` }),
+    },
+  };
 }
