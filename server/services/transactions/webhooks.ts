@@ -2,7 +2,7 @@ import type { WebhookEventType } from '../../../shared/schemas/webhooks';
 import type { Tx } from '../../db/client';
 import type { CallerContext } from '../context';
 import { fileLinker } from '../file-links';
-import { emitWebhooks } from '../webhooks/events';
+import { emitWebhooks, subscribedTypes } from '../webhooks/events';
 import type { LockedTransaction } from './access';
 import { type DetailRow, detailSelect, type FormRow, formSelect, toForm, toTransaction } from './mappers';
 
@@ -21,12 +21,13 @@ export async function emitTransactionEvents(
   types: readonly WebhookEventType[],
   row: DetailRow,
 ): Promise<void> {
-  if (types.length === 0) return;
+  const wanted = await subscribedTypes(tx, types);
+  if (wanted.length === 0) return;
   const data = await toTransaction(absoluteLinks(ctx), row, ctx.deps.clock.now());
   await emitWebhooks(
     tx,
     ctx.deps,
-    types.map((type) => ({ type, data, transactionId: row.id })),
+    wanted.map((type) => ({ type, data, transactionId: row.id })),
   );
 }
 
@@ -37,11 +38,11 @@ export async function emitFormEvent(
   transactionId: string,
   row: FormRow,
 ): Promise<void> {
-  const data = { ...(await toForm(absoluteLinks(ctx), row)), transactionId };
-  await emitWebhooks(tx, ctx.deps, [{ type, data, transactionId }]);
+  if ((await subscribedTypes(tx, [type])).length === 0) return;
+  await emitFormData(tx, ctx, type, transactionId, row);
 }
 
-/** A checklist item read again under the lock, for its event. */
+/** A checklist item read again under the lock, for its event (only when someone listens). */
 export async function emitFormEventById(
   tx: Tx,
   ctx: CallerContext,
@@ -49,8 +50,20 @@ export async function emitFormEventById(
   transactionId: string,
   formId: string,
 ): Promise<void> {
+  if ((await subscribedTypes(tx, [type])).length === 0) return;
   const row = await tx.transactionForm.findUniqueOrThrow({ where: { id: formId }, select: formSelect });
-  await emitFormEvent(tx, ctx, type, transactionId, row);
+  await emitFormData(tx, ctx, type, transactionId, row);
+}
+
+async function emitFormData(
+  tx: Tx,
+  ctx: CallerContext,
+  type: WebhookEventType,
+  transactionId: string,
+  row: FormRow,
+): Promise<void> {
+  const data = { ...(await toForm(absoluteLinks(ctx), row)), transactionId };
+  await emitWebhooks(tx, ctx.deps, [{ type, data, transactionId }]);
 }
 
 const isCompliant = (row: Pick<LockedTransaction, 'requiredCount' | 'acceptedCount' | 'waivedCount'>) =>
@@ -65,6 +78,8 @@ export async function emitIfNowCompliant(
   ctx: CallerContext,
   before: readonly LockedTransaction[],
 ): Promise<void> {
+  if (before.every(isCompliant)) return;
+  if ((await subscribedTypes(tx, ['transaction.compliant'])).length === 0) return;
   for (const locked of before) {
     if (isCompliant(locked)) continue;
     const row = await tx.transaction.findUniqueOrThrow({ where: { id: locked.id }, select: detailSelect });

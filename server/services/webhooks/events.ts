@@ -47,6 +47,23 @@ export async function emitWebhooks(
   }
 }
 
+/**
+ * The types among `types` that some active endpoint subscribes to: one indexed look at a small
+ * table, so a change nobody listens to does not build its event's body (a transaction answer signs
+ * a link per document) nor read rows again for it.
+ */
+export async function subscribedTypes(
+  tx: Tx,
+  types: readonly WebhookEventType[],
+): Promise<WebhookEventType[]> {
+  if (types.length === 0) return [];
+  const rows = await tx.$queryRaw<{ type: WebhookEventType }[]>`
+    SELECT t AS type FROM unnest(${[...types]}::text[]) AS t
+     WHERE EXISTS (SELECT FROM webhook_endpoints WHERE active AND t = ANY (events))`;
+  const wanted = new Set(rows.map((row) => row.type));
+  return types.filter((type) => wanted.has(type));
+}
+
 export const emitWebhook = (tx: Tx, deps: AppDeps, event: WebhookEventInput) =>
   emitWebhooks(tx, deps, [event]);
 
