@@ -50,7 +50,6 @@ export const createApiKeyInput = z.object({
     .nullish()
     .transform((value) => value ?? null),
 });
-export type CreateApiKeyInput = z.input<typeof createApiKeyInput>;
 
 export const apiKeyIdInput = z.object({ id: z.uuid({ error: 'Invalid id' }) });
 
