@@ -16,6 +16,7 @@ export const JOB_KINDS = {
   pruneOutbox: 'mail:prune',
   pruneIdempotencyKeys: 'idempotency:prune',
   deliverWebhook: 'webhooks:deliver',
+  pruneWebhooks: 'webhooks:prune',
 } as const;
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
 

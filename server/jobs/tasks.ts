@@ -5,6 +5,7 @@ import { pruneIdempotencyKeys } from '../services/idempotency';
 import { deliverMail, pruneSentMail } from '../services/mail';
 import { sweepReminders } from '../services/reminders';
 import { deliverWebhook } from '../services/webhooks/deliver';
+import { pruneWebhookDeliveries } from '../services/webhooks/retention';
 import { JOB_KINDS, type JobKind } from './enqueue';
 
 /**
@@ -36,6 +37,7 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   [JOB_KINDS.sweepDigests]: (ctx) => sweepDigests(ctx),
   [JOB_KINDS.pruneOutbox]: (ctx) => pruneSentMail(ctx),
   [JOB_KINDS.pruneIdempotencyKeys]: (ctx) => pruneIdempotencyKeys(ctx),
+  [JOB_KINDS.pruneWebhooks]: (ctx) => pruneWebhookDeliveries(ctx),
   [JOB_KINDS.deliverWebhook]: (ctx, payload) =>
     deliverWebhook(ctx, { deliveryId: idOf(payload, 'deliveryId', JOB_KINDS.deliverWebhook) }),
 };
