@@ -192,7 +192,11 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
   });
   // Our helmet CSP applies (scripts from 'self' only); the plugin's own staticCSP would forbid
   // the inline styles Swagger UI needs.
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: false });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: false,
+    uiConfig: { docExpansion: 'none', defaultModelsExpandDepth: -1 },
+  });
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
