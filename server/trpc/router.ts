@@ -3,6 +3,7 @@ import { apiKeysRouter } from '../routers/api-keys';
 import { authRouter } from '../routers/auth';
 import { bannersRouter } from '../routers/banners';
 import { calendarRouter } from '../routers/calendar';
+import { dashboardRouter } from '../routers/dashboard';
 import { exportsRouter } from '../routers/exports';
 import { keyDatesRouter } from '../routers/key-dates';
 import { librariesRouter } from '../routers/libraries';
@@ -30,6 +31,7 @@ export const appRouter = router({
   transactions: transactionsRouter,
   adminTransactions: adminTransactionsRouter,
   reviewQueue: reviewQueueRouter,
+  dashboard: dashboardRouter,
   rejectionReasons: rejectionReasonsRouter,
   apiKeys: apiKeysRouter,
   uploads: uploadsRouter,

@@ -1,0 +1,13 @@
+import { attentionAnswer, dashboardAnswer, dashboardInput } from '../../shared/schemas/dashboard';
+import * as dashboard from '../services/dashboard';
+import { adminProcedure, protectedProcedure, router } from '../trpc/init';
+
+/** The broker dashboard and the agent's 'Needs your attention' strip (DESIGN.md 12.4). */
+export const dashboardRouter = router({
+  figures: adminProcedure
+    .input(dashboardInput)
+    .output(dashboardAnswer)
+    .query(({ ctx, input }) => dashboard.dashboardFigures(ctx, input)),
+
+  attention: protectedProcedure.output(attentionAnswer).query(({ ctx }) => dashboard.attentionOf(ctx)),
+});

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { keyDateMessages } from '../messages';
+import { idSchema } from './common';
+import { calendarDay, keyDateKind } from './key-dates';
+import { person, transactionSummary } from './transactions';
+
+/**
+ * The broker dashboard (issue 21, DESIGN.md 12.4) and the agent's 'Needs your attention' strip.
+ *
+ * Definitions (the figures tests pin each one):
+ * - the range is `from` to `to`, both days inclusive, in UTC; default the last 30 days ending today;
+ * - queue: what the review queue holds now (undecided uploads and requested waivers of open,
+ *   undeleted transactions), with how long its oldest item and its median item have waited;
+ * - turnaround: every file version decided within the range, from its upload to its decision;
+ * - rejections: of those decisions, the share that rejected, by checklist label and by agent,
+ *   and the reasons the rejections gave (a rejection may give several);
+ * - compliance: the transactions whose closing date falls within the range (and not after today),
+ *   and how many of them were compliant by the end of that day;
+ * - atRisk: open transactions closing within 7 days (today included) that are not compliant.
+ */
+
+/** A custom range may span at most this many days: a year and a bit, as the calendar. */
+export const MAX_DASHBOARD_DAYS = 400;
+/** The range when none is given: the last 30 days, today included. */
+export const DEFAULT_DASHBOARD_DAYS = 30;
+/** Files closing within this many days that are not compliant are at risk. */
+export const AT_RISK_DAYS = 7;
+
+export const dashboardInput = z
+  .object({ from: calendarDay.optional(), to: calendarDay.optional() })
+  .refine((value) => !value.from || !value.to || value.from <= value.to, {
+    error: keyDateMessages.rangeReversed,
+    path: ['to'],
+  })
+  .refine(
+    (value) =>
+      !value.from ||
+      !value.to ||
+      Date.parse(`${value.to}T00:00:00Z`) - Date.parse(`${value.from}T00:00:00Z`) <
+        MAX_DASHBOARD_DAYS * 86_400_000,
+    { error: keyDateMessages.rangeTooLong(MAX_DASHBOARD_DAYS), path: ['to'] },
+  );
+export type DashboardInput = z.infer<typeof dashboardInput>;
+
+const count = z.number().int().nonnegative();
+/** Seconds, whole; null when there is nothing to measure (an empty queue or range). */
+const seconds = z.number().int().nonnegative().nullable();
+/** rejected / reviewed, from 0 to 1; null when nothing was reviewed. */
+const rate = z.number().min(0).max(1).nullable();
+
+export const dashboardAnswer = z.object({
+  /** The range the figures cover, as resolved (the default filled in). */
+  from: z.string(),
+  to: z.string(),
+  queue: z.object({ size: count, oldestWaitingSeconds: seconds, medianWaitingSeconds: seconds }),
+  turnaround: z.object({
+    reviewed: count,
+    medianSeconds: seconds,
+    p90Seconds: seconds,
+    byReviewer: z.array(z.object({ user: person, reviewed: count, medianSeconds: seconds })),
+  }),
+  rejections: z.object({
+    rate,
+    byDocument: z.array(z.object({ label: z.string(), reviewed: count, rejected: count, rate })),
+    byAgent: z.array(z.object({ user: person, reviewed: count, rejected: count, rate })),
+    topReasons: z.array(z.object({ code: z.string(), label: z.string(), count })),
+  }),
+  compliance: z.object({
+    closed: count,
+    compliantAtClose: count,
+    /** One row per month of the range that has closings, `YYYY-MM`, oldest first. */
+    byMonth: z.array(z.object({ month: z.string(), closed: count, compliantAtClose: count })),
+  }),
+  atRisk: z.array(
+    z.object({
+      transaction: transactionSummary.pick({
+        _id: true,
+        streetAddress: true,
+        city: true,
+        state: true,
+        zip: true,
+        type: true,
+        role: true,
+        user: true,
+      }),
+      closingDate: z.string(),
+      missing: count,
+      rejected: count,
+      awaitingReview: count,
+    }),
+  ),
+});
+export type DashboardAnswer = z.infer<typeof dashboardAnswer>;
+
+/** Each list of the strip shows at most this many items; `total` says how many there are. */
+export const ATTENTION_ITEMS = 10;
+
+const attentionPlace = z.object({
+  transactionId: idSchema,
+  streetAddress: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string(),
+});
+
+/**
+ * GET /api/attention: what the signed-in agent should do next, on their open transactions:
+ * required items rejected (to fix), required items with no file and no waiver asked for (to
+ * upload), and key dates not done that are overdue or fall within the next 7 days.
+ */
+export const attentionAnswer = z.object({
+  rejected: z.object({
+    total: count,
+    items: z.array(attentionPlace.extend({ formId: idSchema, label: z.string() })),
+  }),
+  missing: z.object({
+    total: count,
+    items: z.array(attentionPlace.extend({ formId: idSchema, label: z.string() })),
+  }),
+  deadlines: z.object({
+    total: count,
+    items: z.array(
+      attentionPlace.extend({
+        kind: keyDateKind,
+        label: z.string(),
+        date: z.string(),
+        overdue: z.boolean(),
+      }),
+    ),
+  }),
+});
+export type AttentionAnswer = z.infer<typeof attentionAnswer>;
