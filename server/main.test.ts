@@ -104,7 +104,9 @@ async function embeddedUrl(started: Started): Promise<string> {
   return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/portal`;
 }
 
-describe('the server process', () => {
+// A start may wait 60 s for 'listening' (a first start creates the embedded database and
+// migrates it: over 30 s on a loaded two-core runner) and a stop 15 s for the exit.
+describe('the server process', { timeout: 120_000 }, () => {
   test('first start: creates the database, prints listening and the owner password; SIGINT exits 0', async () => {
     const server = await start();
     expect(server.output()).toMatch(/Brokerage Portal listening on http:\/\/127\.0\.0\.1:\d+\n/);
