@@ -1,0 +1,768 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyDateMessages } from '../../../shared/messages';
+import {
+  type DashboardAnswer,
+  type DashboardInput,
+  MAX_DASHBOARD_DAYS,
+} from '../../../shared/schemas/dashboard';
+import type { Transaction, TransactionForm } from '../../../shared/schemas/transactions';
+import type { AppDeps } from '../../deps';
+import { injectUpload, TINY_PDF } from '../../test/api-calls';
+import { accessTokenFor, createAdmin, createOwner, createUser } from '../../test/factories';
+import { buildTestApp, setupTestDatabase, TestClock, testContext, testDeps } from '../../test/harness';
+import { type Actor, restCalls } from '../../test/rest-calls';
+import { createCaller } from '../../trpc/router';
+
+/**
+ * The broker dashboard's figures (issue 21 acceptance 3, DESIGN.md 12.4, the definitions in
+ * shared/schemas/dashboard.ts), every number of the answer, from a history built through the
+ * real app on a TestClock: uploads, reviews with reasons, waivers, key dates, closing, deleting.
+ * Each expected value is worked out by hand in the comments next to it.
+ *
+ * "Now" is 2026-11-21T12:00:00.000Z, so today (UTC) is 2026-11-21 and the default range is
+ * 2026-10-23 to 2026-11-21 (30 days, today included). The history is laid out so that each
+ * range the tests ask for holds a known set of decisions and closings:
+ *
+ * - August 2026: the plain setup (acceptances that make files compliant, closings of files);
+ *   no range a test asks for covers August, but its last millisecond holds an edge decision.
+ * - September 2026 (range S): eight decisions by two reviewers on two agents' files, for
+ *   turnaround and rejections, with both edges of the range.
+ * - 2026-10-01 to 2026-11-15 (range C): closings over two months for compliance, plus four
+ *   decisions (an edge of S, a late acceptance, the two edges of the default range).
+ * - From 2026-11-14 on: what waits in the review queue now, and the files closing soon.
+ */
+
+const database = setupTestDatabase();
+const NOW = '2026-11-21T12:00:00.000Z';
+const clock = new TestClock(new Date(NOW));
+let deps: AppDeps;
+let app: FastifyInstance;
+
+type Named = Actor & { firstName: string; lastName: string };
+let alice: Named;
+let bob: Named;
+let rita: Named;
+let sam: Named;
+let olga: Named;
+
+const RUN = Date.now().toString(36);
+const TYPE = `Dashboard-${RUN}`;
+const LA = 'Listing Agreement';
+const DI = 'Disclosure';
+const IN = 'Inspection';
+const HOA = 'HOA Documents';
+
+beforeAll(async () => {
+  deps = testDeps(database.db, { clock });
+  app = buildTestApp(deps);
+  alice = await createUser(database.db, { firstName: 'Alice', lastName: 'Agent' });
+  bob = await createUser(database.db, { firstName: 'Bob', lastName: 'Broker' });
+  rita = await createAdmin(database.db, { firstName: 'Rita', lastName: 'Reviewer' });
+  sam = await createAdmin(database.db, { firstName: 'Sam', lastName: 'Second' });
+  olga = await createOwner(database.db, { firstName: 'Olga', lastName: 'Owner' });
+});
+afterAll(() => app?.close());
+
+const { call, ok, refused } = restCalls(() => app, clock);
+
+/** Moves the test's clock to an instant (forwards or back). */
+function setClock(iso: string) {
+  clock.advance(Date.parse(iso) - clock.now().getTime());
+}
+
+const personOf = (who: Named) => ({ _id: who.id, firstName: who.firstName, lastName: who.lastName });
+
+/** The figures through the tRPC caller, as the client's dashboard page asks for them. */
+async function figures(input: DashboardInput = {}, who: Actor = rita): Promise<DashboardAnswer> {
+  const caller = createCaller(await testContext(deps, await accessTokenFor(who, { now: clock.now() })));
+  return caller.dashboard.figures(input);
+}
+
+// --- The history's steps, through the REST paths (the style of transactions/compliance.test.ts) ---
+
+let streets = 0;
+async function open(who: Named, closing?: string): Promise<Transaction> {
+  const t = await ok<Transaction>(201, 'POST', '/api/transactions', who, {
+    type: TYPE,
+    role: 'Seller',
+    streetAddress: `${++streets} Dashboard Way ${RUN}`,
+    city: 'Portland',
+    state: 'ME',
+    zip: '04101',
+  });
+  if (closing)
+    await ok(200, 'PUT', `/api/transactions/${t._id}/dates`, who, {
+      dates: [{ kind: 'closing', date: closing }],
+    });
+  return t;
+}
+
+const formOf = (t: Transaction, label: string) => {
+  const form = t.forms.find((f) => f.label === label);
+  if (!form) throw new Error(`no item ${label}`);
+  return form._id;
+};
+
+/** Uploads a PDF no one else uploads and attaches it to the item, as the client does. */
+async function attach(who: Named, t: Transaction, label: string) {
+  const bytes = Buffer.concat([TINY_PDF, Buffer.from(`% ${randomUUID()}\n`)]);
+  const token = await accessTokenFor(who, { now: clock.now() });
+  const uploaded = await injectUpload(app, `/api/uploads/transactions/${t._id}`, token, bytes);
+  expect(uploaded.statusCode, uploaded.body).toBe(201);
+  return ok<TransactionForm>(200, 'PUT', `/api/transactions/${t._id}/forms/${formOf(t, label)}`, who, {
+    url: (uploaded.json() as { url: string }).url,
+  });
+}
+
+const reviewUrl = (t: Transaction, label: string) =>
+  `/api/admin/transactions/${t._id}/forms/${formOf(t, label)}/comments`;
+const accept = (t: Transaction, label: string, who: Named) =>
+  ok<TransactionForm>(201, 'POST', reviewUrl(t, label), who, { status: 'accepted' });
+const reject = (t: Transaction, label: string, who: Named, reasons: string[]) =>
+  ok<TransactionForm>(201, 'POST', reviewUrl(t, label), who, { status: 'rejected', reasons });
+const askWaiver = (t: Transaction, label: string, who: Named) =>
+  ok<TransactionForm>(201, 'POST', `/api/transactions/${t._id}/forms/${formOf(t, label)}/waiver`, who, {
+    reason: 'Not applicable to this sale',
+  });
+const approveWaiver = (t: Transaction, label: string, who: Named) =>
+  ok<TransactionForm>(200, 'POST', `/api/admin/transactions/${t._id}/forms/${formOf(t, label)}/waiver`, who, {
+    approve: true,
+  });
+
+/** At `iso`, the agent uploads the item; at `decidedAt`, `who` accepts it (or rejects with reasons). */
+async function decided(
+  t: Transaction,
+  label: string,
+  agent: Named,
+  uploadedAt: string,
+  decidedAt: string,
+  who: Named,
+  reasons?: string[],
+) {
+  setClock(uploadedAt);
+  await attach(agent, t, label);
+  setClock(decidedAt);
+  if (reasons) await reject(t, label, who, reasons);
+  else await accept(t, label, who);
+}
+
+/** Every required item uploaded and accepted by Rita on an August day (no range covers August). */
+async function compliantInAugust(t: Transaction, agent: Named, day: string) {
+  for (const [index, label] of [LA, DI, IN].entries())
+    await decided(t, label, agent, `${day}T09:0${index}:00.000Z`, `${day}T10:0${index}:00.000Z`, rita);
+}
+
+// --- The answer, compared whole ---
+
+/**
+ * The contract fixes the order of atRisk (soonest first), byMonth (oldest first) and topReasons
+ * (the most given first: every range here has distinct counts). It does not fix the order of
+ * byReviewer, byDocument and byAgent: those are compared in a fixed order of their own.
+ */
+function comparable(answer: DashboardAnswer) {
+  const byName = <T extends { user: { lastName: string } }>(rows: T[]) =>
+    [...rows].sort((a, b) => a.user.lastName.localeCompare(b.user.lastName));
+  return {
+    ...answer,
+    turnaround: { ...answer.turnaround, byReviewer: byName(answer.turnaround.byReviewer) },
+    rejections: {
+      ...answer.rejections,
+      byDocument: [...answer.rejections.byDocument].sort((a, b) => a.label.localeCompare(b.label)),
+      byAgent: byName(answer.rejections.byAgent),
+    },
+  };
+}
+
+/** A share compared to 10 decimals: rejected / reviewed as a float. */
+const share = (value: number) => expect.closeTo(value, 10);
+
+const EMPTY_RANGE_FIGURES = {
+  turnaround: { reviewed: 0, medianSeconds: null, p90Seconds: null, byReviewer: [] },
+  rejections: { rate: null, byDocument: [], byAgent: [], topReasons: [] },
+  compliance: { closed: 0, compliantAtClose: 0, byMonth: [] },
+};
+
+describe('an empty portal', () => {
+  it('answers zeros, nulls and empty lists for the default range, today included', async () => {
+    expect(await figures()).toStrictEqual({
+      // 2026-11-21 less 29 days is 2026-10-23: 30 days, today included.
+      from: '2026-10-23',
+      to: '2026-11-21',
+      queue: { size: 0, oldestWaitingSeconds: null, medianWaitingSeconds: null },
+      ...EMPTY_RANGE_FIGURES,
+      atRisk: [],
+    });
+  });
+});
+
+describe('a known history', () => {
+  // Files of range S (no closing date).
+  let t1: Transaction;
+  let t2: Transaction;
+  let t3: Transaction;
+  // Closings for compliance.
+  let p0: Transaction;
+  let c1: Transaction;
+  let c2: Transaction;
+  let c3: Transaction;
+  let c4: Transaction;
+  let c5: Transaction;
+  let q0: Transaction;
+  // Files closing soon.
+  let a0: Transaction;
+  let a3: Transaction;
+  let a6: Transaction;
+  let a8: Transaction;
+  let k1: Transaction;
+  let x1: Transaction;
+  let d1: Transaction;
+  let addendum: { code: string; label: string };
+
+  beforeAll(async () => {
+    setClock('2026-08-01T08:00:00.000Z');
+    await ok(201, 'POST', '/api/admin/forms/transactions/insert', olga, {
+      type: TYPE,
+      role: 'Seller',
+      forms: [LA, DI, IN],
+      optionalForms: [HOA],
+    });
+    // A reason of the desk's own, relabelled at the end of the history.
+    addendum = await ok<{ code: string; label: string }>(201, 'POST', '/api/admin/rejection-reasons', rita, {
+      label: `Addendum unsigned ${RUN}`,
+    });
+
+    // --- Range S: September 2026 ---
+    t1 = await open(alice);
+    t2 = await open(bob);
+    // E0: decided 1 ms before S starts (uploaded 20:00, rejected 23:59:59.999 on Aug 31): outside S.
+    await decided(t2, LA, bob, '2026-08-31T20:00:00.000Z', '2026-08-31T23:59:59.999Z', sam, ['wrong-form']);
+    // E1: decided at the first instant of S: in. 22:00 -> 00:00 = 7,200 s, Rita, accepted.
+    await decided(t1, LA, alice, '2026-08-31T22:00:00.000Z', '2026-09-01T00:00:00.000Z', rita);
+    // M1: 09:00 -> 10:00 = 3,600 s, Rita, accepted (Bob's LA, second version).
+    await decided(t2, LA, bob, '2026-09-02T09:00:00.000Z', '2026-09-02T10:00:00.000Z', rita);
+    // M2: 09:00 -> 14:00 = 18,000 s, Rita, rejected [addendum].
+    await decided(t1, IN, alice, '2026-09-03T09:00:00.000Z', '2026-09-03T14:00:00.000Z', rita, [
+      addendum.code,
+    ]);
+    // M3: 09:00 -> 09:30 = 1,800 s, Sam, rejected with two reasons [addendum, missing-signature].
+    await decided(t1, IN, alice, '2026-09-04T09:00:00.000Z', '2026-09-04T09:30:00.000Z', sam, [
+      addendum.code,
+      'missing-signature',
+    ]);
+    // M4: 09:00 -> 10:30 = 5,400 s, Sam, accepted (third version of Alice's Inspection).
+    await decided(t1, IN, alice, '2026-09-05T09:00:00.000Z', '2026-09-05T10:30:00.000Z', sam);
+    // M5: 08:00 -> 18:00 = 36,000 s, Rita, accepted (a second file of an accepted item).
+    await decided(t1, LA, alice, '2026-09-10T08:00:00.000Z', '2026-09-10T18:00:00.000Z', rita);
+    // M6: 09:00 -> 09:45 = 2,700 s, Rita, rejected [addendum].
+    await decided(t2, DI, bob, '2026-09-15T09:00:00.000Z', '2026-09-15T09:45:00.000Z', rita, [addendum.code]);
+    // E2: decided at the last millisecond of S: in. 19:59:59.999 -> 23:59:59.999 = 14,400 s, Sam,
+    // rejected with two reasons [missing-signature, illegible].
+    await decided(t2, DI, bob, '2026-09-30T19:59:59.999Z', '2026-09-30T23:59:59.999Z', sam, [
+      'missing-signature',
+      'illegible',
+    ]);
+    // E3: decided 1 ms after S ends: outside S, first instant of C. 22:00 -> 00:00 = 7,200 s, Rita, accepted.
+    await decided(t1, DI, alice, '2026-09-30T22:00:00.000Z', '2026-10-01T00:00:00.000Z', rita);
+
+    // --- The default range's edges (both inside C) ---
+    // F_out: 1 ms before 2026-10-23: 19:59:59.999 -> 23:59:59.999 = 14,400 s, Sam, rejected [wrong-property].
+    await decided(t2, IN, bob, '2026-10-22T19:59:59.999Z', '2026-10-22T23:59:59.999Z', sam, [
+      'wrong-property',
+    ]);
+    // F_in: the first instant of 2026-10-23: 22:00 -> 00:00 = 7,200 s, Rita, accepted.
+    t3 = await open(alice);
+    await decided(t3, LA, alice, '2026-10-22T22:00:00.000Z', '2026-10-23T00:00:00.000Z', rita);
+
+    // --- Closings (the closing key date; compliant by the end of that day, UTC) ---
+    // P0 closes 2026-09-30 (the last day of S, the day before C), compliant since August.
+    p0 = await open(bob, '2026-09-30');
+    await compliantInAugust(p0, bob, '2026-08-03');
+    // C1 closes 2026-10-01 (the first day of C), compliant since August, and closed by the desk.
+    c1 = await open(alice, '2026-10-01');
+    await compliantInAugust(c1, alice, '2026-08-04');
+    setClock('2026-10-02T09:00:00.000Z');
+    await ok(200, 'POST', `/api/admin/transactions/${c1._id}/close`, rita);
+    // C2 closes 2026-10-20; its Inspection is accepted at 2026-10-21T00:00:00.000Z, 1 ms after the
+    // end of its closing day: compliant now, not at close. 18:00 -> 00:00 = 21,600 s, Sam.
+    c2 = await open(bob, '2026-10-20');
+    await decided(c2, LA, bob, '2026-08-05T09:00:00.000Z', '2026-08-05T10:00:00.000Z', rita);
+    await decided(c2, DI, bob, '2026-08-05T09:01:00.000Z', '2026-08-05T10:01:00.000Z', rita);
+    await decided(c2, IN, bob, '2026-10-20T18:00:00.000Z', '2026-10-21T00:00:00.000Z', sam);
+    // C3 closes 2026-11-05; its Inspection is waived at the last millisecond of that day:
+    // compliant at close (a waiver approval is no file decision: no turnaround).
+    c3 = await open(alice, '2026-11-05');
+    await decided(c3, LA, alice, '2026-08-06T09:00:00.000Z', '2026-08-06T10:00:00.000Z', rita);
+    await decided(c3, DI, alice, '2026-08-06T09:01:00.000Z', '2026-08-06T10:01:00.000Z', rita);
+    setClock('2026-08-06T11:00:00.000Z');
+    await askWaiver(c3, IN, alice);
+    setClock('2026-11-05T23:59:59.999Z');
+    await approveWaiver(c3, IN, rita);
+    // C4 closes 2026-11-12 and is not compliant: its Inspection, uploaded 2026-11-14T12:00, waits.
+    c4 = await open(bob, '2026-11-12');
+    await decided(c4, LA, bob, '2026-08-07T09:00:00.000Z', '2026-08-07T10:00:00.000Z', rita);
+    await decided(c4, DI, bob, '2026-08-07T09:01:00.000Z', '2026-08-07T10:01:00.000Z', rita);
+    setClock('2026-11-14T12:00:00.000Z');
+    await attach(bob, c4, IN);
+    // C5 closes 2026-11-15 (the last day of C), compliant since August.
+    c5 = await open(alice, '2026-11-15');
+    await compliantInAugust(c5, alice, '2026-08-08');
+    // Q0 closes 2026-11-16 (the day after C), compliant since August.
+    q0 = await open(alice, '2026-11-16');
+    await compliantInAugust(q0, alice, '2026-08-09');
+
+    // --- Files closing soon (today is 2026-11-21), opened in no date order ---
+    // A6 closes in 6 days (2026-11-27): Listing Agreement accepted in August, two items missing.
+    a6 = await open(bob, '2026-11-27');
+    await decided(a6, LA, bob, '2026-08-10T09:00:00.000Z', '2026-08-10T10:00:00.000Z', rita);
+    // A0 closes today: Disclosure rejected in August, Inspection uploaded 2026-11-20T12:00 and
+    // waiting, Listing Agreement missing.
+    a0 = await open(alice, '2026-11-21');
+    await decided(a0, DI, alice, '2026-08-11T09:00:00.000Z', '2026-08-11T10:00:00.000Z', sam, [
+      'blank-fields',
+    ]);
+    setClock('2026-11-20T12:00:00.000Z');
+    await attach(alice, a0, IN);
+    // A3 closes in 3 days (2026-11-24): all three uploaded this morning, waiting.
+    a3 = await open(bob, '2026-11-24');
+    setClock('2026-11-21T06:00:00.000Z');
+    await attach(bob, a3, LA);
+    setClock('2026-11-21T08:00:00.000Z');
+    await attach(bob, a3, DI);
+    setClock('2026-11-21T11:00:00.000Z');
+    await attach(bob, a3, IN);
+    // A8 closes in 8 days (2026-11-29): not at risk. A waiver of its Inspection asked
+    // 2026-11-19T12:00 and its Listing Agreement uploaded 2026-11-21T11:30 wait for the desk.
+    a8 = await open(alice, '2026-11-29');
+    setClock('2026-11-19T12:00:00.000Z');
+    await askWaiver(a8, IN, alice);
+    setClock('2026-11-21T11:30:00.000Z');
+    await attach(alice, a8, LA);
+    // K1 closes in 2 days (2026-11-23) but is compliant: not at risk.
+    k1 = await open(bob, '2026-11-23');
+    await compliantInAugust(k1, bob, '2026-08-12');
+    // X1 closes tomorrow (2026-11-22) and is closed. A closed file takes no change through the app,
+    // so its Inspection is put back to 'awaiting review' in the database (as a file closed before
+    // closing required compliance would be): only its being closed keeps it off the at-risk list,
+    // and its waiting item (uploaded in August, older than anything) out of the queue.
+    x1 = await open(alice, '2026-11-22');
+    await compliantInAugust(x1, alice, '2026-08-13');
+    setClock('2026-08-14T09:00:00.000Z');
+    await ok(200, 'POST', `/api/admin/transactions/${x1._id}/close`, rita);
+    await database.db.transactionForm.update({ where: { id: formOf(x1, IN) }, data: { status: 'pending' } });
+    // D1 closes tomorrow, is not compliant, has an upload waiting since 2026-11-01, and is deleted.
+    d1 = await open(bob, '2026-11-22');
+    setClock('2026-11-01T12:00:00.000Z');
+    await attach(bob, d1, LA);
+    setClock('2026-11-02T12:00:00.000Z');
+    await ok(200, 'DELETE', `/api/admin/transactions/${d1._id}`, rita);
+
+    // The desk rewords its reason after every rejection that gave it.
+    setClock('2026-11-20T09:00:00.000Z');
+    await ok(200, 'PUT', `/api/admin/rejection-reasons/${addendum.code}`, rita, {
+      label: `Unsigned addendum ${RUN}`,
+    });
+
+    setClock(NOW);
+    // The setup did what it says: X1 closed with an item awaiting review; the review queue
+    // (DESIGN.md 12.1) holds the 7 entries listed in the queue test.
+    const closed = await ok<Transaction>(200, 'GET', `/api/admin/transactions/individual/${x1._id}`, rita);
+    expect(closed).toMatchObject({ status: 'closed', progress: { awaitingReview: 1 } });
+    const queue = await ok<{ totalItems: number }>(200, 'GET', '/api/admin/review-queue?limit=100', rita);
+    expect(queue.totalItems).toBe(7);
+  });
+
+  /**
+   * What waits now (2026-11-21T12:00), in seconds:
+   *   C4 Inspection upload   2026-11-14T12:00   7 days  = 604,800
+   *   A8 Inspection waiver   2026-11-19T12:00   2 days  = 172,800
+   *   A0 Inspection upload   2026-11-20T12:00   1 day   =  86,400
+   *   A3 Listing Agreement   2026-11-21T06:00   6 h     =  21,600
+   *   A3 Disclosure          2026-11-21T08:00   4 h     =  14,400
+   *   A3 Inspection          2026-11-21T11:00   1 h     =   3,600
+   *   A8 Listing Agreement   2026-11-21T11:30   30 min  =   1,800
+   * Not X1's item (closed) nor D1's upload of 2026-11-01 (deleted).
+   * 7 entries (odd): the median is the 4th of 1,800 3,600 14,400 [21,600] 86,400 172,800 604,800.
+   */
+  const QUEUE = { size: 7, oldestWaitingSeconds: 604_800, medianWaitingSeconds: 21_600 };
+
+  /**
+   * Open, undeleted, closing 2026-11-21 to 2026-11-27 and not compliant, soonest first:
+   * A0 today (1 missing, 1 rejected, 1 waiting), A3 in 3 days (3 waiting), A6 in 6 days
+   * (2 missing). Not A8 (8 days), K1 (compliant), X1 (closed), D1 (deleted), C4 (closed past).
+   */
+  function atRisk() {
+    const row = (t: Transaction, owner: Named) => ({
+      _id: t._id,
+      streetAddress: t.streetAddress,
+      city: 'Portland',
+      state: 'ME',
+      zip: '04101',
+      type: TYPE,
+      role: 'Seller',
+      user: personOf(owner),
+    });
+    return [
+      { transaction: row(a0, alice), closingDate: '2026-11-21', missing: 1, rejected: 1, awaitingReview: 1 },
+      { transaction: row(a3, bob), closingDate: '2026-11-24', missing: 0, rejected: 0, awaitingReview: 3 },
+      { transaction: row(a6, bob), closingDate: '2026-11-27', missing: 2, rejected: 0, awaitingReview: 0 },
+    ];
+  }
+
+  /**
+   * Range S, 2026-09-01 to 2026-09-30: E1 M1 M2 M3 M4 M5 M6 E2 (not E0, 1 ms before; not E3,
+   * 1 ms after).
+   */
+  function septemberAnswer() {
+    return {
+      from: '2026-09-01',
+      to: '2026-09-30',
+      queue: QUEUE,
+      turnaround: {
+        // E1 7,200 M1 3,600 M2 18,000 M3 1,800 M4 5,400 M5 36,000 M6 2,700 E2 14,400
+        reviewed: 8,
+        // Sorted: 1,800 2,700 3,600 5,400 | 7,200 14,400 18,000 36,000.
+        // percentile_cont(0.5) of 8: position 0.5 x 7 = 3.5: (5,400 + 7,200) / 2 = 6,300.
+        medianSeconds: 6_300,
+        // percentile_cont(0.9): position 0.9 x 7 = 6.3: 18,000 + 0.3 x (36,000 - 18,000) = 23,400.
+        p90Seconds: 23_400,
+        byReviewer: [
+          // Rita: E1 7,200 M1 3,600 M2 18,000 M5 36,000 M6 2,700 -> 2,700 3,600 [7,200] 18,000 36,000.
+          { user: personOf(rita), reviewed: 5, medianSeconds: 7_200 },
+          // Sam: M3 1,800 M4 5,400 E2 14,400 -> the middle one, 5,400.
+          { user: personOf(sam), reviewed: 3, medianSeconds: 5_400 },
+        ],
+      },
+      rejections: {
+        // Rejected: M2 M3 M6 E2 = 4 of 8.
+        rate: share(4 / 8),
+        byDocument: [
+          // Disclosure: M6, E2, both rejected.
+          { label: DI, reviewed: 2, rejected: 2, rate: share(1) },
+          // Inspection: M2 M3 rejected, M4 accepted.
+          { label: IN, reviewed: 3, rejected: 2, rate: share(2 / 3) },
+          // Listing Agreement: E1 M1 M5, all accepted.
+          { label: LA, reviewed: 3, rejected: 0, rate: share(0) },
+        ],
+        byAgent: [
+          // Alice's files: E1 M2 M3 M4 M5, of which M2 M3 rejected.
+          { user: personOf(alice), reviewed: 5, rejected: 2, rate: share(2 / 5) },
+          // Bob's: M1 M6 E2, of which M6 E2 rejected.
+          { user: personOf(bob), reviewed: 3, rejected: 2, rate: share(2 / 3) },
+        ],
+        topReasons: [
+          // addendum: M2, M3, M6 = 3, under the label it has now (reworded after all three).
+          { code: addendum.code, label: `Unsigned addendum ${RUN}`, count: 3 },
+          // missing-signature: M3, E2 = 2 (each of them a rejection with two reasons).
+          { code: 'missing-signature', label: 'Missing signature', count: 2 },
+          // illegible: E2 = 1. Not wrong-form (E0, August) nor wrong-property (F_out, October).
+          { code: 'illegible', label: 'Illegible or incomplete scan', count: 1 },
+        ],
+      },
+      // Closing in September: P0 (2026-09-30, compliant since August).
+      compliance: {
+        closed: 1,
+        compliantAtClose: 1,
+        byMonth: [{ month: '2026-09', closed: 1, compliantAtClose: 1 }],
+      },
+      atRisk: atRisk(),
+    };
+  }
+
+  it('turnaround and rejections over a month: both reviewers, both agents, every reason, both edges in', async () => {
+    expect(comparable(await figures({ from: '2026-09-01', to: '2026-09-30' }))).toStrictEqual(
+      septemberAnswer(),
+    );
+  });
+
+  it('a decision 1 ms outside either end of the range is left out; one at either end is in', async () => {
+    // 2026-09-01 alone: E1 (00:00:00.000) only; E0 (1 ms before) out.
+    const first = await figures({ from: '2026-09-01', to: '2026-09-01' });
+    expect(comparable(first)).toStrictEqual({
+      from: '2026-09-01',
+      to: '2026-09-01',
+      queue: QUEUE,
+      turnaround: {
+        reviewed: 1,
+        medianSeconds: 7_200,
+        p90Seconds: 7_200,
+        byReviewer: [{ user: personOf(rita), reviewed: 1, medianSeconds: 7_200 }],
+      },
+      rejections: {
+        rate: share(0),
+        byDocument: [{ label: LA, reviewed: 1, rejected: 0, rate: share(0) }],
+        byAgent: [{ user: personOf(alice), reviewed: 1, rejected: 0, rate: share(0) }],
+        topReasons: [],
+      },
+      compliance: { closed: 0, compliantAtClose: 0, byMonth: [] },
+      atRisk: atRisk(),
+    });
+    // 2026-09-30 alone: E2 (23:59:59.999) only; E3 (1 ms after) out. P0 closes that day.
+    const last = comparable(await figures({ from: '2026-09-30', to: '2026-09-30' }));
+    last.rejections.topReasons.sort((a, b) => a.code.localeCompare(b.code));
+    expect(last).toStrictEqual({
+      from: '2026-09-30',
+      to: '2026-09-30',
+      queue: QUEUE,
+      turnaround: {
+        reviewed: 1,
+        medianSeconds: 14_400,
+        p90Seconds: 14_400,
+        byReviewer: [{ user: personOf(sam), reviewed: 1, medianSeconds: 14_400 }],
+      },
+      rejections: {
+        rate: share(1),
+        byDocument: [{ label: DI, reviewed: 1, rejected: 1, rate: share(1) }],
+        byAgent: [{ user: personOf(bob), reviewed: 1, rejected: 1, rate: share(1) }],
+        topReasons: [
+          // One rejection, two reasons: each counted once. Equal counts: compared as a set.
+          { code: 'illegible', label: 'Illegible or incomplete scan', count: 1 },
+          { code: 'missing-signature', label: 'Missing signature', count: 1 },
+        ].sort((a, b) => a.code.localeCompare(b.code)),
+      },
+      compliance: {
+        closed: 1,
+        compliantAtClose: 1,
+        byMonth: [{ month: '2026-09', closed: 1, compliantAtClose: 1 }],
+      },
+      atRisk: atRisk(),
+    });
+    // August 31 alone: E0 (23:59:59.999) is in, E1 (1 ms later) is not; the August acceptances of
+    // that day: none (the setup's August days are the 3rd to the 14th).
+    const before = await figures({ from: '2026-08-31', to: '2026-08-31' });
+    expect(before.turnaround).toStrictEqual({
+      // 20:00 -> 23:59:59.999 = 14,399.999 s, rounded to whole seconds: 14,400.
+      reviewed: 1,
+      medianSeconds: 14_400,
+      p90Seconds: 14_400,
+      byReviewer: [{ user: personOf(sam), reviewed: 1, medianSeconds: 14_400 }],
+    });
+    expect(before.rejections.topReasons).toStrictEqual([
+      { code: 'wrong-form', label: 'Wrong form or outdated version', count: 1 },
+    ]);
+  });
+
+  it('compliance over two months: closings in the range and not after today, compliant by the end of the closing day', async () => {
+    expect(comparable(await figures({ from: '2026-10-01', to: '2026-11-15' }))).toStrictEqual({
+      from: '2026-10-01',
+      to: '2026-11-15',
+      queue: QUEUE,
+      turnaround: {
+        // E3 7,200 (Rita), C2's Inspection 21,600 (Sam), F_out 14,400 (Sam), F_in 7,200 (Rita).
+        reviewed: 4,
+        // Sorted 7,200 7,200 14,400 21,600: position 1.5: (7,200 + 14,400) / 2 = 10,800.
+        medianSeconds: 10_800,
+        // Position 0.9 x 3 = 2.7: 14,400 + 0.7 x (21,600 - 14,400) = 14,400 + 5,040 = 19,440.
+        p90Seconds: 19_440,
+        byReviewer: [
+          // Rita: 7,200 and 7,200.
+          { user: personOf(rita), reviewed: 2, medianSeconds: 7_200 },
+          // Sam: (14,400 + 21,600) / 2 = 18,000.
+          { user: personOf(sam), reviewed: 2, medianSeconds: 18_000 },
+        ],
+      },
+      rejections: {
+        // F_out alone rejected: 1 of 4.
+        rate: share(1 / 4),
+        byDocument: [
+          { label: DI, reviewed: 1, rejected: 0, rate: share(0) }, // E3
+          { label: IN, reviewed: 2, rejected: 1, rate: share(1 / 2) }, // C2's, F_out
+          { label: LA, reviewed: 1, rejected: 0, rate: share(0) }, // F_in
+        ],
+        byAgent: [
+          { user: personOf(alice), reviewed: 2, rejected: 0, rate: share(0) }, // E3, F_in
+          { user: personOf(bob), reviewed: 2, rejected: 1, rate: share(1 / 2) }, // C2's, F_out
+        ],
+        topReasons: [{ code: 'wrong-property', label: 'Wrong property or parties', count: 1 }],
+      },
+      compliance: {
+        // C1 (10-01, yes: August), C2 (10-20, no: last acceptance 10-21T00:00:00.000),
+        // C3 (11-05, yes: waived at 23:59:59.999 that day), C4 (11-12, no: still waiting),
+        // C5 (11-15, yes). Not P0 (09-30) nor Q0 (11-16). C1 being closed changes nothing.
+        closed: 5,
+        compliantAtClose: 3,
+        byMonth: [
+          { month: '2026-10', closed: 2, compliantAtClose: 1 }, // C1, C2
+          { month: '2026-11', closed: 3, compliantAtClose: 2 }, // C3, C4, C5
+        ],
+      },
+      atRisk: atRisk(),
+    });
+  });
+
+  it('closings after today are not counted, even inside the range', async () => {
+    expect(comparable(await figures({ from: '2026-11-01', to: '2026-11-30' }))).toStrictEqual({
+      from: '2026-11-01',
+      to: '2026-11-30',
+      queue: QUEUE,
+      // No file decision in November (C3's waiver approval is none).
+      turnaround: { reviewed: 0, medianSeconds: null, p90Seconds: null, byReviewer: [] },
+      rejections: { rate: null, byDocument: [], byAgent: [], topReasons: [] },
+      compliance: {
+        // C3 (yes), C4 (no), C5 (yes), Q0 (yes), A0 (today, not compliant). Not K1 (11-23,
+        // compliant), X1, D1 (11-22), A3 (11-24), A6 (11-27), A8 (11-29): after today.
+        closed: 5,
+        compliantAtClose: 3,
+        byMonth: [{ month: '2026-11', closed: 5, compliantAtClose: 3 }],
+      },
+      atRisk: atRisk(),
+    });
+  });
+
+  it('the default range is the last 30 days, today included, in UTC', async () => {
+    const expected = {
+      from: '2026-10-23',
+      to: '2026-11-21',
+      queue: QUEUE,
+      // F_in (2026-10-23T00:00:00.000, 7,200 s, Rita, Alice's Listing Agreement) alone;
+      // F_out (1 ms earlier) and C2's Inspection (10-21) are out.
+      turnaround: {
+        reviewed: 1,
+        medianSeconds: 7_200,
+        p90Seconds: 7_200,
+        byReviewer: [{ user: personOf(rita), reviewed: 1, medianSeconds: 7_200 }],
+      },
+      rejections: {
+        rate: share(0),
+        byDocument: [{ label: LA, reviewed: 1, rejected: 0, rate: share(0) }],
+        byAgent: [{ user: personOf(alice), reviewed: 1, rejected: 0, rate: share(0) }],
+        topReasons: [],
+      },
+      // C3 (yes), C4 (no), C5 (yes), Q0 (yes), A0 (today, no).
+      compliance: {
+        closed: 5,
+        compliantAtClose: 3,
+        byMonth: [{ month: '2026-11', closed: 5, compliantAtClose: 3 }],
+      },
+      atRisk: atRisk(),
+    };
+    expect(comparable(await figures())).toStrictEqual(expected);
+    expect(comparable(await figures({ from: '2026-10-23', to: '2026-11-21' }))).toStrictEqual(expected);
+
+    // The last millisecond of the day: still 2026-10-23 to 2026-11-21.
+    setClock('2026-11-21T23:59:59.999Z');
+    try {
+      const late = await figures();
+      expect([late.from, late.to, late.turnaround.reviewed]).toEqual(['2026-10-23', '2026-11-21', 1]);
+      // Midnight UTC: a new day, 2026-10-24 to 2026-11-22, and F_in has left the range.
+      setClock('2026-11-22T00:00:00.000Z');
+      const next = await figures();
+      expect([next.from, next.to, next.turnaround.reviewed]).toEqual(['2026-10-24', '2026-11-22', 0]);
+    } finally {
+      setClock(NOW);
+    }
+  });
+
+  it('a range with nothing in it: zeros, nulls and empty lists (the queue and the files at risk are now)', async () => {
+    for (const [from, to] of [
+      ['2026-06-01', '2026-06-30'],
+      ['2026-07-15', '2026-07-15'],
+      ['2027-01-01', '2027-01-31'],
+    ] as const) {
+      expect(await figures({ from, to })).toStrictEqual({
+        from,
+        to,
+        queue: QUEUE,
+        ...EMPTY_RANGE_FIGURES,
+        atRisk: atRisk(),
+      });
+    }
+  });
+
+  it('GET /api/admin/dashboard answers the same figures; an agent gets 403, nobody 401', async () => {
+    const url = '/api/admin/dashboard?from=2026-09-01&to=2026-09-30';
+    const viaRest = await ok<DashboardAnswer>(200, 'GET', url, sam);
+    expect(comparable(viaRest)).toStrictEqual(septemberAnswer());
+    expect(viaRest).toStrictEqual(await figures({ from: '2026-09-01', to: '2026-09-30' }, sam));
+    // Without a range: the default one.
+    const byDefault = await ok<DashboardAnswer>(200, 'GET', '/api/admin/dashboard', rita);
+    expect([byDefault.from, byDefault.to]).toEqual(['2026-10-23', '2026-11-21']);
+
+    for (const agent of [alice, bob]) {
+      expect((await call('GET', url, agent)).statusCode).toBe(403);
+      await expect(figures({ from: '2026-09-01', to: '2026-09-30' }, agent)).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+      });
+    }
+    expect((await call('GET', url)).statusCode).toBe(401);
+  });
+
+  it('refuses a bad range with its message (400), never 500', async () => {
+    const cases: [string, string][] = [
+      ['from=2026-11-15&to=2026-11-14', keyDateMessages.rangeReversed],
+      // 2026-01-01 to 2027-02-05 is 365 + 35 = 400 days apart: 401 days, one too many.
+      ['from=2026-01-01&to=2027-02-05', keyDateMessages.rangeTooLong(MAX_DASHBOARD_DAYS)],
+      ['from=2025-01-01&to=2026-11-21', keyDateMessages.rangeTooLong(MAX_DASHBOARD_DAYS)],
+      ['from=2026-02-30&to=2026-03-01', keyDateMessages.dateInvalid],
+      ['from=2026-11-01&to=tomorrow', keyDateMessages.dateInvalid],
+      ['from=2026-1-5&to=2026-11-21', keyDateMessages.dateInvalid],
+      ['from=21%2F11%2F2026', keyDateMessages.dateInvalid],
+      ['to=2026-13-01', keyDateMessages.dateInvalid],
+      ['from=2026-11-01T00:00:00Z&to=2026-11-21', keyDateMessages.dateInvalid],
+    ];
+    for (const [query, message] of cases) {
+      await refused(400, message, 'GET', `/api/admin/dashboard?${query}`, rita);
+    }
+    await expect(figures({ from: '2026-11-15', to: '2026-11-14' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    await expect(figures({ from: '2026-02-30', to: '2026-03-01' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+
+    // 2026-01-01 to 2027-02-04: 400 days, today included: the longest range there is.
+    const longest = await ok<DashboardAnswer>(
+      200,
+      'GET',
+      '/api/admin/dashboard?from=2026-01-01&to=2027-02-04',
+      rita,
+    );
+    expect([longest.from, longest.to]).toEqual(['2026-01-01', '2027-02-04']);
+    // A single day is a range.
+    expect((await call('GET', '/api/admin/dashboard?from=2026-11-21&to=2026-11-21', rita)).statusCode).toBe(
+      200,
+    );
+
+    // Odd queries: answered 200 or 400, never a server error.
+    for (const query of [
+      'from=&to=',
+      'from=2026-11-01&from=2026-11-02',
+      'from[]=2026-11-01',
+      'from=%00&to=%FF',
+      `from=${'9'.repeat(5000)}`,
+      'from=0000-00-00&to=9999-99-99',
+      'from=1899-12-31&to=1900-01-01',
+      'unknown=1',
+    ]) {
+      const res = await call('GET', `/api/admin/dashboard?${query}`, rita);
+      expect([200, 400], `${query}: ${res.body}`).toContain(res.statusCode);
+    }
+  });
+
+  it('an even queue: its median is the mean of the two middle waits', async () => {
+    // Alice uploads A8's optional HOA Documents now: an 8th entry, waiting 0 s. A8 closes in 8
+    // days, so no file at risk changes.
+    await attach(alice, a8, HOA);
+    // 0 1,800 3,600 [14,400 21,600] 86,400 172,800 604,800: (14,400 + 21,600) / 2 = 18,000.
+    const answer = await figures({ from: '2026-06-01', to: '2026-06-30' });
+    expect(answer).toStrictEqual({
+      from: '2026-06-01',
+      to: '2026-06-30',
+      queue: { size: 8, oldestWaitingSeconds: 604_800, medianWaitingSeconds: 18_000 },
+      ...EMPTY_RANGE_FIGURES,
+      atRisk: atRisk(),
+    });
+    // An hour later every entry has waited 3,600 s more: 608,400 oldest, 21,600 median.
+    setClock('2026-11-21T13:00:00.000Z');
+    try {
+      expect((await figures({ from: '2026-06-01', to: '2026-06-30' })).queue).toStrictEqual({
+        size: 8,
+        oldestWaitingSeconds: 608_400,
+        medianWaitingSeconds: 21_600,
+      });
+    } finally {
+      setClock(NOW);
+    }
+  });
+});
