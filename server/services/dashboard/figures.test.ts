@@ -157,20 +157,59 @@ async function compliantInAugust(t: Transaction, agent: Named, day: string) {
 // --- The answer, compared whole ---
 
 /**
- * The contract fixes the order of atRisk (soonest first), byMonth (oldest first) and topReasons
- * (the most given first: every range here has distinct counts). It does not fix the order of
- * byReviewer, byDocument and byAgent: those are compared in a fixed order of their own.
+ * The contract fixes the order of every list: atRisk soonest first, byMonth oldest first,
+ * byReviewer by reviewed (most first), byDocument and byAgent by rejected then reviewed (most
+ * first), topReasons by count (most first). This checks those orders, then puts rows that tie
+ * (an order the contract leaves open) by name, so that the answer compares whole.
  */
 function comparable(answer: DashboardAnswer) {
-  const byName = <T extends { user: { lastName: string } }>(rows: T[]) =>
-    [...rows].sort((a, b) => a.user.lastName.localeCompare(b.user.lastName));
+  function inOrder<T>(rows: T[], key: (row: T) => number[], name: (row: T) => string, what: string): T[] {
+    const descending = (a: T, b: T) => {
+      const [x, y] = [key(a), key(b)];
+      const index = x.findIndex((value, i) => value !== y[i]);
+      return index < 0 ? 0 : (y[index] ?? 0) - (x[index] ?? 0);
+    };
+    rows.forEach((row, i) => {
+      const before = rows[i - 1];
+      if (before)
+        expect(descending(before, row), `${what} out of order: ${JSON.stringify(rows)}`).toBeLessThanOrEqual(
+          0,
+        );
+    });
+    return [...rows].sort((a, b) => descending(a, b) || name(a).localeCompare(name(b)));
+  }
+  const { turnaround, rejections } = answer;
   return {
     ...answer,
-    turnaround: { ...answer.turnaround, byReviewer: byName(answer.turnaround.byReviewer) },
+    turnaround: {
+      ...turnaround,
+      byReviewer: inOrder(
+        turnaround.byReviewer,
+        (r) => [r.reviewed],
+        (r) => r.user.lastName,
+        'byReviewer',
+      ),
+    },
     rejections: {
-      ...answer.rejections,
-      byDocument: [...answer.rejections.byDocument].sort((a, b) => a.label.localeCompare(b.label)),
-      byAgent: byName(answer.rejections.byAgent),
+      ...rejections,
+      byDocument: inOrder(
+        rejections.byDocument,
+        (r) => [r.rejected, r.reviewed],
+        (r) => r.label,
+        'byDocument',
+      ),
+      byAgent: inOrder(
+        rejections.byAgent,
+        (r) => [r.rejected, r.reviewed],
+        (r) => r.user.lastName,
+        'byAgent',
+      ),
+      topReasons: inOrder(
+        rejections.topReasons,
+        (r) => [r.count],
+        (r) => r.code,
+        'topReasons',
+      ),
     },
   };
 }
@@ -218,6 +257,11 @@ describe('a known history', () => {
   let k1: Transaction;
   let x1: Transaction;
   let d1: Transaction;
+  // Range J: July 2026.
+  let t4: Transaction;
+  let d2: Transaction;
+  // Range M: May 2026.
+  let t5: Transaction;
   let addendum: { code: string; label: string };
 
   beforeAll(async () => {
@@ -358,6 +402,27 @@ describe('a known history', () => {
     setClock('2026-11-02T12:00:00.000Z');
     await ok(200, 'DELETE', `/api/admin/transactions/${d1._id}`, rita);
 
+    // --- Range J: July 2026, a changed decision and a file deleted since ---
+    // T4 (Alice) closes 2026-07-31 and is not compliant. Its Listing Agreement, uploaded
+    // 07-01T09:00, is accepted by Rita at 07-01T10:00, then rejected by Sam at 07-02T09:00
+    // [wrong-form]: one version, counted once by its latest decision: 24 h = 86,400 s, Sam, rejected.
+    t4 = await open(alice, '2026-07-31');
+    await decided(t4, LA, alice, '2026-07-01T09:00:00.000Z', '2026-07-01T10:00:00.000Z', rita);
+    setClock('2026-07-02T09:00:00.000Z');
+    await reject(t4, LA, sam, ['wrong-form']);
+    // D2 (Bob) closes 2026-07-15; its Listing Agreement, uploaded 07-10T09:00, is rejected by Rita
+    // at 09:20 [illegible] (1,200 s); then the file is deleted: the decision was made and counts,
+    // the file's closing does not.
+    d2 = await open(bob, '2026-07-15');
+    await decided(d2, LA, bob, '2026-07-10T09:00:00.000Z', '2026-07-10T09:20:00.000Z', rita, ['illegible']);
+    setClock('2026-07-20T09:00:00.000Z');
+    await ok(200, 'DELETE', `/api/admin/transactions/${d2._id}`, rita);
+
+    // --- Range M: May 2026, two quick acceptances by Sam on Bob's file: 2 s and 3 s ---
+    t5 = await open(bob);
+    await decided(t5, IN, bob, '2026-05-04T09:00:00.000Z', '2026-05-04T09:00:02.000Z', sam);
+    await decided(t5, DI, bob, '2026-05-04T10:00:00.000Z', '2026-05-04T10:00:03.000Z', sam);
+
     // The desk rewords its reason after every rejection that gave it.
     setClock('2026-11-20T09:00:00.000Z');
     await ok(200, 'PUT', `/api/admin/rejection-reasons/${addendum.code}`, rita, {
@@ -437,14 +502,16 @@ describe('a known history', () => {
       rejections: {
         // Rejected: M2 M3 M6 E2 = 4 of 8.
         rate: share(4 / 8),
+        // Most rejected first, then most reviewed: Inspection (2 of 3) before Disclosure (2 of 2).
         byDocument: [
-          // Disclosure: M6, E2, both rejected.
-          { label: DI, reviewed: 2, rejected: 2, rate: share(1) },
           // Inspection: M2 M3 rejected, M4 accepted.
           { label: IN, reviewed: 3, rejected: 2, rate: share(2 / 3) },
+          // Disclosure: M6, E2, both rejected.
+          { label: DI, reviewed: 2, rejected: 2, rate: share(1) },
           // Listing Agreement: E1 M1 M5, all accepted.
           { label: LA, reviewed: 3, rejected: 0, rate: share(0) },
         ],
+        // Both 2 rejected: Alice (5 reviewed) before Bob (3).
         byAgent: [
           // Alice's files: E1 M2 M3 M4 M5, of which M2 M3 rejected.
           { user: personOf(alice), reviewed: 5, rejected: 2, rate: share(2 / 5) },
@@ -500,7 +567,6 @@ describe('a known history', () => {
     });
     // 2026-09-30 alone: E2 (23:59:59.999) only; E3 (1 ms after) out. P0 closes that day.
     const last = comparable(await figures({ from: '2026-09-30', to: '2026-09-30' }));
-    last.rejections.topReasons.sort((a, b) => a.code.localeCompare(b.code));
     expect(last).toStrictEqual({
       from: '2026-09-30',
       to: '2026-09-30',
@@ -516,10 +582,10 @@ describe('a known history', () => {
         byDocument: [{ label: DI, reviewed: 1, rejected: 1, rate: share(1) }],
         byAgent: [{ user: personOf(bob), reviewed: 1, rejected: 1, rate: share(1) }],
         topReasons: [
-          // One rejection, two reasons: each counted once. Equal counts: compared as a set.
+          // One rejection, two reasons: each counted once (equal counts: by code here).
           { code: 'illegible', label: 'Illegible or incomplete scan', count: 1 },
           { code: 'missing-signature', label: 'Missing signature', count: 1 },
-        ].sort((a, b) => a.code.localeCompare(b.code)),
+        ],
       },
       compliance: {
         closed: 1,
@@ -555,6 +621,7 @@ describe('a known history', () => {
         medianSeconds: 10_800,
         // Position 0.9 x 3 = 2.7: 14,400 + 0.7 x (21,600 - 14,400) = 14,400 + 5,040 = 19,440.
         p90Seconds: 19_440,
+        // 2 each: a tie the contract leaves open.
         byReviewer: [
           // Rita: 7,200 and 7,200.
           { user: personOf(rita), reviewed: 2, medianSeconds: 7_200 },
@@ -565,14 +632,15 @@ describe('a known history', () => {
       rejections: {
         // F_out alone rejected: 1 of 4.
         rate: share(1 / 4),
+        // Inspection, the one rejected, first; Disclosure and Listing Agreement tie (0 of 1).
         byDocument: [
-          { label: DI, reviewed: 1, rejected: 0, rate: share(0) }, // E3
           { label: IN, reviewed: 2, rejected: 1, rate: share(1 / 2) }, // C2's, F_out
+          { label: DI, reviewed: 1, rejected: 0, rate: share(0) }, // E3
           { label: LA, reviewed: 1, rejected: 0, rate: share(0) }, // F_in
         ],
         byAgent: [
-          { user: personOf(alice), reviewed: 2, rejected: 0, rate: share(0) }, // E3, F_in
           { user: personOf(bob), reviewed: 2, rejected: 1, rate: share(1 / 2) }, // C2's, F_out
+          { user: personOf(alice), reviewed: 2, rejected: 0, rate: share(0) }, // E3, F_in
         ],
         topReasons: [{ code: 'wrong-property', label: 'Wrong property or parties', count: 1 }],
       },
@@ -587,6 +655,75 @@ describe('a known history', () => {
           { month: '2026-11', closed: 3, compliantAtClose: 2 }, // C3, C4, C5
         ],
       },
+      atRisk: atRisk(),
+    });
+  });
+
+  it('a version counts once, by its latest decision; a deleted file keeps its decisions, not its closing', async () => {
+    expect(comparable(await figures({ from: '2026-07-01', to: '2026-07-31' }))).toStrictEqual({
+      from: '2026-07-01',
+      to: '2026-07-31',
+      queue: QUEUE,
+      turnaround: {
+        // T4's Listing Agreement 86,400 (Sam; Rita's acceptance was replaced), D2's 1,200 (Rita).
+        reviewed: 2,
+        // (1,200 + 86,400) / 2 = 43,800.
+        medianSeconds: 43_800,
+        // Position 0.9 x 1 = 0.9: 1,200 + 0.9 x (86,400 - 1,200) = 1,200 + 76,680 = 77,880.
+        p90Seconds: 77_880,
+        // 1 each: a tie.
+        byReviewer: [
+          { user: personOf(rita), reviewed: 1, medianSeconds: 1_200 },
+          { user: personOf(sam), reviewed: 1, medianSeconds: 86_400 },
+        ],
+      },
+      rejections: {
+        // Both rejected.
+        rate: share(1),
+        byDocument: [{ label: LA, reviewed: 2, rejected: 2, rate: share(1) }],
+        byAgent: [
+          { user: personOf(alice), reviewed: 1, rejected: 1, rate: share(1) },
+          { user: personOf(bob), reviewed: 1, rejected: 1, rate: share(1) },
+        ],
+        topReasons: [
+          { code: 'illegible', label: 'Illegible or incomplete scan', count: 1 },
+          { code: 'wrong-form', label: 'Wrong form or outdated version', count: 1 },
+        ],
+      },
+      // T4 (07-31, not compliant); not D2 (07-15, deleted).
+      compliance: {
+        closed: 1,
+        compliantAtClose: 0,
+        byMonth: [{ month: '2026-07', closed: 1, compliantAtClose: 0 }],
+      },
+      atRisk: atRisk(),
+    });
+  });
+
+  it('medians are rounded to whole seconds half up, as the progress percentage rounds', async () => {
+    expect(comparable(await figures({ from: '2026-05-01', to: '2026-05-31' }))).toStrictEqual({
+      from: '2026-05-01',
+      to: '2026-05-31',
+      queue: QUEUE,
+      turnaround: {
+        reviewed: 2,
+        // (2 + 3) / 2 = 2.5: 3 rounded half up (round-half-even would say 2).
+        medianSeconds: 3,
+        // 2 + 0.9 x (3 - 2) = 2.9: 3.
+        p90Seconds: 3,
+        byReviewer: [{ user: personOf(sam), reviewed: 2, medianSeconds: 3 }],
+      },
+      rejections: {
+        rate: share(0),
+        // 0 of 1 each: a tie.
+        byDocument: [
+          { label: DI, reviewed: 1, rejected: 0, rate: share(0) },
+          { label: IN, reviewed: 1, rejected: 0, rate: share(0) },
+        ],
+        byAgent: [{ user: personOf(bob), reviewed: 2, rejected: 0, rate: share(0) }],
+        topReasons: [],
+      },
+      compliance: { closed: 0, compliantAtClose: 0, byMonth: [] },
       atRisk: atRisk(),
     });
   });
@@ -654,9 +791,30 @@ describe('a known history', () => {
     }
   });
 
+  it('half a range: a missing `to` is today, a missing `from` the 30 days ending `to`', async () => {
+    const fromOnly = await figures({ from: '2026-09-01' });
+    expect([fromOnly.from, fromOnly.to]).toEqual(['2026-09-01', '2026-11-21']);
+    // 2026-09-30 less 29 days is 2026-09-01: range S exactly.
+    expect(comparable(await figures({ to: '2026-09-30' }))).toStrictEqual(septemberAnswer());
+    // A `from` after today is a reversed range; one too far back a range too long:
+    // 2025-10-18 to 2026-11-21 is 365 + 31 + 3 = 399 days apart (400 days: allowed),
+    // 2025-10-17 one more.
+    await refused(400, keyDateMessages.rangeReversed, 'GET', '/api/admin/dashboard?from=2026-11-22', rita);
+    await refused(
+      400,
+      keyDateMessages.rangeTooLong(MAX_DASHBOARD_DAYS),
+      'GET',
+      '/api/admin/dashboard?from=2025-10-17',
+      rita,
+    );
+    const longest = await ok<DashboardAnswer>(200, 'GET', '/api/admin/dashboard?from=2025-10-18', rita);
+    expect([longest.from, longest.to]).toEqual(['2025-10-18', '2026-11-21']);
+  });
+
   it('a range with nothing in it: zeros, nulls and empty lists (the queue and the files at risk are now)', async () => {
     for (const [from, to] of [
       ['2026-06-01', '2026-06-30'],
+      // D2's closing day (deleted since).
       ['2026-07-15', '2026-07-15'],
       ['2027-01-01', '2027-01-31'],
     ] as const) {
