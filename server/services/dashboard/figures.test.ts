@@ -253,6 +253,7 @@ describe('a known history', () => {
   let a0: Transaction;
   let a3: Transaction;
   let a6: Transaction;
+  let a7: Transaction;
   let a8: Transaction;
   let k1: Transaction;
   let x1: Transaction;
@@ -376,6 +377,8 @@ describe('a known history', () => {
     await attach(bob, a3, DI);
     setClock('2026-11-21T11:00:00.000Z');
     await attach(bob, a3, IN);
+    // A7 closes in 7 days (2026-11-28), nothing uploaded: the 8th day counting today, not at risk.
+    a7 = await open(alice, '2026-11-28');
     // A8 closes in 8 days (2026-11-29): not at risk. A waiver of its Inspection asked
     // 2026-11-19T12:00 and its Listing Agreement uploaded 2026-11-21T11:30 wait for the desk.
     a8 = await open(alice, '2026-11-29');
@@ -455,7 +458,8 @@ describe('a known history', () => {
   /**
    * Open, undeleted, closing 2026-11-21 to 2026-11-27 and not compliant, soonest first:
    * A0 today (1 missing, 1 rejected, 1 waiting), A3 in 3 days (3 waiting), A6 in 6 days
-   * (2 missing). Not A8 (8 days), K1 (compliant), X1 (closed), D1 (deleted), C4 (closed past).
+   * (2 missing). Not A7 (in 7 days: the 8th day counting today), A8 (8 days), K1 (compliant),
+   * X1 (closed), D1 (deleted), C4 (its closing day past).
    */
   function atRisk() {
     const row = (t: Transaction, owner: Named) => ({
@@ -738,7 +742,7 @@ describe('a known history', () => {
       rejections: { rate: null, byDocument: [], byAgent: [], topReasons: [] },
       compliance: {
         // C3 (yes), C4 (no), C5 (yes), Q0 (yes), A0 (today, not compliant). Not K1 (11-23,
-        // compliant), X1, D1 (11-22), A3 (11-24), A6 (11-27), A8 (11-29): after today.
+        // compliant), X1, D1 (11-22), A3 (11-24), A6 (11-27), A7 (11-28), A8 (11-29): after today.
         closed: 5,
         compliantAtClose: 3,
         byMonth: [{ month: '2026-11', closed: 5, compliantAtClose: 3 }],
@@ -782,10 +786,13 @@ describe('a known history', () => {
     try {
       const late = await figures();
       expect([late.from, late.to, late.turnaround.reviewed]).toEqual(['2026-10-23', '2026-11-21', 1]);
-      // Midnight UTC: a new day, 2026-10-24 to 2026-11-22, and F_in has left the range.
+      expect(late.atRisk.map((row) => row.transaction._id)).toEqual([a0._id, a3._id, a6._id]);
+      // Midnight UTC: a new day, 2026-10-24 to 2026-11-22, and F_in has left the range; A0's
+      // closing day is past and A7 (2026-11-28) is now within 7 days, today included.
       setClock('2026-11-22T00:00:00.000Z');
       const next = await figures();
       expect([next.from, next.to, next.turnaround.reviewed]).toEqual(['2026-10-24', '2026-11-22', 0]);
+      expect(next.atRisk.map((row) => row.transaction._id)).toEqual([a3._id, a6._id, a7._id]);
     } finally {
       setClock(NOW);
     }
