@@ -25,12 +25,14 @@ import { createCaller } from '../../trpc/router';
  * 2026-10-23 to 2026-11-21 (30 days, today included). The history is laid out so that each
  * range the tests ask for holds a known set of decisions and closings:
  *
- * - August 2026: the plain setup (acceptances that make files compliant, closings of files);
- *   no range a test asks for covers August, but its last millisecond holds an edge decision.
+ * - August 3-14, 2026: the plain setup (acceptances that make files compliant, closings of
+ *   files), whose figures no test reads; August 31 holds an edge decision (E0) and is read alone.
  * - September 2026 (range S): eight decisions by two reviewers on two agents' files, for
  *   turnaround and rejections, with both edges of the range.
  * - 2026-10-01 to 2026-11-15 (range C): closings over two months for compliance, plus four
  *   decisions (an edge of S, a late acceptance, the two edges of the default range).
+ * - July 2026 (range J): a decision changed later, and a file deleted since; May 2026 (range M):
+ *   two decisions of 2 s and 3 s, for the rounding of a median.
  * - From 2026-11-14 on: what waits in the review queue now, and the files closing soon.
  */
 
@@ -148,7 +150,7 @@ async function decided(
   else await accept(t, label, who);
 }
 
-/** Every required item uploaded and accepted by Rita on an August day (no range covers August). */
+/** Every required item uploaded and accepted by Rita on an August day (no figures read those days). */
 async function compliantInAugust(t: Transaction, agent: Named, day: string) {
   for (const [index, label] of [LA, DI, IN].entries())
     await decided(t, label, agent, `${day}T09:0${index}:00.000Z`, `${day}T10:0${index}:00.000Z`, rita);
@@ -426,10 +428,12 @@ describe('a known history', () => {
     await decided(t5, IN, bob, '2026-05-04T09:00:00.000Z', '2026-05-04T09:00:02.000Z', sam);
     await decided(t5, DI, bob, '2026-05-04T10:00:00.000Z', '2026-05-04T10:00:03.000Z', sam);
 
-    // The desk rewords its reason after every rejection that gave it.
+    // The desk rewords its reason after every rejection that gave it, and retires it: the
+    // rejections still count it, under its new label.
     setClock('2026-11-20T09:00:00.000Z');
     await ok(200, 'PUT', `/api/admin/rejection-reasons/${addendum.code}`, rita, {
       label: `Unsigned addendum ${RUN}`,
+      active: false,
     });
 
     setClock(NOW);
@@ -523,7 +527,7 @@ describe('a known history', () => {
           { user: personOf(bob), reviewed: 3, rejected: 2, rate: share(2 / 3) },
         ],
         topReasons: [
-          // addendum: M2, M3, M6 = 3, under the label it has now (reworded after all three).
+          // addendum: M2, M3, M6 = 3, under the label it has now (reworded and retired after all three).
           { code: addendum.code, label: `Unsigned addendum ${RUN}`, count: 3 },
           // missing-signature: M3, E2 = 2 (each of them a rejection with two reasons).
           { code: 'missing-signature', label: 'Missing signature', count: 2 },
