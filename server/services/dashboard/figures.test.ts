@@ -239,32 +239,12 @@ describe('an empty portal', () => {
 });
 
 describe('a known history', () => {
-  // Files of range S (no closing date).
-  let t1: Transaction;
-  let t2: Transaction;
-  let t3: Transaction;
-  // Closings for compliance.
-  let p0: Transaction;
-  let c1: Transaction;
-  let c2: Transaction;
-  let c3: Transaction;
-  let c4: Transaction;
-  let c5: Transaction;
-  let q0: Transaction;
-  // Files closing soon.
+  // The files closing soon, which the tests name; every other file lives in the history alone.
   let a0: Transaction;
   let a3: Transaction;
   let a6: Transaction;
   let a7: Transaction;
   let a8: Transaction;
-  let k1: Transaction;
-  let x1: Transaction;
-  let d1: Transaction;
-  // Range J: July 2026.
-  let t4: Transaction;
-  let d2: Transaction;
-  // Range M: May 2026.
-  let t5: Transaction;
   let addendum: { code: string; label: string };
 
   beforeAll(async () => {
@@ -281,8 +261,8 @@ describe('a known history', () => {
     });
 
     // --- Range S: September 2026 ---
-    t1 = await open(alice);
-    t2 = await open(bob);
+    const t1 = await open(alice);
+    const t2 = await open(bob);
     // E0: decided 1 ms before S starts (uploaded 20:00, rejected 23:59:59.999 on Aug 31): outside S.
     await decided(t2, LA, bob, '2026-08-31T20:00:00.000Z', '2026-08-31T23:59:59.999Z', sam, ['wrong-form']);
     // E1: decided at the first instant of S: in. 22:00 -> 00:00 = 7,200 s, Rita, accepted.
@@ -319,27 +299,27 @@ describe('a known history', () => {
       'wrong-property',
     ]);
     // F_in: the first instant of 2026-10-23: 22:00 -> 00:00 = 7,200 s, Rita, accepted.
-    t3 = await open(alice);
+    const t3 = await open(alice);
     await decided(t3, LA, alice, '2026-10-22T22:00:00.000Z', '2026-10-23T00:00:00.000Z', rita);
 
     // --- Closings (the closing key date; compliant by the end of that day, UTC) ---
     // P0 closes 2026-09-30 (the last day of S, the day before C), compliant since August.
-    p0 = await open(bob, '2026-09-30');
+    const p0 = await open(bob, '2026-09-30');
     await compliantInAugust(p0, bob, '2026-08-03');
     // C1 closes 2026-10-01 (the first day of C), compliant since August, and closed by the desk.
-    c1 = await open(alice, '2026-10-01');
+    const c1 = await open(alice, '2026-10-01');
     await compliantInAugust(c1, alice, '2026-08-04');
     setClock('2026-10-02T09:00:00.000Z');
     await ok(200, 'POST', `/api/admin/transactions/${c1._id}/close`, rita);
     // C2 closes 2026-10-20; its Inspection is accepted at 2026-10-21T00:00:00.000Z, 1 ms after the
     // end of its closing day: compliant now, not at close. 18:00 -> 00:00 = 21,600 s, Sam.
-    c2 = await open(bob, '2026-10-20');
+    const c2 = await open(bob, '2026-10-20');
     await decided(c2, LA, bob, '2026-08-05T09:00:00.000Z', '2026-08-05T10:00:00.000Z', rita);
     await decided(c2, DI, bob, '2026-08-05T09:01:00.000Z', '2026-08-05T10:01:00.000Z', rita);
     await decided(c2, IN, bob, '2026-10-20T18:00:00.000Z', '2026-10-21T00:00:00.000Z', sam);
     // C3 closes 2026-11-05; its Inspection is waived at the last millisecond of that day:
     // compliant at close (a waiver approval is no file decision: no turnaround).
-    c3 = await open(alice, '2026-11-05');
+    const c3 = await open(alice, '2026-11-05');
     await decided(c3, LA, alice, '2026-08-06T09:00:00.000Z', '2026-08-06T10:00:00.000Z', rita);
     await decided(c3, DI, alice, '2026-08-06T09:01:00.000Z', '2026-08-06T10:01:00.000Z', rita);
     setClock('2026-08-06T11:00:00.000Z');
@@ -347,16 +327,16 @@ describe('a known history', () => {
     setClock('2026-11-05T23:59:59.999Z');
     await approveWaiver(c3, IN, rita);
     // C4 closes 2026-11-12 and is not compliant: its Inspection, uploaded 2026-11-14T12:00, waits.
-    c4 = await open(bob, '2026-11-12');
+    const c4 = await open(bob, '2026-11-12');
     await decided(c4, LA, bob, '2026-08-07T09:00:00.000Z', '2026-08-07T10:00:00.000Z', rita);
     await decided(c4, DI, bob, '2026-08-07T09:01:00.000Z', '2026-08-07T10:01:00.000Z', rita);
     setClock('2026-11-14T12:00:00.000Z');
     await attach(bob, c4, IN);
     // C5 closes 2026-11-15 (the last day of C), compliant since August.
-    c5 = await open(alice, '2026-11-15');
+    const c5 = await open(alice, '2026-11-15');
     await compliantInAugust(c5, alice, '2026-08-08');
     // Q0 closes 2026-11-16 (the day after C), compliant since August.
-    q0 = await open(alice, '2026-11-16');
+    const q0 = await open(alice, '2026-11-16');
     await compliantInAugust(q0, alice, '2026-08-09');
 
     // --- Files closing soon (today is 2026-11-21), opened in no date order ---
@@ -389,19 +369,19 @@ describe('a known history', () => {
     setClock('2026-11-21T11:30:00.000Z');
     await attach(alice, a8, LA);
     // K1 closes in 2 days (2026-11-23) but is compliant: not at risk.
-    k1 = await open(bob, '2026-11-23');
+    const k1 = await open(bob, '2026-11-23');
     await compliantInAugust(k1, bob, '2026-08-12');
     // X1 closes tomorrow (2026-11-22) and is closed. A closed file takes no change through the app,
     // so its Inspection is put back to 'awaiting review' in the database (as a file closed before
     // closing required compliance would be): only its being closed keeps it off the at-risk list,
     // and its waiting item (uploaded in August, older than anything) out of the queue.
-    x1 = await open(alice, '2026-11-22');
+    const x1 = await open(alice, '2026-11-22');
     await compliantInAugust(x1, alice, '2026-08-13');
     setClock('2026-08-14T09:00:00.000Z');
     await ok(200, 'POST', `/api/admin/transactions/${x1._id}/close`, rita);
     await database.db.transactionForm.update({ where: { id: formOf(x1, IN) }, data: { status: 'pending' } });
     // D1 closes tomorrow, is not compliant, has an upload waiting since 2026-11-01, and is deleted.
-    d1 = await open(bob, '2026-11-22');
+    const d1 = await open(bob, '2026-11-22');
     setClock('2026-11-01T12:00:00.000Z');
     await attach(bob, d1, LA);
     setClock('2026-11-02T12:00:00.000Z');
@@ -411,20 +391,20 @@ describe('a known history', () => {
     // T4 (Alice) closes 2026-07-31 and is not compliant. Its Listing Agreement, uploaded
     // 07-01T09:00, is accepted by Rita at 07-01T10:00, then rejected by Sam at 07-02T09:00
     // [wrong-form]: one version, counted once by its latest decision: 24 h = 86,400 s, Sam, rejected.
-    t4 = await open(alice, '2026-07-31');
+    const t4 = await open(alice, '2026-07-31');
     await decided(t4, LA, alice, '2026-07-01T09:00:00.000Z', '2026-07-01T10:00:00.000Z', rita);
     setClock('2026-07-02T09:00:00.000Z');
     await reject(t4, LA, sam, ['wrong-form']);
     // D2 (Bob) closes 2026-07-15; its Listing Agreement, uploaded 07-10T09:00, is rejected by Rita
     // at 09:20 [illegible] (1,200 s); then the file is deleted: the decision was made and counts,
     // the file's closing does not.
-    d2 = await open(bob, '2026-07-15');
+    const d2 = await open(bob, '2026-07-15');
     await decided(d2, LA, bob, '2026-07-10T09:00:00.000Z', '2026-07-10T09:20:00.000Z', rita, ['illegible']);
     setClock('2026-07-20T09:00:00.000Z');
     await ok(200, 'DELETE', `/api/admin/transactions/${d2._id}`, rita);
 
     // --- Range M: May 2026, two quick acceptances by Sam on Bob's file: 2 s and 3 s ---
-    t5 = await open(bob);
+    const t5 = await open(bob);
     await decided(t5, IN, bob, '2026-05-04T09:00:00.000Z', '2026-05-04T09:00:02.000Z', sam);
     await decided(t5, DI, bob, '2026-05-04T10:00:00.000Z', '2026-05-04T10:00:03.000Z', sam);
 
