@@ -910,6 +910,11 @@ describe('a known history', () => {
         oldestWaitingSeconds: 608_400,
         medianWaitingSeconds: 21_600,
       });
+      // 999 ms short of the next second the oldest still reads 608,400 s: whole seconds, rounded
+      // down as the review queue shows each wait.
+      setClock('2026-11-21T13:00:00.999Z');
+      const { queue } = await figures({ from: '2026-06-01', to: '2026-06-30' });
+      expect([queue.size, queue.oldestWaitingSeconds]).toEqual([8, 608_400]);
     } finally {
       setClock(NOW);
     }
