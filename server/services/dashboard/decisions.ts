@@ -34,8 +34,7 @@ export function totalsSql(range: DayRange): Prisma.Sql {
 /**
  * Each reviewer's count and median. The turnarounds are gathered per reviewer by hashing (an
  * ordered-set aggregate under GROUP BY would first sort the whole range by reviewer), then each
- * reviewer's few are sorted on their own: measured about twice as fast on a year of decisions
- * (docs/PERFORMANCE.md).
+ * reviewer's are sorted on their own (docs/PERFORMANCE.md).
  */
 export function reviewersSql(range: DayRange): Prisma.Sql {
   return Prisma.sql`
