@@ -28,9 +28,12 @@ export function rejectedItemsSql(userId: string): Prisma.Sql {
   return Prisma.sql`
     SELECT count(*) OVER ()::int AS total, f.id::text AS form_id, f.label, ${place}
       FROM transactions t JOIN transaction_forms f ON f.transaction_id = t.id
+      -- The rejection is the current version's decision: its time, recorded on the app's clock,
+      -- orders the list (the item's updated_at moves with any later write, a waiver asked too).
+      LEFT JOIN form_versions v ON v.form_id = f.id AND v.number = f.version
      WHERE ${open(userId)} AND f.required AND f.status = 'rejected'
        AND f.waiver_status IS DISTINCT FROM 'approved'
-     ORDER BY f.updated_at, f.id
+     ORDER BY v.decided_at, f.id
      LIMIT ${ATTENTION_ITEMS}`;
 }
 

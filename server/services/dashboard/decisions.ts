@@ -39,7 +39,7 @@ export function totalsSql(range: DayRange): Prisma.Sql {
 export function reviewersSql(range: DayRange): Prisma.Sql {
   return Prisma.sql`
     SELECT r.decided_by::text AS id, u.first_name, u.last_name, r.reviewed,
-           (SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY s.x))::int FROM unnest(r.turnarounds) AS s(x))
+           (SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY s.x)::numeric)::int FROM unnest(r.turnarounds) AS s(x))
              AS median
       FROM (SELECT v.decided_by, count(*)::int AS reviewed, array_agg(${seconds}) AS turnarounds
               FROM form_versions v

@@ -28,7 +28,8 @@ export function queueSql(now: Date): Prisma.Sql {
       SELECT greatest(0, extract(epoch FROM ${now}::timestamptz - queued_at))::float8 AS s FROM entries
     )
     SELECT count(*)::int AS size, floor(max(s))::int AS oldest,
-           round(percentile_cont(0.5) WITHIN GROUP (ORDER BY s))::int AS median
+           -- numeric: round() of a float8 breaks ties to even; the figures round half up throughout.
+           round(percentile_cont(0.5) WITHIN GROUP (ORDER BY s)::numeric)::int AS median
       FROM waits`;
 }
 
