@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import type { Transaction, TransactionForm } from '../../shared/schemas/transactions';
 import type { Clock } from '../clock';
-import { bearer } from './api-calls';
+import { bearer, injectUpload, TINY_PDF } from './api-calls';
 import { accessTokenFor } from './factories';
 
 /**
@@ -46,5 +48,23 @@ export function restCalls(appOf: () => FastifyInstance, clock: Clock) {
     return res.json() as { message: string; code: string; issues?: { path: string; message: string }[] };
   }
 
-  return { call, ok, refused };
+  /** The id of the transaction's checklist item with this label. */
+  function formOf(t: Pick<Transaction, 'forms'>, label: string): string {
+    const form = t.forms.find((f) => f.label === label);
+    if (!form) throw new Error(`no item ${label}`);
+    return form._id;
+  }
+
+  /** Uploads a PDF no one else uploads and attaches it to the item, as the client does. */
+  async function attach(who: Actor, t: Pick<Transaction, '_id' | 'forms'>, label: string) {
+    const bytes = Buffer.concat([TINY_PDF, Buffer.from(`% ${randomUUID()}\n`)]);
+    const token = await accessTokenFor(who, { now: clock.now() });
+    const uploaded = await injectUpload(appOf(), `/api/uploads/transactions/${t._id}`, token, bytes);
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    return ok<TransactionForm>(200, 'PUT', `/api/transactions/${t._id}/forms/${formOf(t, label)}`, who, {
+      url: (uploaded.json() as { url: string }).url,
+    });
+  }
+
+  return { call, ok, refused, formOf, attach };
 }

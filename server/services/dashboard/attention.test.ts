@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTENTION_ITEMS, type AttentionAnswer } from '../../../shared/schemas/dashboard';
 import type { Transaction, TransactionForm } from '../../../shared/schemas/transactions';
 import type { AppDeps } from '../../deps';
-import { injectUpload, TINY_PDF } from '../../test/api-calls';
 import { accessTokenFor, createAdmin, createOwner, createUser } from '../../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testContext, testDeps } from '../../test/harness';
 import { type Actor, restCalls } from '../../test/rest-calls';
@@ -62,7 +60,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const { call, ok } = restCalls(() => app, clock);
+const { attach, call, formOf, ok } = restCalls(() => app, clock);
 
 function setClock(iso: string) {
   clock.advance(Date.parse(iso) - clock.now().getTime());
@@ -87,21 +85,6 @@ async function open(who: Actor, dates: unknown[] = [], type = TYPE): Promise<Tra
   return t;
 }
 
-const formOf = (t: Transaction, label: string) => {
-  const form = t.forms.find((f) => f.label === label);
-  if (!form) throw new Error(`no item ${label}`);
-  return form._id;
-};
-
-async function attach(who: Actor, t: Transaction, label: string) {
-  const bytes = Buffer.concat([TINY_PDF, Buffer.from(`% ${randomUUID()}\n`)]);
-  const token = await accessTokenFor(who, { now: clock.now() });
-  const uploaded = await injectUpload(app, `/api/uploads/transactions/${t._id}`, token, bytes);
-  expect(uploaded.statusCode, uploaded.body).toBe(201);
-  return ok<TransactionForm>(200, 'PUT', `/api/transactions/${t._id}/forms/${formOf(t, label)}`, who, {
-    url: (uploaded.json() as { url: string }).url,
-  });
-}
 const review = (t: Transaction, label: string, status: 'accepted' | 'rejected') =>
   ok<TransactionForm>(
     201,

@@ -1,17 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttentionAnswer, DashboardAnswer } from '../../../shared/schemas/dashboard';
 import type { Transaction, TransactionForm } from '../../../shared/schemas/transactions';
-import { bearer, injectUpload, TINY_PDF } from '../../test/api-calls';
-import {
-  accessTokenFor,
-  createAdmin,
-  createOwner,
-  createTransaction,
-  createUser,
-} from '../../test/factories';
+import { createAdmin, createOwner, createTransaction, createUser } from '../../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../../test/harness';
+import { type Actor, restCalls } from '../../test/rest-calls';
 
 /**
  * The columns migration 20261129090000 keeps for the dashboard (closing_date, compliant_at, and
@@ -23,7 +16,6 @@ const database = setupTestDatabase();
 const clock = new TestClock(new Date('2026-11-21T12:00:00.000Z'));
 let app: FastifyInstance;
 
-type Actor = { id: string; role: 'user' | 'admin'; tokenVersion: number };
 let alice: Actor;
 let bob: Actor;
 let carl: Actor;
@@ -48,26 +40,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-async function call(method: 'GET' | 'POST' | 'PUT', url: string, who: Actor, payload?: unknown) {
-  return app.inject({
-    method,
-    url,
-    ...(payload === undefined ? {} : { payload: payload as object }),
-    headers: bearer(await accessTokenFor(who, { now: clock.now() })),
-  });
-}
-
-async function ok<T>(
-  status: number,
-  method: 'GET' | 'POST' | 'PUT',
-  url: string,
-  who: Actor,
-  payload?: unknown,
-) {
-  const res = await call(method, url, who, payload);
-  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(status);
-  return res.json() as T;
-}
+const { attach, call, formOf, ok } = restCalls(() => app, clock);
 
 let streets = 0;
 const open = (who: Actor = alice) =>
@@ -79,22 +52,6 @@ const open = (who: Actor = alice) =>
     state: 'ME',
     zip: '04101',
   });
-
-const formOf = (t: Transaction, label: string) => {
-  const form = t.forms.find((f) => f.label === label);
-  if (!form) throw new Error(`no item ${label}`);
-  return form._id;
-};
-
-async function attach(who: Actor, t: Transaction, label: string) {
-  const bytes = Buffer.concat([TINY_PDF, Buffer.from(`% ${randomUUID()}\n`)]);
-  const token = await accessTokenFor(who, { now: clock.now() });
-  const uploaded = await injectUpload(app, `/api/uploads/transactions/${t._id}`, token, bytes);
-  expect(uploaded.statusCode, uploaded.body).toBe(201);
-  return ok<TransactionForm>(200, 'PUT', `/api/transactions/${t._id}/forms/${formOf(t, label)}`, who, {
-    url: (uploaded.json() as { url: string }).url,
-  });
-}
 
 const decide = (t: Transaction, label: string, status: 'accepted' | 'rejected', reasons?: string[]) =>
   ok<TransactionForm>(

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyDateMessages } from '../../../shared/messages';
@@ -9,7 +8,6 @@ import {
 } from '../../../shared/schemas/dashboard';
 import type { Transaction, TransactionForm } from '../../../shared/schemas/transactions';
 import type { AppDeps } from '../../deps';
-import { injectUpload, TINY_PDF } from '../../test/api-calls';
 import { accessTokenFor, createAdmin, createOwner, createUser } from '../../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testContext, testDeps } from '../../test/harness';
 import { type Actor, restCalls } from '../../test/rest-calls';
@@ -67,7 +65,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const { call, ok, refused } = restCalls(() => app, clock);
+const { attach, call, formOf, ok, refused } = restCalls(() => app, clock);
 
 /** Moves the test's clock to an instant (forwards or back). */
 function setClock(iso: string) {
@@ -99,23 +97,6 @@ async function open(who: Named, closing?: string): Promise<Transaction> {
       dates: [{ kind: 'closing', date: closing }],
     });
   return t;
-}
-
-const formOf = (t: Transaction, label: string) => {
-  const form = t.forms.find((f) => f.label === label);
-  if (!form) throw new Error(`no item ${label}`);
-  return form._id;
-};
-
-/** Uploads a PDF no one else uploads and attaches it to the item, as the client does. */
-async function attach(who: Named, t: Transaction, label: string) {
-  const bytes = Buffer.concat([TINY_PDF, Buffer.from(`% ${randomUUID()}\n`)]);
-  const token = await accessTokenFor(who, { now: clock.now() });
-  const uploaded = await injectUpload(app, `/api/uploads/transactions/${t._id}`, token, bytes);
-  expect(uploaded.statusCode, uploaded.body).toBe(201);
-  return ok<TransactionForm>(200, 'PUT', `/api/transactions/${t._id}/forms/${formOf(t, label)}`, who, {
-    url: (uploaded.json() as { url: string }).url,
-  });
 }
 
 const reviewUrl = (t: Transaction, label: string) =>
