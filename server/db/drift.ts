@@ -29,6 +29,13 @@ export const RAW_ONLY_INDEXES: Record<string, string> = {
   transactions_state_count_idx: 'btree(compliance_state) WHERE (deleted_at IS NULL)',
   // Reminders still to send (migration 20261127090000_jobs_mail_key_dates).
   reminders_due_idx: 'btree(due_at) WHERE (sent_at IS NULL)',
+  // The broker dashboard's covering indexes (migration 20261129090000_broker_dashboard); like
+  // every definition here, the key columns and the predicate (INCLUDE columns are not compared).
+  form_versions_decisions_idx: 'btree(decided_at) WHERE (decided_at IS NOT NULL)',
+  form_versions_rejections_idx:
+    "btree(decided_at) WHERE ((decision_status = 'rejected'::form_status) AND (decided_at IS NOT NULL))",
+  transactions_closing_date_idx:
+    'btree(closing_date) WHERE ((closing_date IS NOT NULL) AND (deleted_at IS NULL))',
   transactions_search_idx:
     "gin(user_id, ((((((street_address || '\u001f'::text) || city) || '\u001f'::text) || state) || '\u001f'::text) || zip) gin_trgm_ops)",
 };

@@ -1222,6 +1222,123 @@ export const restExamples: Record<string, OperationExamples> = {
       active: true,
     },
   },
+  dashboardFigures: {
+    response: {
+      from: '2026-11-01',
+      to: '2026-11-30',
+      queue: { size: 14, oldestWaitingSeconds: 259_200, medianWaitingSeconds: 21_600 },
+      turnaround: {
+        reviewed: 120,
+        medianSeconds: 5_400,
+        p90Seconds: 86_400,
+        byReviewer: [
+          {
+            user: { _id: 'f1f6c0a4-6d7e-4a8e-9f4f-3c1b2a9d8e71', firstName: 'Carl', lastName: 'Compliance' },
+            reviewed: 80,
+            medianSeconds: 3_600,
+          },
+        ],
+      },
+      rejections: {
+        rate: 0.15,
+        byDocument: [{ label: 'Listing Agreement', reviewed: 40, rejected: 9, rate: 0.225 }],
+        byAgent: [
+          {
+            user: { _id: 'e41c8de5-2e89-4ca1-9f7b-ff4a1e41c4d7', firstName: 'Agnes', lastName: 'Agent' },
+            reviewed: 30,
+            rejected: 6,
+            rate: 0.2,
+          },
+        ],
+        topReasons: [
+          { code: 'missing-signature', label: 'Missing signature', count: 11 },
+          { code: 'illegible', label: 'Illegible or incomplete scan', count: 7 },
+        ],
+      },
+      compliance: {
+        closed: 25,
+        compliantAtClose: 21,
+        byMonth: [{ month: '2026-11', closed: 25, compliantAtClose: 21 }],
+      },
+      atRisk: [
+        {
+          transaction: {
+            _id: '60e7ba73-b8b7-4e72-b279-f915c1120d63',
+            streetAddress: '14 Schema Street',
+            city: 'Portland',
+            state: 'OR',
+            zip: '97201',
+            type: 'Sale',
+            role: 'Seller',
+            user: { _id: 'e41c8de5-2e89-4ca1-9f7b-ff4a1e41c4d7', firstName: 'Agnes', lastName: 'Agent' },
+          },
+          closingDate: '2026-11-24',
+          missing: 1,
+          rejected: 1,
+          awaitingReview: 0,
+        },
+      ],
+    },
+  },
+  dashboardAttention: {
+    response: {
+      rejected: {
+        total: 1,
+        items: [
+          {
+            transactionId: '60e7ba73-b8b7-4e72-b279-f915c1120d63',
+            streetAddress: '14 Schema Street',
+            city: 'Portland',
+            state: 'OR',
+            zip: '97201',
+            formId: 'd306cda5-2dbf-4114-9d95-95f4fb78f1ce',
+            label: 'Listing Agreement',
+          },
+        ],
+      },
+      missing: {
+        total: 1,
+        items: [
+          {
+            transactionId: '60e7ba73-b8b7-4e72-b279-f915c1120d63',
+            streetAddress: '14 Schema Street',
+            city: 'Portland',
+            state: 'OR',
+            zip: '97201',
+            formId: 'ac478eb3-8401-4d69-816f-ec225e60dae8',
+            label: 'Disclosure',
+          },
+        ],
+      },
+      deadlines: {
+        total: 2,
+        items: [
+          {
+            transactionId: '60e7ba73-b8b7-4e72-b279-f915c1120d63',
+            streetAddress: '14 Schema Street',
+            city: 'Portland',
+            state: 'OR',
+            zip: '97201',
+            kind: 'inspection',
+            label: 'Inspection deadline',
+            date: '2026-11-20',
+            overdue: true,
+          },
+          {
+            transactionId: '60e7ba73-b8b7-4e72-b279-f915c1120d63',
+            streetAddress: '14 Schema Street',
+            city: 'Portland',
+            state: 'OR',
+            zip: '97201',
+            kind: 'closing',
+            label: 'Closing',
+            date: '2026-11-24',
+            overdue: false,
+          },
+        ],
+      },
+    },
+  },
   reviewQueueBulkAccept: {
     request: {
       items: [

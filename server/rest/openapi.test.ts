@@ -422,6 +422,9 @@ async function scenario() {
   // CSV exports
   await call('GET', '/api/admin/transactions.csv', { who: admin, query: { query: 'Schema' } });
   await call('GET', '/api/admin/review-queue.csv', { who: admin });
+  // The dashboard and the attention strip (issue 21), with the rows above in them
+  await call('GET', '/api/admin/dashboard', { who: admin, query: { from: '2026-11-01', to: '2026-11-30' } });
+  await call('GET', '/api/attention', { who: agent });
   await call('GET', '/api/users.csv', { who: admin, query: { query: 'Agent' } });
   await call('POST', '/api/admin/transactions/{id}/forms/{formId}/comments', {
     params: form,

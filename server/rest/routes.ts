@@ -567,6 +567,26 @@ const webhookRoutes: RestRoute[] = [
   }),
 ];
 
+/** The broker dashboard and the agent's attention strip (issue 21, DESIGN.md 12.4). */
+const dashboardRoutes: RestRoute[] = [
+  restRoute({
+    method: 'GET',
+    url: '/api/admin/dashboard',
+    summary:
+      'The broker dashboard from `from` to `to` (UTC days, inclusive; default the last 30): the queue, turnaround, rejections, compliance at close, files at risk',
+    tag: 'dashboard',
+    procedure: appRouter.dashboard.figures,
+  }),
+  restRoute({
+    method: 'GET',
+    url: '/api/attention',
+    summary:
+      "What needs the signed-in user's attention on their open transactions: rejected and missing required items, key dates due within 7 days or overdue",
+    tag: 'dashboard',
+    procedure: appRouter.dashboard.attention,
+  }),
+];
+
 export const restRoutes: ReadonlyArray<RestRoute> = [
   ...authRoutes,
   ...userRoutes,
@@ -581,4 +601,5 @@ export const restRoutes: ReadonlyArray<RestRoute> = [
   ...keyDateRoutes,
   ...apiKeyRoutes,
   ...webhookRoutes,
+  ...dashboardRoutes,
 ];

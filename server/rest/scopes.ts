@@ -35,6 +35,8 @@ export const PATH_SCOPES: Readonly<Record<string, PathScope>> = {
   'GET /api/settings/notifications/:userId': 'personal',
   'PUT /api/settings/notifications/:userId': 'personal',
   'POST /api/calendar/feed': 'personal',
+  // The key's creator's own to-do list: a key acts for a system, not a person at work.
+  'GET /api/attention': 'personal',
   'GET /api/admin/api-keys': 'personal',
   'POST /api/admin/api-keys': 'personal',
   'DELETE /api/admin/api-keys/:id': 'personal',
@@ -58,6 +60,7 @@ export const PATH_SCOPES: Readonly<Record<string, PathScope>> = {
   'GET /api/admin/rejection-reasons': 'transactions:read',
   'GET /api/transactions/:id/dates': 'transactions:read',
   'GET /api/calendar': 'transactions:read',
+  'GET /api/admin/dashboard': 'transactions:read',
   'POST /api/transactions': 'transactions:write',
   'PUT /api/transactions/:id/:userId': 'transactions:write',
   'PUT /api/transactions/:id/forms/:formId': 'transactions:write',

@@ -10,13 +10,22 @@ import { person, transactionSummary } from './transactions';
  * Definitions (the figures tests pin each one):
  * - the range is `from` to `to`, both days inclusive, in UTC; default the last 30 days ending today;
  * - queue: what the review queue holds now (undecided uploads and requested waivers of open,
- *   undeleted transactions), with how long its oldest item and its median item have waited;
- * - turnaround: every file version decided within the range, from its upload to its decision;
- * - rejections: of those decisions, the share that rejected, by checklist label and by agent,
- *   and the reasons the rejections gave (a rejection may give several);
- * - compliance: the transactions whose closing date falls within the range (and not after today),
- *   and how many of them were compliant by the end of that day;
- * - atRisk: open transactions closing within 7 days (today included) that are not compliant.
+ *   undeleted transactions), with how long its oldest item (whole seconds, rounded down, as the
+ *   queue shows each wait) and its median item have waited, measured from the server's clock;
+ * - turnaround: every file version decided within the range (its latest decision), from its upload
+ *   to its decision, decisions on transactions deleted since included (the desk did the work);
+ *   medians and p90 are percentile_cont (interpolated) rounded to whole seconds; byReviewer (the
+ *   admins who decided, a handful, not capped) is sorted by reviewed, most first;
+ * - rejections: of those decisions, the share that rejected, by checklist label (byDocument, at
+ *   most DASHBOARD_ROWS) and by the transaction's agent (byAgent, at most DASHBOARD_ROWS), each
+ *   sorted by rejected then reviewed, most first; and the reasons the rejections gave, each reason
+ *   of each rejection counted once (topReasons, at most TOP_REASONS, most given first), named by
+ *   the reason's current label, or by the label the rejections quoted when it was deleted;
+ * - compliance: the undeleted transactions whose closing date (their earliest key date of kind
+ *   'closing') falls within the range (and not after today), and how many of them were compliant
+ *   by the end of that day in UTC (every required item accepted or waived, by the decision times);
+ * - atRisk: open, undeleted transactions closing within 7 days (today included, UTC) that are not
+ *   compliant, soonest first, at most AT_RISK_LIMIT.
  */
 
 /** A custom range may span at most this many days: a year and a bit, as the calendar. */
@@ -25,6 +34,12 @@ export const MAX_DASHBOARD_DAYS = 400;
 export const DEFAULT_DASHBOARD_DAYS = 30;
 /** Files closing within this many days that are not compliant are at risk. */
 export const AT_RISK_DAYS = 7;
+/** At most this many files at risk are listed, soonest first. */
+export const AT_RISK_LIMIT = 100;
+/** byDocument and byAgent list at most this many rows. */
+export const DASHBOARD_ROWS = 50;
+/** topReasons lists at most this many reasons. */
+export const TOP_REASONS = 10;
 
 export const dashboardInput = z
   .object({ from: calendarDay.optional(), to: calendarDay.optional() })
@@ -104,9 +119,11 @@ const attentionPlace = z.object({
 });
 
 /**
- * GET /api/attention: what the signed-in agent should do next, on their open transactions:
- * required items rejected (to fix), required items with no file and no waiver asked for (to
- * upload), and key dates not done that are overdue or fall within the next 7 days.
+ * GET /api/attention: what the signed-in agent should do next, on their open, undeleted
+ * transactions: required items rejected and not waived (to fix; oldest first), required items
+ * with no file and no waiver asked for or granted (to upload; oldest transaction first), and key
+ * dates not done that are overdue or fall within the next 7 days of the user's zone (soonest
+ * first; `overdue` before today there).
  */
 export const attentionAnswer = z.object({
   rejected: z.object({
