@@ -264,12 +264,17 @@ const REVIEWER_COLUMNS: FigureColumn<Reviewer>[] = [
   { header: 'Median turnaround', value: (row) => durationText(row.medianSeconds) },
 ];
 
-const hours = (seconds: number | null) => (seconds === null ? 0 : Math.round((seconds / 3_600) * 10) / 10);
+/** A desk that decides within the hour is charted in minutes: in hours its bars would not show. */
+function turnaroundUnit(byReviewer: readonly Reviewer[]): { name: 'minutes' | 'hours'; seconds: number } {
+  const longest = Math.max(0, ...byReviewer.map((row) => row.medianSeconds ?? 0));
+  return longest < 2 * 3_600 ? { name: 'minutes', seconds: 60 } : { name: 'hours', seconds: 3_600 };
+}
 
 function TurnaroundSection({ turnaround }: { turnaround: Figures['turnaround'] }) {
+  const unit = turnaroundUnit(turnaround.byReviewer);
   const chart = turnaround.byReviewer.map((row) => ({
     reviewer: fullName(row.user),
-    hours: hours(row.medianSeconds),
+    median: Math.round(((row.medianSeconds ?? 0) / unit.seconds) * 10) / 10,
   }));
   return (
     <Section id="turnaround-heading" title="Turnaround">
@@ -283,14 +288,16 @@ function TurnaroundSection({ turnaround }: { turnaround: Figures['turnaround'] }
         />
       </Stats>
       {chart.length > 0 && (
-        <ChartFigure label="Bar chart of the median turnaround of each reviewer, in hours. The table below gives the same figures.">
+        <ChartFigure
+          label={`Bar chart of the median turnaround of each reviewer, in ${unit.name}. The table below gives the same figures.`}
+        >
           <BarChart
             h={Math.max(160, chart.length * 44)}
             data={chart}
             dataKey="reviewer"
             orientation="vertical"
-            series={[{ name: 'hours', label: 'Median turnaround (hours)', color: 'indigo.6' }]}
-            valueFormatter={(value) => durationText(value * 3_600)}
+            series={[{ name: 'median', label: `Median turnaround (${unit.name})`, color: 'indigo.6' }]}
+            valueFormatter={(value) => durationText(Math.round(value * unit.seconds))}
             yAxisProps={{ width: 120 }}
             gridAxis="y"
             accessibilityLayer={false}
