@@ -30,6 +30,12 @@ import { CITIES, COMPANIES, FIRST_NAMES, LAST_NAMES, STREET_NAMES, STREET_SUFFIX
  * inspection, appraisal, financing, and a closing about 30 to 45 days after the start), those
  * before the transaction's close or before today mostly done, a few left open (overdue).
  *
+ * Version 4 (issue 21) makes the decisions look like a compliance desk's: six reviewer admins
+ * besides the owner share them (unevenly), each upload is decided minutes to a few days after it
+ * came in (log-uniform, 5 minutes to 3 days), rejections give one reason or two, and the columns
+ * the dashboard reads are filled as the triggers of migration 20261129090000 would: each
+ * version's agent and label, each transaction's closing date and when it became compliant.
+ *
  * Generated with set-based SQL only (INSERT ... SELECT over generate_series), secondary indexes
  * built after the rows are in, then VACUUM ANALYZE. A marker table records the generator's
  * version and the migrations it was built on; the next run reuses a complete dataset whose
@@ -37,7 +43,7 @@ import { CITIES, COMPANIES, FIRST_NAMES, LAST_NAMES, STREET_NAMES, STREET_SUFFIX
  */
 
 /** Bump whenever the generated rows change shape or distribution. */
-export const DATASET_VERSION = 3;
+export const DATASET_VERSION = 4;
 export const DATASET_DATABASE = 'portal_bench';
 export const BENCH_DATA_DIR = path.join(PROJECT_ROOT, '.bench-data');
 
@@ -47,6 +53,9 @@ export const DATASET_SIZE = { agents: 1_000, transactions: 1_000_000, formsPerTr
 export const AGENT_PASSWORD = 'Bench-agent-password-1';
 export const OWNER = { email: 'owner@bench.test', password: 'Bench-owner-password-1' } as const;
 export const agentEmail = (n: number) => `agent${n}@bench.test`;
+/** Issue 21: the compliance admins who share the decisions with the owner (same password as agents). */
+export const REVIEWERS = 6;
+export const reviewerEmail = (n: number) => `reviewer${n}@bench.test`;
 
 /**
  * Agent n (0-based) gets a share of the transactions that falls with n: the agent drawn for a
@@ -312,6 +321,18 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
       ),
     );
 
+    await step(`insert ${REVIEWERS} reviewer admins`, () =>
+      client.query(
+        `INSERT INTO users (email, first_name, last_name, company, phone_number, password_hash, role,
+                            is_admin_approved, email_verified_at, created_at, updated_at)
+         SELECT format('reviewer%s@bench.test', i), ($1::text[])[1 + (i * 53) % cardinality($1::text[])],
+                ($2::text[])[1 + (i * 101) % cardinality($2::text[])], 'Compliance desk', '555-000-0000',
+                $3, 'admin', true, now() - interval '${YEARS + 1} years', now() - interval '${YEARS + 1} years', now()
+           FROM generate_series(0, $4::int - 1) AS i`,
+        [FIRST_NAMES, LAST_NAMES, agentHash, REVIEWERS],
+      ),
+    );
+
     await step(`insert ${DATASET_SIZE.transactions.toLocaleString('en-US')} transactions`, async () => {
       await client.query(
         `CREATE TEMP TABLE bench_agents AS
@@ -397,7 +418,10 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
                          ELSE s.created_at + s.r3 * 0.8 * (s.ends - s.created_at) END AS submitted,
                     CASE WHEN s.state = 'waiver-requested' THEN now() - s.r3 * least(now() - s.created_at, interval '10 days')
                          ELSE s.created_at + s.r3 * 0.8 * (s.ends - s.created_at) END AS asked,
-                    s.created_at + (0.8 * s.r3 + (1 - 0.8 * s.r3) * s.r4) * (s.ends - s.created_at) AS decided
+                    -- Issue 21: decided 5 minutes to 3 days after the upload (log-uniform), and
+                    -- never after the file closed or now.
+                    least(s.created_at + s.r3 * 0.8 * (s.ends - s.created_at)
+                            + interval '5 minutes' * exp(s.r4 * ln(864)), s.ends) AS decided
                FROM (
                  SELECT i.*,
                         CASE
@@ -444,21 +468,31 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
       const { rows: reasons } = await client.query<{ code: string; label: string }>(
         'SELECT code, label FROM rejection_reasons ORDER BY created_at, code',
       );
-      const { rows: owners } = await client.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [
-        OWNER.email,
-      ]);
+      // The owner and the reviewers; the first ones decide more (like a desk with a lead).
+      const { rows: deciders } = await client.query<{ id: string }>(
+        "SELECT id FROM users WHERE role = 'admin' ORDER BY is_owner DESC, email",
+      );
       await client.query(
         `INSERT INTO form_versions (form_id, number, file_key, size, content_type, uploaded_by, uploaded_at,
-                                    decision_status, decision_reasons, decision_text, decided_at, decided_by)
+                                    decision_status, decision_reasons, decision_text, decided_at, decided_by,
+                                    agent_id, label)
          SELECT v.form_id, v.number, v.file_key, v.size, 'application/pdf', v.uploaded_by, v.uploaded_at,
                 v.decision,
-                CASE WHEN v.decision = 'rejected'
+                -- One reason, or two different ones a time in four.
+                CASE WHEN v.decision = 'rejected' AND v.two
+                     THEN jsonb_build_array(jsonb_build_object('code', ($1::text[])[v.k], 'label', ($2::text[])[v.k]),
+                                            jsonb_build_object('code', ($1::text[])[v.k2], 'label', ($2::text[])[v.k2]))
+                     WHEN v.decision = 'rejected'
                      THEN jsonb_build_array(jsonb_build_object('code', ($1::text[])[v.k], 'label', ($2::text[])[v.k]))
                      ELSE '[]'::jsonb END,
                 CASE WHEN v.decision = 'rejected' THEN 'Please correct this and upload it again.' END,
                 v.decided_at,
-                CASE WHEN v.decision IS NOT NULL THEN $3::uuid END
-           FROM (SELECT f.id AS form_id, f.version AS number, f.file_key, t.user_id AS uploaded_by,
+                CASE WHEN v.decision IS NOT NULL
+                     THEN ($3::uuid[])[1 + floor(cardinality($3::uuid[]) * power(random(), 1.5))::int] END,
+                v.uploaded_by, v.label
+           FROM (SELECT w.*, 1 + (w.k + floor(random() * (cardinality($1::text[]) - 1))::int) % cardinality($1::text[]) AS k2,
+                        random() < 0.25 AS two
+                   FROM (SELECT f.id AS form_id, f.version AS number, f.file_key, t.user_id AS uploaded_by, f.label,
                         f.submitted_at AS uploaded_at,
                         CASE WHEN f.status <> 'pending' THEN f.status END AS decision,
                         CASE WHEN f.status <> 'pending' THEN f.updated_at END AS decided_at,
@@ -469,13 +503,15 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
                  UNION ALL
                  SELECT f.id, 1, format('transactions/%s/%s-%s.pdf', f.transaction_id, gen_random_uuid(),
                                         regexp_replace(f.label, '[^A-Za-z0-9]+', '-', 'g')),
-                        t.user_id, f.created_at + 0.3 * (f.submitted_at - f.created_at),
-                        'rejected'::form_status, f.created_at + 0.6 * (f.submitted_at - f.created_at),
+                        t.user_id, f.label, f.created_at + 0.3 * (f.submitted_at - f.created_at),
+                        'rejected'::form_status,
+                        least(f.created_at + 0.3 * (f.submitted_at - f.created_at)
+                                + interval '5 minutes' * exp(random() * ln(864)), f.submitted_at),
                         80000 + floor(random() * 2000000)::int,
                         1 + floor(random() * cardinality($1::text[]))::int
                    FROM transaction_forms f JOIN transactions t ON t.id = f.transaction_id
-                  WHERE f.version = 2) AS v`,
-        [reasons.map((r) => r.code), reasons.map((r) => r.label), owners[0]?.id],
+                  WHERE f.version = 2) AS w) AS v`,
+        [reasons.map((r) => r.code), reasons.map((r) => r.label), deciders.map((d) => d.id)],
       );
     });
 
@@ -514,7 +550,11 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
                 awaiting_review_count = c.awaiting, rejected_count = c.rejected,
                 missing_count = c.missing, pending_waiver_count = c.pending_waivers, queue_count = c.queue,
                 compliance_state = transaction_compliance_state(t.closed_at, c.required, c.accepted,
-                  c.waived, c.awaiting, c.rejected, c.pending_waivers)
+                  c.waived, c.awaiting, c.rejected, c.pending_waivers),
+                -- Issue 21: an accepted or waived item's updated_at is its decision (see the forms).
+                compliant_at = CASE WHEN c.accepted + c.waived >= c.required
+                                    THEN coalesce(c.settled_at, t.created_at) END,
+                closing_date = k.closing_date
            FROM (
              SELECT f.transaction_id AS id,
                     count(*) FILTER (WHERE f.required)::int AS required,
@@ -530,9 +570,13 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
                     count(*) FILTER (WHERE f.required AND f.status <> 'accepted'
                                        AND f.waiver_status = 'requested')::int AS pending_waivers,
                     (count(*) FILTER (WHERE f.status = 'pending' AND f.file_key IS NOT NULL)
-                     + count(*) FILTER (WHERE f.waiver_status = 'requested'))::int AS queue
+                     + count(*) FILTER (WHERE f.waiver_status = 'requested'))::int AS queue,
+                    max(f.updated_at) FILTER (WHERE f.required AND (f.status = 'accepted'
+                                                OR f.waiver_status = 'approved')) AS settled_at
                FROM transaction_forms f
               GROUP BY f.transaction_id) AS c
+           LEFT JOIN (SELECT transaction_id, min(date) AS closing_date FROM key_dates
+                       WHERE kind = 'closing' GROUP BY transaction_id) AS k ON k.transaction_id = c.id
           WHERE t.id = c.id`,
       );
       await client.query('VACUUM FULL transactions');

@@ -34,6 +34,10 @@ export const RAW_ONLY_INDEXES: Record<string, string> = {
   form_versions_decisions_idx: 'btree(decided_at) WHERE (decided_at IS NOT NULL)',
   form_versions_rejections_idx:
     "btree(decided_at) WHERE ((decision_status = 'rejected'::form_status) AND (decided_at IS NOT NULL))",
+  transactions_queued_idx:
+    'btree(id) WHERE ((queue_count > 0) AND (closed_at IS NULL) AND (deleted_at IS NULL))',
+  transactions_at_risk_idx:
+    "btree(closing_date, id) WHERE ((closing_date IS NOT NULL) AND (closed_at IS NULL) AND (deleted_at IS NULL) AND (compliance_state <> ALL (ARRAY['compliant'::compliance_state, 'closed'::compliance_state])))",
   transactions_closing_date_idx:
     'btree(closing_date) WHERE ((closing_date IS NOT NULL) AND (deleted_at IS NULL))',
   transactions_search_idx:

@@ -416,6 +416,9 @@ const PROCEDURES: Record<string, ProcedureRow> = {
   // Everyone sees their own calendar (an admin everyone's); there is no user id to name.
   'calendar.list': { expect: ANY_USER, input: () => ({ from: '2026-11-01', to: '2026-11-30' }) },
   'calendar.createFeed': { expect: ANY_USER },
+  // The broker dashboard is the desk's (issue 21); everyone's strip is about their own files.
+  'dashboard.figures': { expect: ADMINS, input: () => ({ from: '2026-11-01', to: '2026-11-30' }) },
+  'dashboard.attention': { expect: ANY_USER },
   'notificationSettings.get': { expect: A_OR_ADMINS, input: () => ({ userId: A().id }) },
   'notificationSettings.update': {
     expect: A_OR_ADMINS,
@@ -805,6 +808,11 @@ const ROUTES: Record<string, RouteRow> = {
   },
   'GET /api/calendar': { expect: ANY_USER, request: get('/api/calendar?from=2026-11-01&to=2026-11-30') },
   'POST /api/calendar/feed': { expect: ANY_USER, request: () => ({ url: '/api/calendar/feed' }) },
+  'GET /api/admin/dashboard': {
+    expect: ADMINS,
+    request: get('/api/admin/dashboard?from=2026-11-01&to=2026-11-30'),
+  },
+  'GET /api/attention': { expect: ANY_USER, request: get('/api/attention') },
   'GET /api/settings/notifications/:userId': {
     expect: A_OR_ADMINS,
     request: () => ({ url: `/api/settings/notifications/${A().id}` }),

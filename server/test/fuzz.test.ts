@@ -335,6 +335,7 @@ function validInputs(w: World): Record<string, unknown> {
       ],
     },
     'calendar.list': { from: '2026-11-01', to: '2026-12-31', agentId },
+    'dashboard.figures': { from: '2026-11-01', to: '2026-11-30' },
     'exports.transactions': { status: 'needs-review', query: 'Main' },
     'exports.reviewQueue': { type: 'FuzzType', agentId },
     'exports.users': { query: 'agent' },

@@ -27,11 +27,31 @@ CREATE INDEX "form_versions_decisions_idx" ON "form_versions" ("decided_at")
 CREATE INDEX "form_versions_rejections_idx" ON "form_versions" ("decided_at")
   INCLUDE ("decision_reasons")
   WHERE "decision_status" = 'rejected' AND "decided_at" IS NOT NULL;
--- Undeleted transactions by closing date: the compliance figures (from the index alone) and the
--- files at risk (a week of closings).
+-- Undeleted transactions by closing date: the compliance figures, from the index alone.
 CREATE INDEX "transactions_closing_date_idx" ON "transactions" ("closing_date")
   INCLUDE ("compliant_at")
   WHERE "closing_date" IS NOT NULL AND "deleted_at" IS NULL;
+
+-- The files at risk: open, undeleted, not compliant, by closing date; the soonest 100 of a week
+-- are read from here without visiting the thousands that are compliant or closed.
+CREATE INDEX "transactions_at_risk_idx" ON "transactions" ("closing_date", "id")
+  WHERE "closing_date" IS NOT NULL AND "closed_at" IS NULL AND "deleted_at" IS NULL
+    AND "compliance_state" NOT IN ('compliant', 'closed');
+
+-- The queue's figures read every entry's wait and whether its transaction is open: the review
+-- queue's partial indexes now carry the transaction (same keys and predicates, so the queue's own
+-- reads are unchanged), and the open transactions with an entry are indexed by id, so the whole
+-- queue is counted from indexes, without visiting 16,000 items and their transactions.
+DROP INDEX "transaction_forms_review_queue_idx";
+CREATE INDEX "transaction_forms_review_queue_idx" ON "transaction_forms" ("submitted_at", "id")
+  INCLUDE ("transaction_id")
+  WHERE "file_key" IS NOT NULL AND "status" = 'pending';
+DROP INDEX "transaction_forms_waiver_queue_idx";
+CREATE INDEX "transaction_forms_waiver_queue_idx" ON "transaction_forms" ("waiver_requested_at", "id")
+  INCLUDE ("transaction_id")
+  WHERE "waiver_status" = 'requested';
+CREATE INDEX "transactions_queued_idx" ON "transactions" ("id")
+  WHERE "queue_count" > 0 AND "closed_at" IS NULL AND "deleted_at" IS NULL;
 
 CREATE FUNCTION "form_versions_fill_item"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

@@ -23,8 +23,8 @@ type AtRiskRow = {
 
 /**
  * Open, undeleted transactions closing from today to today + 6 (UTC) that are not compliant,
- * soonest first: a week of closings from transactions_closing_date_idx, the rest checked on the
- * rows. The counts are the kept progress counters of each.
+ * soonest first, from transactions_at_risk_idx (which holds only such files, by closing date):
+ * the first 100 rows of the week and no more. The counts are the kept progress counters of each.
  */
 export function atRiskSql(today: string): Prisma.Sql {
   return Prisma.sql`

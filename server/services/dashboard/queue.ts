@@ -11,15 +11,19 @@ type QueueRow = { size: number; oldest: number | null; median: number | null };
  * each wait, the median (percentile_cont, the middle of an even count interpolated) rounded.
  */
 export function queueSql(now: Date): Prisma.Sql {
+  // Each entry's transaction is looked up in transactions_queued_idx (the open ones with an
+  // entry; queue_count > 0 holds for every transaction with an entry), LIMIT 1 in a LATERAL keeping
+  // it a nested loop: left to itself, the planner hashed the whole transactions table.
+  const open = Prisma.sql`CROSS JOIN LATERAL (SELECT 1 FROM transactions t
+     WHERE t.id = f.transaction_id AND t.queue_count > 0 AND t.closed_at IS NULL AND t.deleted_at IS NULL
+     LIMIT 1) AS t`;
   return Prisma.sql`
     WITH entries AS (
-      SELECT f.submitted_at AS queued_at
-        FROM transaction_forms f JOIN transactions t ON t.id = f.transaction_id
-       WHERE f.file_key IS NOT NULL AND f.status = 'pending' AND t.closed_at IS NULL AND t.deleted_at IS NULL
+      SELECT f.submitted_at AS queued_at FROM transaction_forms f ${open}
+       WHERE f.file_key IS NOT NULL AND f.status = 'pending'
       UNION ALL
-      SELECT f.waiver_requested_at
-        FROM transaction_forms f JOIN transactions t ON t.id = f.transaction_id
-       WHERE f.waiver_status = 'requested' AND t.closed_at IS NULL AND t.deleted_at IS NULL
+      SELECT f.waiver_requested_at FROM transaction_forms f ${open}
+       WHERE f.waiver_status = 'requested'
     ), waits AS (
       SELECT greatest(0, extract(epoch FROM ${now}::timestamptz - queued_at))::float8 AS s FROM entries
     )
