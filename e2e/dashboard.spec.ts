@@ -192,7 +192,7 @@ test('the owner reads the dashboard, changes the range and follows a file at ris
   ).toBeVisible();
 
   expect(await axeFindings(page, 'dashboard at 1440 px')).toEqual([]);
-  await screenshot(page, 'owner-dashboard-1440');
+  await screenshot(page, 'owner-dashboard-journey-1440');
 
   // A table saved as CSV: the rows shown, header first.
   const download = page.waitForEvent('download');
@@ -246,7 +246,7 @@ test('the dashboard fits a phone and passes axe there', async ({ browser, reques
   await expect(page.getByRole('table', { name: 'Files at risk' })).toContainText(RISKY);
   await expectNoSidewaysScroll(page);
   expect(await axeFindings(page, 'dashboard at 390 px')).toEqual([]);
-  await screenshot(page, 'owner-dashboard-390');
+  await screenshot(page, 'owner-dashboard-journey-390');
 
   await segment(page, 'Custom').click();
   await expect(page.getByRole('button', { name: 'Show figures' })).toBeVisible();
