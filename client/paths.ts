@@ -26,6 +26,8 @@ export const paths = {
   adminTransactions: '/adminTransactions',
   adminTransaction: '/adminTransactions/transactions/:id',
   templates: '/admin/forms/transactions/view',
+  // The broker dashboard (issue 21).
+  dashboard: '/admin/dashboard',
   // The compliance desk (issue 18).
   reviewQueue: '/admin/review',
   rejectionReasons: '/admin/rejection-reasons',

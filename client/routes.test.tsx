@@ -37,6 +37,7 @@ const SIGNED_IN_PAGES: [path: string, heading: string][] = [
 ];
 
 const ADMIN_PAGES: [path: string, heading: string][] = [
+  ['/admin/dashboard', 'Dashboard'],
   ['/users', 'Users'],
   ['/adminTransactions', 'Admin Transactions'],
   [`/adminTransactions/transactions/${TRANSACTION_ID}`, 'Transaction'],

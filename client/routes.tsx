@@ -79,6 +79,14 @@ const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
     ),
   },
   {
+    path: paths.dashboard,
+    page: lazyPage(
+      () => import('./pages/Dashboard'),
+      (m) => m.Dashboard,
+    ),
+    adminOnly: true,
+  },
+  {
     path: paths.users,
     page: lazyPage(
       () => import('./pages/Users'),

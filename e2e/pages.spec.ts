@@ -174,6 +174,14 @@ function ownerStops(tour: TourData): Stop[] {
   return [
     ...commonStops(tour, 'owner'),
     {
+      name: 'dashboard',
+      path: paths.dashboard,
+      ready: async (page) => {
+        await heading('Dashboard')(page);
+        await expect(page.getByRole('heading', { level: 2, name: 'Files at risk' })).toBeVisible();
+      },
+    },
+    {
       name: 'users',
       path: paths.users,
       ready: async (page) => {

@@ -299,6 +299,7 @@ test('the owner on a phone: every admin list is cards with its buttons on screen
   await signIn(page, E2E_OWNER.email, E2E_OWNER.password);
 
   await visit(page, '/home');
+  await visit(page, '/admin/dashboard');
   await visit(page, '/adminTransactions');
   const row = page.getByRole('row', { name: new RegExp(STREET) }).first();
   await expectReachable(row.getByRole('button', { name: 'Edit' }), '/adminTransactions');

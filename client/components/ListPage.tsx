@@ -11,6 +11,8 @@ type ListPageProps = {
    * Worded apart from `action`, so the page never holds two buttons of the same name.
    */
   emptyAction?: ReactNode;
+  /** What the page shows between its heading and the Quick Search box (the agent's attention strip). */
+  intro?: ReactNode;
   /** A new search from the Quick Search box, as typed. */
   onSearch: (text: string) => void;
   /** The table and its pager. */
@@ -34,7 +36,7 @@ export function useListPage(): ListPageState {
 }
 
 /** The frame of every list page of spec section 2: heading, Quick Search, then the table. */
-export function ListPage({ title, action, emptyAction = null, onSearch, children }: ListPageProps) {
+export function ListPage({ title, action, emptyAction = null, intro, onSearch, children }: ListPageProps) {
   // The list's own term, as the page's useListSearch trims it, so the empty state knows whether
   // it answers a search (offer to clear it) or is the plain list (offer to add).
   const [term, setTerm] = useState('');
@@ -70,6 +72,7 @@ export function ListPage({ title, action, emptyAction = null, onSearch, children
           <Title order={1}>{title}</Title>
           {action}
         </Group>
+        {intro}
         <div ref={searchArea}>
           <QuickSearch key={searchBox} onSearch={search} />
         </div>

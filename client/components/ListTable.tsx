@@ -50,6 +50,8 @@ type ListTableProps<Row> = {
   empty: string;
   /** The transactions lists show their one-row messages centred and dimmed. */
   dimmedMessages?: boolean;
+  /** The table's accessible name, where a page holds several (the dashboard's). */
+  label?: string;
 };
 
 /**
@@ -66,6 +68,7 @@ export function ListTable<Row>({
   failure,
   empty,
   dimmedMessages = false,
+  label,
 }: ListTableProps<Row>) {
   const message = loading ? ui.loading : (failure ?? (rows?.length ? null : empty));
   const isEmpty = message === empty && !loading && failure === null;
@@ -83,6 +86,7 @@ export function ListTable<Row>({
         className={classes.table}
         style={labelVariables(columns)}
         data-with-actions={withActions || undefined}
+        aria-label={label}
       >
         <Table.Thead>
           <Table.Tr>

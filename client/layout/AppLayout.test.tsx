@@ -88,7 +88,11 @@ describe('application shell', () => {
   it('adds the admin links for an admin token', () => {
     signIn('admin');
     renderShell('/home', { 'settings.getUser': () => ({ ...profile, role: 'admin' }) });
-    expect(linkNames()).toEqual([...USER_LINKS, ...ADMIN_LINKS]);
+    expect(linkNames()).toEqual(['Dashboard', ...USER_LINKS, ...ADMIN_LINKS]);
+    expect(mainNavigation().getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
+      'href',
+      '/admin/dashboard',
+    );
     expect(mainNavigation().getByRole('link', { name: 'Users' })).toHaveAttribute('href', '/users');
     expect(mainNavigation().getByRole('link', { name: 'Review Queue' })).toHaveAttribute(
       'href',

@@ -6,6 +6,7 @@ import { useLocation } from 'wouter';
 import { PAGE_SIZE } from '../../shared/constants';
 import { getUserId } from '../auth/session';
 import { ListPage } from '../components/ListPage';
+import { AttentionStrip } from '../components/transactions/AttentionStrip';
 import { CreateTransactionDialog } from '../components/transactions/CreateTransactionDialog';
 import { TransactionsTable } from '../components/transactions/TransactionsTable';
 import { useListSearch } from '../components/useListSearch';
@@ -47,6 +48,7 @@ export function Home() {
           </Button>
         }
         emptyAction={<Button onClick={() => setCreating(true)}>Create your first transaction</Button>}
+        intro={<AttentionStrip />}
         onSearch={search}
       >
         <TransactionsTable

@@ -33,6 +33,7 @@ import { useTRPC } from '../../trpc';
 import { ReasonChips, ReasonList } from '../review/ReasonChips';
 import { VersionHistory } from '../review/VersionHistory';
 import { UploadProgress } from '../UploadProgress';
+import { checklistAnchor, SCROLL_MARGIN } from './anchors';
 import { itemState } from './compliance';
 
 export type Decision = 'accepted' | 'rejected';
@@ -204,7 +205,15 @@ function FormCard({ transactionId, closed, form, onComment, onReview, onFileStor
   return (
     // Scoped by test id, not by an accessible name: document names such as "Preliminary Title
     // Report" would otherwise also answer to the admin's 'Title Report' checkbox label.
-    <Card withBorder component="section" data-testid={`form-${form.label}`}>
+    <Card
+      withBorder
+      component="section"
+      data-testid={`form-${form.label}`}
+      // The agent's 'Needs your attention' links here (AttentionStrip.tsx); the margin keeps the
+      // card clear of a phone's top bar when the page scrolls to it.
+      id={checklistAnchor(form._id)}
+      style={{ scrollMarginTop: SCROLL_MARGIN }}
+    >
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Stack gap={2}>

@@ -27,6 +27,7 @@ import { serverMessageOf } from '../../api/errors';
 import { notifyError, notifySuccess } from '../../notify';
 import { useTRPC } from '../../trpc';
 import { SubmitButton } from '../SubmitButton';
+import { KEY_DATES_ANCHOR, SCROLL_MARGIN } from './anchors';
 import {
   CLEAR_DATE_BUTTON_PROPS,
   DATE_PICKER_STYLES,
@@ -113,7 +114,16 @@ export function KeyDatesEditor({ transactionId, closed }: KeyDatesEditorProps) {
   const trpc = useTRPC();
   const query = useQuery(trpc.keyDates.list.queryOptions({ id: transactionId }));
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="key-dates-heading">
+    <Paper
+      withBorder
+      p="lg"
+      radius="md"
+      component="section"
+      aria-labelledby="key-dates-heading"
+      // The agent's 'Needs your attention' links a deadline here (AttentionStrip.tsx).
+      id={KEY_DATES_ANCHOR}
+      style={{ scrollMarginTop: SCROLL_MARGIN }}
+    >
       <Stack gap="md">
         <Title order={2} size="h4" id="key-dates-heading">
           Key dates

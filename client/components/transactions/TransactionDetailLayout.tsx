@@ -6,6 +6,7 @@ import { NO_ROLE } from '../../../shared/constants';
 import { ui } from '../../../shared/messages';
 import type { Transaction } from '../../../shared/schemas/transactions';
 import { formatDateTime } from '../../dates';
+import { useScrollToHash } from './anchors';
 
 type TransactionDetailLayoutProps = {
   transaction: Transaction | undefined;
@@ -25,6 +26,7 @@ export function TransactionDetailLayout({
   back,
   children,
 }: TransactionDetailLayoutProps) {
+  useScrollToHash(transaction !== undefined);
   let body: ReactNode;
   if (transaction) {
     body = (

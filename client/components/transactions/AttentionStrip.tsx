@@ -1,0 +1,184 @@
+import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconCircleCheck } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import type { AttentionAnswer } from '../../../shared/schemas/dashboard';
+import { routeTo } from '../../paths';
+import { useTRPC } from '../../trpc';
+import { checklistAnchor, KEY_DATES_ANCHOR } from './anchors';
+import { dayState, shortDay, today } from './key-dates';
+
+export const NOTHING_NEEDS_ATTENTION = 'Nothing needs your attention.';
+
+type Place = AttentionAnswer['rejected']['items'][number];
+
+const addressOf = (place: Pick<Place, 'streetAddress' | 'city' | 'state' | 'zip'>) =>
+  `${place.streetAddress}, ${place.city}, ${place.state} ${place.zip}`;
+
+/**
+ * 'Needs your attention' at the top of /home (issue 21): the agent's rejected documents to
+ * replace, required documents still to upload, and key dates overdue or within 7 days, each a
+ * link to its place on the transaction page. A calm line when there is nothing to do.
+ */
+export function AttentionStrip() {
+  const trpc = useTRPC();
+  const query = useQuery(trpc.dashboard.attention.queryOptions());
+
+  // Nothing until the answer: a strip that appears and then says 'nothing' would only flicker.
+  if (query.isPending) return null;
+  if (query.isError) {
+    // The list below is what the page is for; this stays a quiet line with its own retry.
+    return (
+      <Group gap="xs" wrap="wrap">
+        <Text size="sm" c="dimmed">
+          What needs your attention could not be loaded.
+        </Text>
+        <Button size="compact-sm" variant="subtle" onClick={() => void query.refetch()}>
+          Try again
+        </Button>
+      </Group>
+    );
+  }
+
+  const { rejected, missing, deadlines } = query.data;
+  if (rejected.total + missing.total + deadlines.total === 0) {
+    return (
+      <Group gap="xs" wrap="nowrap" data-testid="attention-clear">
+        <IconCircleCheck size={18} color="var(--mantine-color-green-8)" aria-hidden="true" />
+        <Text size="sm">{NOTHING_NEEDS_ATTENTION}</Text>
+      </Group>
+    );
+  }
+
+  const reference = today();
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="attention-heading">
+      <Stack gap="sm">
+        <Title order={2} size="h4" id="attention-heading">
+          Needs your attention
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg" verticalSpacing="md">
+          <AttentionGroup
+            title="Rejected documents"
+            total={rejected.total}
+            shown={rejected.items.length}
+            none="No rejected documents."
+          >
+            {rejected.items.map((item) => (
+              <AttentionItem
+                key={`${item.transactionId}-${item.formId}`}
+                href={`${routeTo.transaction(item.transactionId)}#${checklistAnchor(item.formId)}`}
+                label={item.label}
+                place={item}
+              />
+            ))}
+          </AttentionGroup>
+          <AttentionGroup
+            title="Missing documents"
+            total={missing.total}
+            shown={missing.items.length}
+            none="Every required document is uploaded."
+          >
+            {missing.items.map((item) => (
+              <AttentionItem
+                key={`${item.transactionId}-${item.formId}`}
+                href={`${routeTo.transaction(item.transactionId)}#${checklistAnchor(item.formId)}`}
+                label={item.label}
+                place={item}
+              />
+            ))}
+          </AttentionGroup>
+          <AttentionGroup
+            title="Deadlines this week"
+            total={deadlines.total}
+            shown={deadlines.items.length}
+            none="No deadline in the next 7 days."
+          >
+            {deadlines.items.map((item) => {
+              const state = dayState(item.date, false, reference);
+              return (
+                <AttentionItem
+                  key={`${item.transactionId}-${item.kind}-${item.label}-${item.date}`}
+                  href={`${routeTo.transaction(item.transactionId)}#${KEY_DATES_ANCHOR}`}
+                  label={`${item.label} · ${shortDay(item.date, reference)}`}
+                  place={item}
+                  flag={
+                    item.overdue ? (
+                      <Badge color="red" variant="light" tt="none" size="sm">
+                        Overdue
+                      </Badge>
+                    ) : (
+                      <Text span size="xs" c={state.color} fw={state.state === 'today' ? 700 : 400}>
+                        {state.text}
+                      </Text>
+                    )
+                  }
+                />
+              );
+            })}
+          </AttentionGroup>
+        </SimpleGrid>
+      </Stack>
+    </Paper>
+  );
+}
+
+type AttentionGroupProps = {
+  title: string;
+  total: number;
+  /** How many items the answer lists (at most ATTENTION_ITEMS). */
+  shown: number;
+  none: string;
+  children: ReactNode;
+};
+
+function AttentionGroup({ title, total, shown, none, children }: AttentionGroupProps) {
+  return (
+    <Stack gap={6} style={{ minWidth: 0 }}>
+      <Title order={3} size="h6">
+        {title} ({total})
+      </Title>
+      {total === 0 ? (
+        <Text size="sm" c="dimmed">
+          {none}
+        </Text>
+      ) : (
+        <>
+          <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {children}
+          </Stack>
+          {total > shown && (
+            <Text size="xs" c="dimmed">
+              Showing {shown} of {total}.
+            </Text>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
+
+type AttentionItemProps = {
+  href: string;
+  label: string;
+  place: Pick<Place, 'streetAddress' | 'city' | 'state' | 'zip'>;
+  flag?: ReactNode;
+};
+
+function AttentionItem({ href, label, place, flag }: AttentionItemProps) {
+  return (
+    <li style={{ overflowWrap: 'anywhere' }}>
+      <Group gap={6} wrap="wrap" align="baseline">
+        {/* Named with its address: several files may each have a 'Purchase Agreement'. */}
+        <Anchor component={Link} href={href} size="sm" fw={500} aria-label={`${label}, ${addressOf(place)}`}>
+          {label}
+        </Anchor>
+        {flag}
+      </Group>
+      <Text size="xs" c="dimmed">
+        {addressOf(place)}
+      </Text>
+    </li>
+  );
+}
