@@ -91,7 +91,7 @@ test('an agent submits, the desk works the queue by keyboard, bulk-accepts and c
   browser,
   request,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   const { agent, type, transactionId } = await compliancePlaybook(request);
 
   // The agent uploads three documents and asks for the fourth to be waived.

@@ -145,7 +145,7 @@ test('the owner reads the dashboard, changes the range and follows a file at ris
   browser,
   request,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   const { risky, riskyAddress } = await data(request);
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
@@ -236,7 +236,7 @@ test('the owner reads the dashboard, changes the range and follows a file at ris
 });
 
 test('the dashboard fits a phone and passes axe there', async ({ browser, request }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   await data(request);
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
@@ -258,7 +258,7 @@ test('the agent sees what needs attention and follows it to the checklist item',
   browser,
   request,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const { agent, risky, riskyAddress, rejectedFormId } = await data(request);
   for (const viewport of [
     { width: 1440, height: 900 },

@@ -43,7 +43,7 @@ test("a wrong APP_URL does not break a document's View, nor the forms library's 
   browser,
   request,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const agent = await approvedAgent(request, 'Wanda');
   const created = await request.post('/api/transactions', {
     headers: { authorization: `Bearer ${agent.token}` },

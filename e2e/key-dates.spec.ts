@@ -96,7 +96,7 @@ test('the closing date set on the page is reminded in the bell and by mail; the 
   browser,
   request,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const zone = zoneWhereTheReminderIsDue();
   const today = todayIn(zone);
   const { agent, street, transactionId } = await agentWithDeal(request, zone);
@@ -157,7 +157,7 @@ test('the calendar shows the month and the upcoming dates, opens the transaction
   browser,
   request,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const zone = zoneWhereTheReminderIsDue();
   const today = todayIn(zone);
   const { agent, street, transactionId } = await agentWithDeal(request, zone);

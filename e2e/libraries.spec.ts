@@ -19,7 +19,7 @@ test('the owner uploads a form with its progress; an agent finds it and opens it
 }) => {
   // Two people, a throttled upload and a search: more than the default 30 s when the machine
   // is busy (seen at 31 s under a load average of 10 on 2 cores).
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const ownerPage = await (await browser.newContext()).newPage();
   await signIn(ownerPage, E2E_OWNER.email, E2E_OWNER.password);
   await ownerPage.goto('/forms');

@@ -253,20 +253,20 @@ for (const viewport of WIDTHS) {
     test.use({ viewport });
 
     test(`signed out: every page at ${width} px`, async ({ page, request }) => {
-      test.setTimeout(240_000);
+      test.setTimeout(480_000);
       const stops = await signedOutStops(request, await data(request));
       expect(await tour(page, 'signed-out', width, stops)).toEqual([]);
     });
 
     test(`agent: every page at ${width} px`, async ({ page, request }) => {
-      test.setTimeout(240_000);
+      test.setTimeout(480_000);
       const tourData = await data(request);
       await signIn(page, tourData.agent.email, tourData.agent.password);
       expect(await tour(page, 'agent', width, agentStops(tourData))).toEqual([]);
     });
 
     test(`owner: every page at ${width} px`, async ({ page, request }) => {
-      test.setTimeout(240_000);
+      test.setTimeout(480_000);
       const tourData = await data(request);
       await signIn(page, E2E_OWNER.email, E2E_OWNER.password);
       expect(await tour(page, 'owner', width, ownerStops(tourData))).toEqual([]);
@@ -276,7 +276,7 @@ for (const viewport of WIDTHS) {
       page,
       request,
     }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(180_000);
       const tourData = await data(request);
       await signIn(page, tourData.agent.email, tourData.agent.password);
       const findings: string[] = [];
@@ -311,7 +311,7 @@ for (const viewport of WIDTHS) {
     });
 
     test(`owner: add-user, add-template and confirm dialogs at ${width} px`, async ({ page, request }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(180_000);
       const tourData = await data(request);
       await signIn(page, E2E_OWNER.email, E2E_OWNER.password);
       const findings: string[] = [];

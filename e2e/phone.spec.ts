@@ -171,7 +171,7 @@ test('an agent on a phone: every page fits, each list row is a card with its but
   page,
   request,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const { agent, transactionId } = await seed(request, 'Phoebe');
   await signIn(page, agent.email, agent.password);
 
@@ -294,7 +294,7 @@ test('the owner on a phone: every admin list is cards with its buttons on screen
   page,
   request,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const { transactionId } = await seed(request, 'Quentin');
   await signIn(page, E2E_OWNER.email, E2E_OWNER.password);
 

@@ -72,7 +72,7 @@ test('the API documentation page renders from this server alone', async ({ page 
   // Swagger UI parses and resolves the whole document (about 170 KB) in the page before it draws
   // the title: seconds on an idle machine, more than ten on a loaded CI runner.
   await expect(page.locator('.swagger-ui .info .title')).toContainText('Brokerage Portal API', {
-    timeout: 45_000,
+    timeout: 90_000,
   });
   // Collapsed by default: the reader opens the tag they came for instead of scrolling every one.
   await expect(page.locator('.swagger-ui .opblock-tag-section').first()).toBeVisible();

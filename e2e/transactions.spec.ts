@@ -44,7 +44,7 @@ async function shot(page: Page, name: string) {
 }
 
 test('agent and compliance work a document through rejection to acceptance', async ({ browser, request }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const agent = await approvedAgent(request, 'Rosa');
   const agentPage = await newSession(browser, agent.email, agent.password);
 

@@ -17,7 +17,7 @@ type Received = { type: string; verified: boolean; id: string };
 
 test('an admin adds a webhook, sends a test event and sees it delivered', async ({ browser }) => {
   // Last in the suite, its ping waits behind the jobs (mail) of every journey before it.
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const received: Received[] = [];
   let secret = '';
   const receiver = http.createServer((request, response) => {
