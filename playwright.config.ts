@@ -37,13 +37,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
   },
-  projects: [
-    // The journeys share one server and database and run one after another.
-    { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: /pages\.spec\.ts$/ },
-    // The page tours (e2e/pages.spec.ts) only visit and scan, each on data of its own worker, and
-    // were half of the suite's time: scripts/test-e2e.mjs runs them apart, two at a time.
-    { name: 'tours', use: { browserName: 'chromium' }, testMatch: /pages\.spec\.ts$/, fullyParallel: true },
-  ],
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: [
     {
       command: `rm -rf '${E2E_OUTBOX}' && npx tsx e2e/support/smtp-sink.ts ${smtpPort} '${E2E_OUTBOX}'`,
