@@ -54,17 +54,20 @@ export const reviewQueueInput = pagingInput.extend({
 });
 export type ReviewQueueInput = z.infer<typeof reviewQueueInput>;
 
+/** A transaction as the desk's lists show it: where, what kind, and whose. */
+export const deskTransaction = transactionSummary.pick({
+  _id: true,
+  streetAddress: true,
+  city: true,
+  state: true,
+  zip: true,
+  type: true,
+  role: true,
+  user: true,
+});
+
 export const reviewQueueItem = z.object({
-  transaction: transactionSummary.pick({
-    _id: true,
-    streetAddress: true,
-    city: true,
-    state: true,
-    zip: true,
-    type: true,
-    role: true,
-    user: true,
-  }),
+  transaction: deskTransaction,
   form: transactionForm,
   /** When the item entered the queue: its file's attachment, or its waiver's request. */
   submittedAt: z.iso.datetime(),

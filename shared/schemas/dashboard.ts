@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { keyDateMessages } from '../messages';
 import { idSchema } from './common';
+import { deskTransaction } from './compliance';
 import { calendarDay, keyDateKind } from './key-dates';
-import { person, transactionSummary } from './transactions';
+import { person } from './transactions';
 
 /**
  * The broker dashboard (issue 21, DESIGN.md 12.4) and the agent's 'Needs your attention' strip.
@@ -88,16 +89,7 @@ export const dashboardAnswer = z.object({
   }),
   atRisk: z.array(
     z.object({
-      transaction: transactionSummary.pick({
-        _id: true,
-        streetAddress: true,
-        city: true,
-        state: true,
-        zip: true,
-        type: true,
-        role: true,
-        user: true,
-      }),
+      transaction: deskTransaction,
       closingDate: z.string(),
       missing: count,
       rejected: count,

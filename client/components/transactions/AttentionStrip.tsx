@@ -65,14 +65,7 @@ export function AttentionStrip() {
             shown={rejected.items.length}
             none="No rejected documents."
           >
-            {rejected.items.map((item) => (
-              <AttentionItem
-                key={`${item.transactionId}-${item.formId}`}
-                href={`${routeTo.transaction(item.transactionId)}#${checklistAnchor(item.formId)}`}
-                label={item.label}
-                place={item}
-              />
-            ))}
+            {documentItems(rejected.items)}
           </AttentionGroup>
           <AttentionGroup
             title="Missing documents"
@@ -80,14 +73,7 @@ export function AttentionStrip() {
             shown={missing.items.length}
             none="Every required document is uploaded."
           >
-            {missing.items.map((item) => (
-              <AttentionItem
-                key={`${item.transactionId}-${item.formId}`}
-                href={`${routeTo.transaction(item.transactionId)}#${checklistAnchor(item.formId)}`}
-                label={item.label}
-                place={item}
-              />
-            ))}
+            {documentItems(missing.items)}
           </AttentionGroup>
           <AttentionGroup
             title="Deadlines this week"
@@ -132,6 +118,18 @@ type AttentionGroupProps = {
   none: string;
   children: ReactNode;
 };
+
+/** Checklist items (rejected or missing), each linking to its card on the transaction page. */
+function documentItems(items: AttentionAnswer['rejected']['items']) {
+  return items.map((item) => (
+    <AttentionItem
+      key={`${item.transactionId}-${item.formId}`}
+      href={`${routeTo.transaction(item.transactionId)}#${checklistAnchor(item.formId)}`}
+      label={item.label}
+      place={item}
+    />
+  ));
+}
 
 function AttentionGroup({ title, total, shown, none, children }: AttentionGroupProps) {
   return (
