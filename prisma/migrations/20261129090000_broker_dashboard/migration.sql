@@ -179,25 +179,6 @@ $$;
 CREATE TRIGGER "transactions_initial_compliant_at" BEFORE INSERT ON "transactions"
   FOR EACH ROW EXECUTE FUNCTION "transactions_initial_compliant_at"();
 
--- A decision is written on the version after the item's status (services/transactions/forms.ts
--- recordDecision): the recount the status change caused saw the version's previous decision
--- time, so a change of decision time recounts too.
-CREATE FUNCTION "form_versions_refresh_progress"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM refresh_transaction_progress(ARRAY(
-    SELECT DISTINCT f.transaction_id
-      FROM new_versions n
-      JOIN old_versions o ON o.id = n.id
-      JOIN transaction_forms f ON f.id = n.form_id
-     WHERE n.decided_at IS DISTINCT FROM o.decided_at));
-  RETURN NULL;
-END
-$$;
-
-CREATE TRIGGER "form_versions_progress_update" AFTER UPDATE ON "form_versions"
-  REFERENCING OLD TABLE AS old_versions NEW TABLE AS new_versions
-  FOR EACH STATEMENT EXECUTE FUNCTION "form_versions_refresh_progress"();
-
 -- Existing data.
 UPDATE "form_versions" AS v
    SET "agent_id" = t.user_id, "label" = f.label

@@ -169,14 +169,8 @@ export async function recordDecision(
 ) {
   const now = ctx.deps.clock.now();
   const reasons = decision.reasons as unknown as Prisma.InputJsonValue;
-  await tx.transactionForm.update({ where: { id: form.id }, data: { status: decision.status } });
-  // An accepted file settles a waiver asked for the same item: nothing is left to waive, and the
-  // request leaves the queue. Its reason stays in the audit trail (the caller records the facts).
-  if (decision.status === 'accepted')
-    await tx.transactionForm.updateMany({
-      where: { id: form.id, waiverStatus: 'requested' },
-      data: { waiverStatus: null, waiverReason: null, waiverRequestedAt: null, waiverDecidedAt: null },
-    });
+  // The version's decision first: the item's status change below triggers the progress recount,
+  // which reads this decision's time for transactions.compliant_at (migration 20261129090000).
   await tx.formVersion.updateMany({
     where: { formId: form.id, number: form.version },
     data: {
@@ -187,6 +181,14 @@ export async function recordDecision(
       decidedById: ctx.user.id,
     },
   });
+  await tx.transactionForm.update({ where: { id: form.id }, data: { status: decision.status } });
+  // An accepted file settles a waiver asked for the same item: nothing is left to waive, and the
+  // request leaves the queue. Its reason stays in the audit trail (the caller records the facts).
+  if (decision.status === 'accepted')
+    await tx.transactionForm.updateMany({
+      where: { id: form.id, waiverStatus: 'requested' },
+      data: { waiverStatus: null, waiverReason: null, waiverRequestedAt: null, waiverDecidedAt: null },
+    });
   // One review action is one comment row: the decision and its reasons together.
   await tx.comment.create({
     data: {
