@@ -175,30 +175,8 @@ function RangePicker({ range, shown, onChange }: RangePickerProps) {
       {segment === 'custom' && (
         <form onSubmit={apply} noValidate aria-label="Custom range">
           <Group align="flex-start" gap="sm" wrap="wrap">
-            <DatePickerInput
-              label="From"
-              placeholder="Pick a day"
-              valueFormat="MMM D, YYYY"
-              styles={DATE_PICKER_STYLES}
-              clearButtonProps={CLEAR_DATE_BUTTON_PROPS}
-              clearable
-              value={from}
-              error={errors.from}
-              onChange={(value) => setFrom(value)}
-              w={{ base: '100%', xs: 180 }}
-            />
-            <DatePickerInput
-              label="To"
-              placeholder="Pick a day"
-              valueFormat="MMM D, YYYY"
-              styles={DATE_PICKER_STYLES}
-              clearButtonProps={CLEAR_DATE_BUTTON_PROPS}
-              clearable
-              value={to}
-              error={errors.to}
-              onChange={(value) => setTo(value)}
-              w={{ base: '100%', xs: 180 }}
-            />
+            <RangeDay label="From" value={from} error={errors.from} onChange={setFrom} />
+            <RangeDay label="To" value={to} error={errors.to} onChange={setTo} />
             {/* Lined up with the fields, below their labels. */}
             <Button type="submit" mt={{ base: 0, xs: 25 }}>
               Show figures
@@ -496,5 +474,30 @@ function AtRiskSection({ atRisk, today }: { atRisk: Figures['atRisk']; today: st
         minWidth={820}
       />
     </Section>
+  );
+}
+
+type RangeDayProps = {
+  label: string;
+  value: string | null;
+  error: string | undefined;
+  onChange: (value: string | null) => void;
+};
+
+/** One end of the custom range. */
+function RangeDay({ label, value, error, onChange }: RangeDayProps) {
+  return (
+    <DatePickerInput
+      label={label}
+      placeholder="Pick a day"
+      valueFormat="MMM D, YYYY"
+      styles={DATE_PICKER_STYLES}
+      clearButtonProps={CLEAR_DATE_BUTTON_PROPS}
+      clearable
+      value={value}
+      error={error}
+      onChange={onChange}
+      w={{ base: '100%', xs: 180 }}
+    />
   );
 }
