@@ -65,41 +65,63 @@ export async function sqlRows<Row extends pg.QueryResultRow>(
   return (await pool.query<Row>(query)).rows;
 }
 
+/** Runs statements inside withinTransaction: rows as node-postgres reads them. */
+export type TransactionQuery = <Row extends pg.QueryResultRow>(statement: Prisma.Sql) => Promise<Row[]>;
+
+export type TransactionOptions = {
+  /** statement_timeout of each statement, so a query no index can serve is cut off. */
+  timeoutMs: number;
+  /**
+   * work_mem for these statements alone: a sort of a few hundred thousand values then stays in
+   * memory instead of spilling to disk.
+   */
+  workMemMb?: number;
+  /**
+   * One snapshot for every statement (REPEATABLE READ, read only): figures read in two steps
+   * (counts first, then the values those counts point at) see the same rows in both.
+   */
+  snapshot?: boolean;
+};
+
 /**
- * The statement under its own statement_timeout, so that a query no index can serve is cut off
- * (an error whose isStatementTimeout() is true) instead of holding a connection while it scans.
- * `workMemMb` raises work_mem for this statement alone: a sort of a few hundred thousand values
- * (the dashboard's medians) then stays in memory instead of spilling to disk.
+ * `work` on one connection inside a transaction of its own, under `options` (SET LOCAL, so
+ * nothing outlives it). A statement cut off by the timeout is an error whose isStatementTimeout()
+ * is true.
  */
-export async function sqlRowsWithin<Row extends pg.QueryResultRow>(
+export async function withinTransaction<T>(
   db: Db,
-  timeoutMs: number,
-  statement: Prisma.Sql,
-  options: { workMemMb?: number } = {},
-): Promise<Row[]> {
-  const { workMemMb } = options;
+  options: TransactionOptions,
+  work: (query: TransactionQuery) => Promise<T>,
+): Promise<T> {
+  const { timeoutMs, workMemMb, snapshot } = options;
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`not a timeout in ms: ${timeoutMs}`);
   if (workMemMb !== undefined && (!Number.isInteger(workMemMb) || workMemMb <= 0))
     throw new Error(`not a work_mem in MB: ${workMemMb}`);
   const pool = poolOf(db);
   if (!pool) {
     // work_mem is only a hint of speed: left as it is on this path (no pool of ours).
-    const [, rows] = await db.$transaction([
-      db.$queryRaw`SELECT set_config('statement_timeout', ${String(timeoutMs)}, true)`,
-      db.$queryRaw<Row[]>(statement),
-    ]);
-    return rows;
+    return db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT set_config('statement_timeout', ${String(timeoutMs)}, true)`;
+        return work(<Row extends pg.QueryResultRow>(statement: Prisma.Sql) => tx.$queryRaw<Row[]>(statement));
+      },
+      snapshot ? { isolationLevel: 'RepeatableRead' } : {},
+    );
   }
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`not a timeout in ms: ${timeoutMs}`);
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    // One round trip for both (a simple query may hold two statements); SET takes no parameter,
-    // and the values are integers from the code or the configuration, never anything a request sent.
+    // One round trip for all of it (a simple query may hold several statements); SET takes no
+    // parameter, and the values are integers from the code, never anything a request sent.
+    const begin = snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN';
     const memory = workMemMb ? `; SET LOCAL work_mem = '${workMemMb}MB'` : '';
-    await client.query(`BEGIN; SET LOCAL statement_timeout = ${timeoutMs}${memory}`);
-    const { rows } = await client.query<Row>(statement.text, statement.values);
+    await client.query(`${begin}; SET LOCAL statement_timeout = ${timeoutMs}${memory}`);
+    const result = await work(
+      async <Row extends pg.QueryResultRow>(statement: Prisma.Sql) =>
+        (await client.query<Row>(statement.text, statement.values)).rows,
+    );
     await client.query('COMMIT');
-    return rows;
+    return result;
   } catch (error) {
     // A failed ROLLBACK means the connection is unusable: it is destroyed, not pooled again.
     await client.query('ROLLBACK').catch((rollbackError: Error) => {
@@ -109,6 +131,16 @@ export async function sqlRowsWithin<Row extends pg.QueryResultRow>(
   } finally {
     client.release(broken);
   }
+}
+
+/** One statement under its own statement_timeout (and work_mem): see withinTransaction. */
+export function sqlRowsWithin<Row extends pg.QueryResultRow>(
+  db: Db,
+  timeoutMs: number,
+  statement: Prisma.Sql,
+  options: { workMemMb?: number } = {},
+): Promise<Row[]> {
+  return withinTransaction(db, { timeoutMs, ...options }, (query) => query<Row>(statement));
 }
 
 /**
