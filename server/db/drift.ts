@@ -34,6 +34,9 @@ export const RAW_ONLY_INDEXES: Record<string, string> = {
   form_versions_decisions_idx: 'btree(decided_at) WHERE (decided_at IS NOT NULL)',
   form_versions_rejections_idx:
     "btree(decided_at) WHERE ((decision_status = 'rejected'::form_status) AND (decided_at IS NOT NULL))",
+  // The decisions by turnaround bucket (migration 20261130090000_review_figures).
+  form_versions_turnaround_idx:
+    'btree(review_turnaround_bucket(review_turnaround_seconds(uploaded_at, decided_at)), decided_by, decided_at) WHERE (decided_at IS NOT NULL)',
   transactions_queued_idx:
     'btree(id) WHERE ((queue_count > 0) AND (closed_at IS NULL) AND (deleted_at IS NULL))',
   transactions_at_risk_idx:

@@ -16,7 +16,7 @@ const database = setupTestDatabase({ empty: true });
 const query = <T extends pg.QueryResultRow>(sql: string) => runSql<T>(database.url, sql);
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-describe('issue 21 migration on existing data', () => {
+describe('issue 21 migrations on existing data', () => {
   it('fills closing_date, compliant_at and each version agent and label', async () => {
     await migrateUpToBefore(database.url, MIGRATION);
     const [agent, admin] = [uuid(1), uuid(2)];
@@ -63,6 +63,39 @@ describe('issue 21 migration on existing data', () => {
     expect(versions).toEqual([
       { agent_id: agent, label: 'Listing Agreement' },
       { agent_id: agent, label: 'Listing Agreement' },
+    ]);
+  });
+
+  it('counts the decisions already recorded into the dashboard daily counts (migration 20261130090000)', async () => {
+    // The rows of the test above were written before the dashboard's first migration; the second
+    // one counts them (both versions were decided by the admin on 2026-02-02 and 02-03).
+    const kept = await query<{
+      day: string;
+      reviewer: string;
+      bucket: number;
+      decisions: number;
+      rejections: number;
+    }>(
+      'SELECT day::text, reviewer::text, bucket, decisions, rejections FROM review_turnarounds ORDER BY day',
+    );
+    // 2 days (2,880 min): floor(4 × log2(2,881)) = 45; 1 day (1,440 min): floor(4 × log2(1,441)) = 41.
+    expect(kept).toEqual([
+      { day: '2026-02-02', reviewer: uuid(2), bucket: 41, decisions: 1, rejections: 1 },
+      { day: '2026-02-03', reviewer: uuid(2), bucket: 45, decisions: 1, rejections: 0 },
+    ]);
+    expect(
+      await query('SELECT day::text, label, decisions, rejections FROM review_label_days ORDER BY day'),
+    ).toEqual([
+      { day: '2026-02-02', label: 'Listing Agreement', decisions: 1, rejections: 1 },
+      { day: '2026-02-03', label: 'Listing Agreement', decisions: 1, rejections: 0 },
+    ]);
+    expect(
+      await query(
+        'SELECT day::text, agent_id::text, decisions, rejections FROM review_agent_days ORDER BY day',
+      ),
+    ).toEqual([
+      { day: '2026-02-02', agent_id: uuid(1), decisions: 1, rejections: 1 },
+      { day: '2026-02-03', agent_id: uuid(1), decisions: 1, rejections: 0 },
     ]);
   });
 });

@@ -1,0 +1,259 @@
+import fc from 'fast-check';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdmin, createUser } from '../../test/factories';
+import { serviceContext, setupTestDatabase, testDeps } from '../../test/harness';
+import { resolveRange } from './range';
+import { turnaroundFigures } from './turnaround';
+
+/**
+ * The turnaround's two-step percentiles (migration 20261130090000_review_figures, turnaround.ts) against the
+ * plain definition: percentile_cont over every decision of the range, sorted whole, as the first
+ * version of the dashboard computed it. fast-check writes random decision histories straight
+ * into form_versions (turnarounds from none to two months, ties, decisions changed and versions
+ * deleted afterwards, a reviewer deleted), then compares, for random ranges, every figure of the
+ * turnaround, and the counts the triggers kept (by turnaround, by label, by agent) with a count of
+ * form_versions from scratch.
+ */
+
+const database = setupTestDatabase();
+let client: pg.Client;
+const query = async <T extends pg.QueryResultRow>(sql: string, values: unknown[] = []) =>
+  (await client.query<T>(sql, values)).rows;
+
+let formId: string;
+let reviewers: string[];
+let agents: string[];
+const LABELS = ['Disclosure', 'Listing Agreement', 'Inspection'];
+
+beforeAll(async () => {
+  client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  agents = await Promise.all([1, 2].map(async () => (await createUser(database.db)).id));
+  const agent = { id: agents[0] };
+  reviewers = await Promise.all([1, 2, 3].map(async () => (await createAdmin(database.db)).id));
+  const [t] = await query<{ id: string }>(
+    `INSERT INTO transactions (user_id, street_address, city, state, zip, type, role)
+     VALUES ($1, '1 Main St', 'Town', 'ME', '04101', 'Listing', 'Seller') RETURNING id::text`,
+    [agent.id],
+  );
+  const [f] = await query<{ id: string }>(
+    `INSERT INTO transaction_forms (transaction_id, label, position) VALUES ($1, 'Disclosure', 0) RETURNING id::text`,
+    [t?.id],
+  );
+  formId = f?.id ?? '';
+});
+afterAll(() => client?.end());
+
+const DAY = 86_400_000;
+/** The histories fall within these 40 days. */
+const FIRST_DAY = Date.parse('2026-03-01T00:00:00Z');
+
+/** Seconds of turnaround: none, a few seconds, or log-uniform up to two months; some repeated. */
+const turnaround = fc.oneof(
+  fc.constantFrom(0, 1, 7.5, 60, 3600),
+  fc
+    .double({ min: 0, max: Math.log(61 * 86_400), noNaN: true })
+    .map((x) => Math.round(Math.exp(x) * 1000) / 1000),
+);
+const decision = fc.record({
+  day: fc.nat(39),
+  msOfDay: fc.nat(DAY - 1),
+  seconds: turnaround,
+  reviewer: fc.nat(3), // 3: no reviewer recorded
+  rejected: fc.boolean(),
+  agent: fc.nat(1),
+  label: fc.nat(2),
+});
+const history = fc.record({
+  decisions: fc.array(decision, { minLength: 1, maxLength: 60 }),
+  /** Afterwards: versions whose decision is changed (to a new one), undone, or deleted. */
+  changes: fc.array(fc.record({ index: fc.nat(59), to: fc.option(decision), remove: fc.boolean() }), {
+    maxLength: 8,
+  }),
+  ranges: fc.array(fc.record({ from: fc.nat(39), days: fc.integer({ min: 1, max: 40 }) }), {
+    minLength: 1,
+    maxLength: 3,
+  }),
+});
+
+type Decision = typeof decision extends fc.Arbitrary<infer T> ? T : never;
+const times = (d: Decision) => {
+  const decidedAt = FIRST_DAY + d.day * DAY + d.msOfDay;
+  return { uploadedAt: new Date(decidedAt - d.seconds * 1000), decidedAt: new Date(decidedAt) };
+};
+
+async function write(decisions: Decision[]) {
+  await query('DELETE FROM form_versions');
+  for (const [index, d] of decisions.entries()) {
+    const { uploadedAt, decidedAt } = times(d);
+    await query(
+      `INSERT INTO form_versions (form_id, number, file_key, size, content_type, uploaded_at, decision_status,
+                                  decided_at, decided_by)
+       VALUES ($1, $2, 'k', 1, 'application/pdf', $3, $4, $5, $6)`,
+      [
+        formId,
+        index + 1,
+        uploadedAt,
+        d.rejected ? 'rejected' : 'accepted',
+        decidedAt,
+        reviewers[d.reviewer] ?? null,
+      ],
+    );
+  }
+}
+
+/** The figures as the plain definition computes them (the first dashboard's statements). */
+async function definition(start: Date, end: Date) {
+  const seconds = 'greatest(0, extract(epoch FROM v.decided_at - v.uploaded_at))::float8';
+  const [totals] = await query<{ reviewed: number; rejected: number; p: number[] | null }>(
+    `SELECT count(*)::int AS reviewed, count(*) FILTER (WHERE v.decision_status = 'rejected')::int AS rejected,
+            percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY ${seconds}) AS p
+       FROM form_versions v WHERE v.decided_at >= $1 AND v.decided_at < $2`,
+    [start, end],
+  );
+  const byReviewer = await query<{ id: string; reviewed: number; median: number }>(
+    `SELECT v.decided_by::text AS id, count(*)::int AS reviewed,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY ${seconds}) AS median
+       FROM form_versions v JOIN users u ON u.id = v.decided_by
+      WHERE v.decided_at >= $1 AND v.decided_at < $2
+      GROUP BY v.decided_by ORDER BY count(*) DESC, v.decided_by`,
+    [start, end],
+  );
+  const round = (value: number | null | undefined) =>
+    value === null || value === undefined ? null : Math.round(value);
+  return {
+    reviewed: totals?.reviewed ?? 0,
+    rejected: totals?.rejected ?? 0,
+    medianSeconds: round(totals?.p?.[0]),
+    p90Seconds: round(totals?.p?.[1]),
+    byReviewer: byReviewer.map((row) => ({
+      id: row.id,
+      reviewed: row.reviewed,
+      medianSeconds: round(row.median),
+    })),
+  };
+}
+
+/** What review_turnarounds should hold, counted from form_versions from scratch. */
+const COUNTS_FROM_SCRATCH = `
+  SELECT (decided_at AT TIME ZONE 'UTC')::date::text AS day,
+         coalesce(decided_by, '00000000-0000-0000-0000-000000000000')::text AS reviewer,
+         floor(4 * ln(1 + greatest(0, extract(epoch FROM decided_at - uploaded_at))::float8 / 60) / ln(2))::int AS bucket,
+         count(*)::int AS decisions, (count(*) FILTER (WHERE decision_status = 'rejected'))::int AS rejections
+    FROM form_versions WHERE decided_at IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`;
+const COUNTS_KEPT = `
+  SELECT day::text, reviewer::text, bucket, decisions, rejections FROM review_turnarounds
+   WHERE decisions <> 0 OR rejections <> 0 ORDER BY 1, 2, 3`;
+/** The same for review_label_days and review_agent_days. */
+const BY_KEY_FROM_SCRATCH = (key: 'label' | 'agent_id') => `
+  SELECT (decided_at AT TIME ZONE 'UTC')::date::text AS day, ${key}::text AS key,
+         count(*)::int AS decisions, (count(*) FILTER (WHERE decision_status = 'rejected'))::int AS rejections
+    FROM form_versions WHERE decided_at IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`;
+const BY_KEY_KEPT = (key: 'label' | 'agent_id') => `
+  SELECT day::text, ${key}::text AS key, decisions, rejections
+    FROM review_${key === 'label' ? 'label' : 'agent'}_days
+   WHERE decisions <> 0 OR rejections <> 0 ORDER BY 1, 2`;
+
+async function expectCountsKept() {
+  expect(await query(COUNTS_KEPT)).toEqual(await query(COUNTS_FROM_SCRATCH));
+  for (const key of ['label', 'agent_id'] as const)
+    expect(await query(BY_KEY_KEPT(key))).toEqual(await query(BY_KEY_FROM_SCRATCH(key)));
+}
+
+async function figuresOf(from: number, days: number) {
+  const day = (n: number) => new Date(FIRST_DAY + n * DAY).toISOString().slice(0, 10);
+  const range = resolveRange(new Date(FIRST_DAY + 60 * DAY), { from: day(from), to: day(from + days - 1) });
+  const figures = await turnaroundFigures(serviceContext(testDeps(database.db)), range);
+  return {
+    figures: {
+      ...figures,
+      byReviewer: figures.byReviewer.map((row) => ({
+        id: row.user._id,
+        reviewed: row.reviewed,
+        medianSeconds: row.medianSeconds,
+      })),
+    },
+    expected: await definition(range.start, range.end),
+  };
+}
+
+describe('turnaround by bucket counts and index probes', () => {
+  it('equals percentile_cont over the whole range, whatever the history', async () => {
+    await fc.assert(
+      fc.asyncProperty(history, async ({ decisions, changes, ranges }) => {
+        await write(decisions);
+        for (const change of changes) {
+          const number = (change.index % decisions.length) + 1;
+          if (change.remove) {
+            await query('DELETE FROM form_versions WHERE form_id = $1 AND number = $2', [formId, number]);
+          } else if (change.to) {
+            const { uploadedAt, decidedAt } = times(change.to);
+            await query(
+              `UPDATE form_versions SET uploaded_at = $3, decided_at = $4, decided_by = $5,
+                      decision_status = $6, agent_id = $7, label = $8 WHERE form_id = $1 AND number = $2`,
+              [
+                formId,
+                number,
+                uploadedAt,
+                decidedAt,
+                reviewers[change.to.reviewer] ?? null,
+                change.to.rejected ? 'rejected' : 'accepted',
+                agents[change.to.agent],
+                LABELS[change.to.label],
+              ],
+            );
+          } else {
+            // The decision undone: the version waits again.
+            await query(
+              `UPDATE form_versions SET decided_at = NULL, decided_by = NULL, decision_status = NULL
+                WHERE form_id = $1 AND number = $2`,
+              [formId, number],
+            );
+          }
+        }
+        await expectCountsKept();
+        for (const { from, days } of ranges) {
+          const { figures, expected } = await figuresOf(from, days);
+          expect(figures).toEqual(expected);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('interpolates across buckets, and counts a deleted reviewer in the totals only', async () => {
+    // 5 s and two days: the median is between two buckets far apart, p90 near the slower one.
+    await write([
+      { day: 2, msOfDay: 0, seconds: 5, reviewer: 0, rejected: false, agent: 0, label: 0 },
+      { day: 2, msOfDay: 1000, seconds: 172_800, reviewer: 2, rejected: true, agent: 1, label: 1 },
+    ]);
+    expect((await figuresOf(0, 10)).figures).toEqual({
+      reviewed: 2,
+      rejected: 1,
+      medianSeconds: 86_403, // (5 + 172,800) / 2 = 86,402.5, rounded half up
+      p90Seconds: 155_521, // 5 + 0.9 × 172,795 = 155,520.5
+      byReviewer: [
+        { id: reviewers[0], reviewed: 1, medianSeconds: 5 },
+        { id: reviewers[2], reviewed: 1, medianSeconds: 172_800 },
+      ].sort((a, b) => ((a.id ?? '') < (b.id ?? '') ? -1 : 1)),
+    });
+    await query('DELETE FROM users WHERE id = $1', [reviewers[2]]);
+    const { figures, expected } = await figuresOf(0, 10);
+    expect(figures).toEqual(expected);
+    expect(figures.reviewed).toBe(2);
+    expect(figures.byReviewer).toEqual([{ id: reviewers[0], reviewed: 1, medianSeconds: 5 }]);
+    await expectCountsKept();
+  });
+
+  it('answers nothing for a range without decisions', async () => {
+    await write([{ day: 30, msOfDay: 0, seconds: 60, reviewer: 1, rejected: false, agent: 0, label: 2 }]);
+    expect((await figuresOf(0, 10)).figures).toEqual({
+      reviewed: 0,
+      rejected: 0,
+      medianSeconds: null,
+      p90Seconds: null,
+      byReviewer: [],
+    });
+  });
+});
