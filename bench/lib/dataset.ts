@@ -582,6 +582,12 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
       await client.query('VACUUM FULL transactions');
     });
 
+    // Issue 21: the dashboard's counts of decisions (migration 20261130090000), kept by triggers
+    // that are off in this session.
+    await step('count the decisions by day: by reviewer and turnaround, by label, by agent', () =>
+      client.query('SELECT rebuild_review_figures()'),
+    );
+
     await step(`build ${indexes.length} secondary indexes`, async () => {
       for (const index of indexes) await client.query(index.indexdef);
     });
