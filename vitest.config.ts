@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
@@ -10,6 +11,10 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // At least two files at once, even on two cores (vitest's default there is one): a server
+    // test spends much of its time waiting for PostgreSQL, another process. Measured on two cores:
+    // the whole run 5.9 min with two workers against 8.2 min with one, all tests passing.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
