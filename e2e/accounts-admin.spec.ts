@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { alerts } from '../shared/messages';
 import { approvedAgent, signIn } from './support/accounts';
+import { expect, test } from './support/test';
 
 /**
  * User administration and profile settings in a real Chromium (issue 6): an admin adds a user

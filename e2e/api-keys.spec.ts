@@ -1,8 +1,8 @@
-import { expect, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { integrationMessages } from '../shared/messages';
 import { axeFindings, screenshot } from './support/a11y';
 import { signIn } from './support/accounts';
+import { expect, test } from './support/test';
 
 /**
  * API keys (issue 20) in a real Chromium against the built server: the owner creates a key on

@@ -1,9 +1,9 @@
-import { expect, type Page, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { STORAGE_KEYS } from '../shared/constants';
 import { alerts, authMessages } from '../shared/messages';
 import { apiSignIn } from './support/accounts';
 import { linkFromMail } from './support/outbox';
+import { expect, type Page, test } from './support/test';
 
 /**
  * Accounts in a real Chromium against the built server (issue 3's journeys): registration with

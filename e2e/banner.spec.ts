@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { expect, type Page, test } from '@playwright/test';
 import { approvedAgent, signIn } from './support/accounts';
+import { expect, type Page, test } from './support/test';
 
 /**
  * The banner designer in a real Chromium (issue 7). Every canvas interaction goes through the

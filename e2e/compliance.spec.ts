@@ -1,9 +1,9 @@
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { onePagePdf } from '../server/storage/sample-pdf';
 import { toasts } from '../shared/messages';
 import { axeFindings, screenshot } from './support/a11y';
 import { apiSignIn, signIn } from './support/accounts';
+import { type APIRequestContext, type Browser, expect, type Page, test } from './support/test';
 
 /**
  * The compliance desk's day (issue 18) in a real Chromium: an agent uploads three documents and

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { onePagePdf } from '../server/storage/sample-pdf';
 import { axeFindings, screenshot } from './support/a11y';
 import { apiSignIn, approvedAgent, signIn } from './support/accounts';
+import { type APIRequestContext, expect, type Page, test } from './support/test';
 
 /**
  * The broker dashboard and the agent's attention strip (issue 21) in a real Chromium. The owner

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { expect, type Page, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { apiSignIn, signIn } from './support/accounts';
+import { expect, type Page, test } from './support/test';
 
 /**
  * The CSV exports in a real Chromium (issue 20, DESIGN.md 12.3): each list's Export CSV button

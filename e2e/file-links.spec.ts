@@ -1,7 +1,7 @@
-import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { toasts } from '../shared/messages';
 import { approvedAgent, signIn } from './support/accounts';
+import { type Browser, expect, type Locator, type Page, test } from './support/test';
 
 /**
  * Links to the files this server serves (issue 17). The server's APP_URL is

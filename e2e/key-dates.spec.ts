@@ -1,9 +1,9 @@
-import { type APIRequestContext, expect, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { keyDateMessages } from '../shared/messages';
 import { axeFindings, screenshot } from './support/a11y';
 import { apiSignIn, signIn } from './support/accounts';
 import { rawMailTo } from './support/outbox';
+import { type APIRequestContext, expect, test } from './support/test';
 
 /**
  * Key dates and reminders (issue 19) in a real Chromium, with the real job engine and a real SMTP

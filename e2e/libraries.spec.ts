@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { toasts } from '../shared/messages';
 import { approvedAgent, signIn } from './support/accounts';
+import { expect, test } from './support/test';
 
 /**
  * The libraries in a real Chromium (issue 6): the owner uploads a form (percent shown, toast),

@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { apiMessages, ui } from '../shared/messages';
 import { registeredAndApprovedAgent, signIn } from './support/accounts';
+import { expect, test } from './support/test';
 
 /**
  * Live notifications in a real Chromium (issue 5): the agent's page is open in one browser

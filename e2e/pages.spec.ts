@@ -1,9 +1,9 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { paths, routeTo } from '../client/paths';
 import { E2E_OWNER } from '../playwright.config';
 import { authMessages, toasts, ui } from '../shared/messages';
 import { axeFindings, screenshot, settle } from './support/a11y';
 import { signIn } from './support/accounts';
+import { type APIRequestContext, expect, type Page, test } from './support/test';
 import { buildTourData, freshVerificationLink, resetLink, type TourData } from './support/tour-data';
 
 /**

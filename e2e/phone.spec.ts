@@ -1,7 +1,7 @@
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { toasts } from '../shared/messages';
 import { apiSignIn, approvedAgent, signIn } from './support/accounts';
+import { type APIRequestContext, expect, type Locator, type Page, test } from './support/test';
 
 /**
  * The portal on a phone (issue 17, point 4), at 390 x 844 in a real Chromium: no page scrolls

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
 import { ui } from '../shared/messages';
+import { expect, type Page, test } from './support/test';
 
 /**
  * The built client served by the built server, in a real Chromium: it renders, routes, and

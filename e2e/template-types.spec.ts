@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { toasts } from '../shared/messages';
 import { signIn } from './support/accounts';
+import { expect, test } from './support/test';
 
 /**
  * The Type of a checklist template in a real Chromium (issue 17): picked from the existing

@@ -1,7 +1,7 @@
-import { type Browser, expect, type Page, test } from '@playwright/test';
 import { E2E_OWNER } from '../playwright.config';
 import { toasts } from '../shared/messages';
 import { apiSignIn, approvedAgent, signIn } from './support/accounts';
+import { type Browser, expect, type Page, test } from './support/test';
 
 /**
  * The heart of the product in a real Chromium (issue 4): an agent opens a deal, uploads a

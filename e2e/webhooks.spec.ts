@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { E2E_OWNER } from '../playwright.config';
 import { axeFindings, screenshot } from './support/a11y';
 import { signIn } from './support/accounts';
+import { expect, test } from './support/test';
 
 /**
  * Webhooks (issue 20) in a real Chromium: the owner adds an endpoint pointing at a receiver this
