@@ -128,6 +128,7 @@ const environmentSchema = z
       .default('info'),
     RATE_LIMIT_PER_MIN: integerFromEnv(0, 1_000_000).default(1200),
     API_KEY_RATE_LIMIT_PER_MIN: integerFromEnv(1, 1_000_000).default(600),
+    SIGN_IN_LIMIT_PER_IP: integerFromEnv(1, 1_000_000).default(100),
     SEARCH_TIMEOUT_MS: integerFromEnv(100, 600_000).default(1000),
     TRUST_PROXY: trustProxyFromEnv.default(false),
     SHUTDOWN_DRAIN_MS: integerFromEnv(0, 120_000).default(0),
@@ -181,6 +182,11 @@ export type AppConfig = {
   rateLimitPerMin: number;
   /** Calls one API key may make per minute, counted once for all instances (issue 20). */
   apiKeyRateLimitPerMin: number;
+  /**
+   * Sign-in attempts from one address in 15 minutes, counted once for all instances: an office
+   * whose agents share one public address needs more than the default.
+   */
+  signInLimitPerIp: number;
   /** A transaction search's statement_timeout: a term no index serves is cut off (503), not scanned on. */
   searchTimeoutMs: number;
   /** Bearer token Prometheus scrapes /metrics with; absent: /metrics does not exist (404). */
@@ -267,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     rateLimitPerMin: e.RATE_LIMIT_PER_MIN,
     apiKeyRateLimitPerMin: e.API_KEY_RATE_LIMIT_PER_MIN,
+    signInLimitPerIp: e.SIGN_IN_LIMIT_PER_IP,
     searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
     metricsToken: e.METRICS_TOKEN,
     trustProxy: e.TRUST_PROXY,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig, loadDotEnv } from './config';
+import { limitRulesOf } from './security/rate-limits';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -40,6 +41,16 @@ describe('loadConfig', () => {
     ]);
     expect(problemsOf({ SEARCH_TIMEOUT_MS: '1.5' })).toEqual([
       'SEARCH_TIMEOUT_MS must be a whole number from 100 to 600000 (got "1.5")',
+    ]);
+  });
+
+  test('SIGN_IN_LIMIT_PER_IP: 100 sign-ins from one address in 15 minutes unless raised', () => {
+    expect(loadConfig({}).signInLimitPerIp).toBe(100);
+    const config = loadConfig({ SIGN_IN_LIMIT_PER_IP: '400' });
+    expect(config.signInLimitPerIp).toBe(400);
+    expect(limitRulesOf(config).loginPerIp).toEqual({ max: 400, windowMs: 15 * 60_000 });
+    expect(problemsOf({ SIGN_IN_LIMIT_PER_IP: '0' })).toEqual([
+      'SIGN_IN_LIMIT_PER_IP must be at least 1 (got "0")',
     ]);
   });
 

@@ -25,7 +25,7 @@ const MINUTE = 60_000;
 export const AUTH_LIMITS = {
   /** Failed sign-ins for one account from one address. */
   loginFailuresPerAccount: { max: 10, windowMs: 15 * MINUTE },
-  /** Every sign-in attempt from one address. */
+  /** Every sign-in attempt from one address; SIGN_IN_LIMIT_PER_IP sets the max (limitRulesOf). */
   loginPerIp: { max: 100, windowMs: 15 * MINUTE },
   registerPerIp: { max: 20, windowMs: 60 * MINUTE },
   /** Reset and verification-resend requests for one address, and from one IP. */
@@ -38,9 +38,16 @@ export const AUTH_LIMITS = {
 
 export type LimitName = keyof typeof AUTH_LIMITS;
 
-/** The limits with what the configuration sets (the API key calls per minute). */
-export function limitRulesOf(config: { apiKeyRateLimitPerMin: number }): Record<LimitName, LimitRule> {
-  return { ...AUTH_LIMITS, apiKeyCalls: { max: config.apiKeyRateLimitPerMin, windowMs: MINUTE } };
+/** The limits with what the configuration sets (sign-ins per address, API key calls per minute). */
+export function limitRulesOf(config: {
+  signInLimitPerIp: number;
+  apiKeyRateLimitPerMin: number;
+}): Record<LimitName, LimitRule> {
+  return {
+    ...AUTH_LIMITS,
+    loginPerIp: { max: config.signInLimitPerIp, windowMs: AUTH_LIMITS.loginPerIp.windowMs },
+    apiKeyCalls: { max: config.apiKeyRateLimitPerMin, windowMs: MINUTE },
+  };
 }
 
 /** One event to count: which limit, and the key (an address, an e-mail...) it counts against. */

@@ -27,6 +27,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppDeps['config'
     logLevel: 'silent',
     rateLimitPerMin: 0,
     apiKeyRateLimitPerMin: 600,
+    signInLimitPerIp: 100,
     searchTimeoutMs: 1000,
     metricsToken: undefined,
     trustProxy: false,
