@@ -74,6 +74,42 @@ const sortedTotalsSql = (range: DayRange) => Prisma.sql`
     FROM form_versions v
    WHERE v.decided_at IS NOT NULL AND v.decided_at >= ${range.start} AND v.decided_at < ${range.end}`;
 
+/**
+ * What keeping the counts costs a decision: the same UPDATE of a version's decision (its time
+ * moved by a minute, accepted and rejected swapped), each in its own transaction rolled back so
+ * the dataset stays as it is, with the statement trigger that keeps review_turnarounds,
+ * review_label_days and review_agent_days, and with the session's triggers off (the baseline;
+ * no other trigger fires on an UPDATE of form_versions). Alternating batches of 20, so both see
+ * the same machine.
+ */
+async function timeDecisionWrites(pool: pg.Pool, ids: string[]) {
+  const client = await pool.connect();
+  const times = { kept: [] as number[], bare: [] as number[] };
+  try {
+    for (let batch = 0; batch * 20 < ids.length; batch++) {
+      const kept = batch % 2 === 0;
+      await client.query(`SET session_replication_role = ${kept ? 'origin' : 'replica'}`);
+      for (const id of ids.slice(batch * 20, batch * 20 + 20)) {
+        await client.query('BEGIN');
+        const began = performance.now();
+        await client.query(
+          `UPDATE form_versions SET decided_at = decided_at + interval '1 minute',
+                  decision_status = CASE WHEN decision_status = 'accepted' THEN 'rejected'::form_status
+                                         ELSE 'accepted'::form_status END
+            WHERE id = $1`,
+          [id],
+        );
+        (kept ? times.kept : times.bare).push(performance.now() - began);
+        await client.query('ROLLBACK');
+      }
+    }
+  } finally {
+    await client.query('RESET session_replication_role').catch(() => {});
+    client.release();
+  }
+  return times;
+}
+
 type Row = { days: number; sql: number[]; http: number[]; reviewed: number; closed: number };
 const ms = (value: number) => round(value, 1);
 
@@ -162,6 +198,18 @@ const benchmark: Benchmark = {
         }
       }
 
+      const { rows: decided } = await pool.query<{ id: string }>(
+        `SELECT id::text FROM form_versions
+          WHERE decided_at >= now() - interval '30 days' AND decision_status IN ('accepted', 'rejected')
+          ORDER BY id LIMIT ${quick ? 80 : 400}`,
+      );
+      const writes = await timeDecisionWrites(
+        pool,
+        decided.map((row) => row.id),
+      );
+      log(
+        `a decision's UPDATE: p50 ${ms(median(writes.kept))} ms with the counts kept, ${ms(median(writes.bare))} ms without`,
+      );
       const loadNote = loadNoteOf(loadBefore, os.loadavg()[0] ?? 0);
       const goals: Goal[] = rows.map((r) => {
         const goal = GOALS_MS[r.days] ?? 0;
@@ -230,6 +278,16 @@ const benchmark: Benchmark = {
         "- **The queue**: the review queue's partial indexes now include `transaction_id`, and `transactions_queued_idx`",
         '  holds the open transactions with an entry by id: its 16,000 entries and their transactions are read from',
         '  indexes alone (the first plan visited every item and hashed the transactions table: about 2 s under load).',
+        '',
+        '### What keeping the counts costs a decision',
+        '',
+        `The same UPDATE of a decided version (its decision's time moved by a minute, accepted and rejected swapped), ${writes.kept.length + writes.bare.length} times, each in a transaction rolled back, in alternating batches of 20: with the statement trigger that keeps the three tables of counts, and with the session's triggers off (no other trigger fires on an UPDATE of form_versions).`,
+        '',
+        '| | p50 ms | p95 ms |',
+        '| --- | ---: | ---: |',
+        `| with the counts kept | ${ms(median(writes.kept))} | ${ms(percentile(writes.kept, 95))} |`,
+        `| triggers off (baseline) | ${ms(median(writes.bare))} | ${ms(percentile(writes.bare, 95))} |`,
+        `| ratio | ${round(median(writes.kept) / median(writes.bare), 2)} | ${round(percentile(writes.kept, 95) / percentile(writes.bare, 95), 2)} |`,
         '',
         '### Plans (EXPLAIN ANALYZE, BUFFERS) of the statements, last 365 days',
         '',
