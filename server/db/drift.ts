@@ -31,7 +31,6 @@ export const RAW_ONLY_INDEXES: Record<string, string> = {
   reminders_due_idx: 'btree(due_at) WHERE (sent_at IS NULL)',
   // The broker dashboard's covering indexes (migration 20261129090000_broker_dashboard); like
   // every definition here, the key columns and the predicate (INCLUDE columns are not compared).
-  form_versions_decisions_idx: 'btree(decided_at) WHERE (decided_at IS NOT NULL)',
   form_versions_rejections_idx:
     "btree(decided_at) WHERE ((decision_status = 'rejected'::form_status) AND (decided_at IS NOT NULL))",
   // The decisions by turnaround bucket (migration 20261130090000_review_figures).

@@ -72,11 +72,6 @@ export type TransactionOptions = {
   /** statement_timeout of each statement, so a query no index can serve is cut off. */
   timeoutMs: number;
   /**
-   * work_mem for these statements alone: a sort of a few hundred thousand values then stays in
-   * memory instead of spilling to disk.
-   */
-  workMemMb?: number;
-  /**
    * One snapshot for every statement (REPEATABLE READ, read only): figures read in two steps
    * (counts first, then the values those counts point at) see the same rows in both.
    */
@@ -93,13 +88,10 @@ export async function withinTransaction<T>(
   options: TransactionOptions,
   work: (query: TransactionQuery) => Promise<T>,
 ): Promise<T> {
-  const { timeoutMs, workMemMb, snapshot } = options;
+  const { timeoutMs, snapshot } = options;
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`not a timeout in ms: ${timeoutMs}`);
-  if (workMemMb !== undefined && (!Number.isInteger(workMemMb) || workMemMb <= 0))
-    throw new Error(`not a work_mem in MB: ${workMemMb}`);
   const pool = poolOf(db);
   if (!pool) {
-    // work_mem is only a hint of speed: left as it is on this path (no pool of ours).
     return db.$transaction(
       async (tx) => {
         await tx.$queryRaw`SELECT set_config('statement_timeout', ${String(timeoutMs)}, true)`;
@@ -114,8 +106,7 @@ export async function withinTransaction<T>(
     // One round trip for all of it (a simple query may hold several statements); SET takes no
     // parameter, and the values are integers from the code, never anything a request sent.
     const begin = snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN';
-    const memory = workMemMb ? `; SET LOCAL work_mem = '${workMemMb}MB'` : '';
-    await client.query(`${begin}; SET LOCAL statement_timeout = ${timeoutMs}${memory}`);
+    await client.query(`${begin}; SET LOCAL statement_timeout = ${timeoutMs}`);
     const result = await work(
       async <Row extends pg.QueryResultRow>(statement: Prisma.Sql) =>
         (await client.query<Row>(statement.text, statement.values)).rows,
@@ -133,14 +124,13 @@ export async function withinTransaction<T>(
   }
 }
 
-/** One statement under its own statement_timeout (and work_mem): see withinTransaction. */
+/** One statement under its own statement_timeout: see withinTransaction. */
 export function sqlRowsWithin<Row extends pg.QueryResultRow>(
   db: Db,
   timeoutMs: number,
   statement: Prisma.Sql,
-  options: { workMemMb?: number } = {},
 ): Promise<Row[]> {
-  return withinTransaction(db, { timeoutMs, ...options }, (query) => query<Row>(statement));
+  return withinTransaction(db, { timeoutMs }, (query) => query<Row>(statement));
 }
 
 /**

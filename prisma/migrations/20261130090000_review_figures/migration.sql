@@ -55,6 +55,10 @@ CREATE TABLE "review_agent_days" (
     CONSTRAINT "review_agent_days_pkey" PRIMARY KEY ("day","agent_id")
 );
 
+-- The breakdowns read the daily counts now, and nothing else ranges over every decision by time:
+-- the first dashboard's covering index would only cost every decision a write.
+DROP INDEX "form_versions_decisions_idx";
+
 -- A reviewer's probe reads only that reviewer's entries of the bucket; a probe of all reviewers
 -- skips from one reviewer to the next (PostgreSQL 18's skip scan; older servers read the bucket).
 CREATE INDEX "form_versions_turnaround_idx" ON "form_versions"

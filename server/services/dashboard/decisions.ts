@@ -75,17 +75,14 @@ const byRejections =
   (a: T, b: T) =>
     b.rejected - a.rejected || b.reviewed - a.reviewed || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 
-/** A year by agent is a few hundred thousand daily rows to group. */
-const DECISIONS_WORK_MEM_MB = 64;
+/** A year by agent is a few hundred thousand daily rows to sum; a minute means something is wrong. */
 const DECISIONS_TIMEOUT_MS = 30_000;
 
 export async function decisionFigures(ctx: ServiceContext, range: DayRange) {
   // Three statements on three connections of the pool: they run at once.
   const [turnaround, breakdown, reasons] = await Promise.all([
     turnaroundFigures(ctx, range),
-    sqlRowsWithin<BreakdownRow>(ctx.db, DECISIONS_TIMEOUT_MS, breakdownSql(range), {
-      workMemMb: DECISIONS_WORK_MEM_MB,
-    }),
+    sqlRowsWithin<BreakdownRow>(ctx.db, DECISIONS_TIMEOUT_MS, breakdownSql(range)),
     sqlRows<{ code: string; label: string; count: number }>(ctx.db, topReasonsSql(range)),
   ]);
   const documents = breakdown

@@ -12,9 +12,9 @@ import type { DayRange } from './range';
  * 1. review_turnarounds says, per reviewer and turnaround bucket, how many decisions the range
  *    holds: a few hundred rows summed from a few thousand. The counts place each rank needed in
  *    a bucket, at an offset among that bucket's decisions.
- * 2. form_versions_turnaround_idx lists each bucket's decisions by time: the value at that offset
- *    is read from the bucket's own entries in the range (a small part of it), in one statement
- *    for every rank needed.
+ * 2. form_versions_turnaround_idx lists each bucket's decisions by reviewer and time: the value
+ *    at that offset is read from the bucket's entries in the range (of the one reviewer, when the
+ *    rank is a reviewer's), cut to the offset by a bounded sort, in one statement for every rank.
  *
  * Both steps read one snapshot, so a decision made between them cannot shift a rank.
  */
@@ -173,31 +173,25 @@ export type Turnaround = {
 
 /** A year of probes reads a few thousand index entries each; a minute means something is wrong. */
 const TURNAROUND_TIMEOUT_MS = 30_000;
-/** The probes' top-N sorts keep up to a bucket's worth of values. */
-const TURNAROUND_WORK_MEM_MB = 16;
 
 export async function turnaroundFigures(ctx: ServiceContext, range: DayRange): Promise<Turnaround> {
-  return withinTransaction(
-    ctx.db,
-    { timeoutMs: TURNAROUND_TIMEOUT_MS, workMemMb: TURNAROUND_WORK_MEM_MB, snapshot: true },
-    async (query) => {
-      const plan = planTurnaround(await query<BucketRow>(bucketCountsSql(range)));
-      const { all, reviewers, rejected, probes } = plan;
-      const read = probes.length === 0 ? [] : await query<ProbeRow>(probesSql(range, probes));
-      const [median = null, p90 = null, ...medians] = percentilesOf(plan, read);
-      const people = await query<PersonRow>(
-        Prisma.sql`SELECT id::text, first_name, last_name FROM users WHERE id = ANY (${reviewers.map(([id]) => id)}::uuid[])`,
-      );
-      const personById = new Map(people.map((row) => [row.id, row]));
-      const byReviewer = reviewers.flatMap(([id, histogram], index) => {
-        const person = personById.get(id);
-        const medianSeconds = medians[index];
-        // A reviewer deleted since has no row (their decisions moved to NO_REVIEWER with it).
-        if (!person || medianSeconds === undefined) return [];
-        return [{ user: personOf(person), reviewed: histogram.total, medianSeconds }];
-      });
-      byReviewer.sort((a, b) => b.reviewed - a.reviewed || (a.user._id < b.user._id ? -1 : 1));
-      return { reviewed: all.total, rejected, medianSeconds: median, p90Seconds: p90, byReviewer };
-    },
-  );
+  return withinTransaction(ctx.db, { timeoutMs: TURNAROUND_TIMEOUT_MS, snapshot: true }, async (query) => {
+    const plan = planTurnaround(await query<BucketRow>(bucketCountsSql(range)));
+    const { all, reviewers, rejected, probes } = plan;
+    const read = probes.length === 0 ? [] : await query<ProbeRow>(probesSql(range, probes));
+    const [median = null, p90 = null, ...medians] = percentilesOf(plan, read);
+    const people = await query<PersonRow>(
+      Prisma.sql`SELECT id::text, first_name, last_name FROM users WHERE id = ANY (${reviewers.map(([id]) => id)}::uuid[])`,
+    );
+    const personById = new Map(people.map((row) => [row.id, row]));
+    const byReviewer = reviewers.flatMap(([id, histogram], index) => {
+      const person = personById.get(id);
+      const medianSeconds = medians[index];
+      // A reviewer deleted since has no row (their decisions moved to NO_REVIEWER with it).
+      if (!person || medianSeconds === undefined) return [];
+      return [{ user: personOf(person), reviewed: histogram.total, medianSeconds }];
+    });
+    byReviewer.sort((a, b) => b.reviewed - a.reviewed || (a.user._id < b.user._id ? -1 : 1));
+    return { reviewed: all.total, rejected, medianSeconds: median, p90Seconds: p90, byReviewer };
+  });
 }
