@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../server/paths';
-import { importCircles, importGraph, sourceFiles } from './import-graph';
+import { importCircles, importGraph, LAYERING_PROBE_PREFIX, sourceFiles } from './import-graph';
 
 /** Issue 16: no import circle anywhere in our code, type-only imports included. */
 
@@ -65,5 +65,12 @@ describe('the circle finder', () => {
     writeFileSync(path.join(clean, 'x.ts'), "import { y } from './y';\nexport const x = y;\n");
     writeFileSync(path.join(clean, 'y.ts'), 'export const y = 1;\n');
     expect(importCircles(importGraph(sourceFiles(clean)))).toEqual([]);
+  });
+
+  it("never lists a layering test's probe, which may vanish while the tree is walked", () => {
+    const tree = mkdtempSync(path.join(dir, 'probes-'));
+    writeFileSync(path.join(tree, 'x.ts'), 'export const x = 1;\n');
+    writeFileSync(path.join(tree, `${LAYERING_PROBE_PREFIX}1234.ts`), "import { x } from './x';\n");
+    expect(sourceFiles(tree).map((file) => path.basename(file))).toEqual(['x.ts']);
   });
 });

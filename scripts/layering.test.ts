@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../server/paths';
+import { LAYERING_PROBE_PREFIX } from './import-graph';
 
 /**
  * The layering rules of docs/ARCHITECTURE.md are Biome rules (biome.json, noRestrictedImports
@@ -17,7 +18,10 @@ const run = promisify(execFile);
 const BIOME = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'biome');
 
 async function lint(relativePath: string, source: string): Promise<{ ok: boolean; output: string }> {
-  const file = path.join(PROJECT_ROOT, relativePath.replace('PROBE', `layering-probe-${randomUUID()}`));
+  const file = path.join(
+    PROJECT_ROOT,
+    relativePath.replace('PROBE', `${LAYERING_PROBE_PREFIX}${randomUUID()}`),
+  );
   await writeFile(file, source);
   try {
     const { stdout, stderr } = await run(BIOME, ['lint', '--colors=off', file], { cwd: PROJECT_ROOT });
