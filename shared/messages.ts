@@ -175,6 +175,21 @@ export const complianceMessages = {
   documentInBothLists: (name: string) => `"${name}" cannot be both required and optional`,
 } as const;
 
+/** Document intake (issue 22, DESIGN.md 12.5). The one 12.5 quotes is verbatim. */
+export const intakeMessages = {
+  encryptedPdf: 'This PDF is password-protected: upload an unlocked copy',
+  /** A PDF built to exhaust whoever reads it (a stream that inflates without end, say). */
+  hostilePdf: 'This PDF cannot be read safely: export or scan it again and upload the new copy',
+  imagesRequired: 'Add at least one photo',
+  tooManyImages: (max: number) => `A document takes at most ${max} photos`,
+  imageUnreadable: (index: number) => `Photo ${index} could not be read: send JPEG, PNG or WebP photos`,
+  imageTooLarge: (index: number) => `Photo ${index} is too large`,
+  splitNeedsPdf: 'Only a readable PDF can be split into documents',
+  splitPageTwice: (page: number) => `Page ${page} is in two parts`,
+  splitItemTwice: (label: string) => `"${label}" is given two parts: give each document one`,
+  splitUnknownItem: 'This document is not on the checklist of this transaction',
+} as const;
+
 /** Key dates, reminders and the calendar (issue 19, DESIGN.md 12.2). */
 export const keyDateMessages = {
   kindInvalid:

@@ -42,6 +42,9 @@ const answer: UploadAnswer = {
   contentType: 'application/pdf',
   sha256: 'a'.repeat(64),
   duplicateOf: null,
+  pages: 1,
+  warnings: [],
+  suggestions: [],
 };
 
 function renderForms({

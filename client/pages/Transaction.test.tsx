@@ -182,6 +182,9 @@ describe('Transaction detail (agent)', () => {
       contentType: 'application/pdf',
       sha256: 'a'.repeat(64),
       duplicateOf: null,
+      pages: 1,
+      warnings: [],
+      suggestions: [],
     });
     expect(await screen.findByText('File uploaded successfully!')).toBeVisible();
     expect(stub.callsTo('transactions.setFormFile')).toEqual([
@@ -219,6 +222,9 @@ describe('Transaction detail (agent)', () => {
       contentType: 'application/pdf',
       sha256: 'a'.repeat(64),
       duplicateOf: null,
+      pages: 1,
+      warnings: [],
+      suggestions: [],
     });
     const { user } = renderDetail({
       'transactions.get': () => transaction(),
@@ -359,6 +365,9 @@ describe('Transaction detail (agent)', () => {
       contentType: 'application/pdf',
       sha256: 'c'.repeat(64),
       duplicateOf,
+      pages: 1,
+      warnings: [],
+      suggestions: [],
     });
     await screen.findByTestId('form-Disclosure Form');
     const input = screen.getByTestId('form-Disclosure Form').querySelector('input[type="file"]');

@@ -89,6 +89,8 @@ export function checklistForm(n: number, overrides: Partial<TransactionForm> = {
     required: true,
     submittedAt: null,
     version: 0,
+    pages: null,
+    warnings: [],
     waiver: null,
     comments: [],
     ...overrides,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FORM_STATUSES, ROLES } from '../constants';
 import { complianceMessages, validation } from '../messages';
 import { idSchema, pagingInput } from './common';
+import { intakeSuggestion, uploadWarning } from './intake';
 import { calendarDay, nextDeadline } from './key-dates';
 
 /**
@@ -215,6 +216,10 @@ export const transactionForm = z.object({
   submittedAt: z.iso.datetime().nullable(),
   /** How many files have been attached (0 before the first): the current file's version. */
   version: z.number().int(),
+  /** The current file's page count when it is a PDF that could be read, else null (12.5). */
+  pages: z.number().int().nullable(),
+  /** What the pre-checks found in the current file when it was uploaded (12.5). */
+  warnings: z.array(uploadWarning),
   waiver: waiver.nullable(),
   comments: z.array(comment),
 });
@@ -302,6 +307,12 @@ export const uploadAnswer = z.object({
   sha256: z.string(),
   /** An item of the same transaction whose current file has these very bytes, or null. */
   duplicateOf: z.object({ formId: idSchema, label: z.string() }).nullable(),
+  /** The page count of a PDF that could be read, else null (12.5). */
+  pages: z.number().int().nullable(),
+  /** The pre-checks' findings (12.5): unsigned signature fields, blank pages, a duplicate. */
+  warnings: z.array(uploadWarning),
+  /** The checklist items the document's text most likely is, best first ([] for the library). */
+  suggestions: z.array(intakeSuggestion),
 });
 export type UploadAnswer = z.infer<typeof uploadAnswer>;
 
@@ -318,6 +329,9 @@ export const formVersion = z.object({
   uploadedAt: z.iso.datetime(),
   /** Null when the system stored the file itself (demo data, files older than this record). */
   uploadedBy: person.nullable(),
+  /** As in the upload answer: the page count of a readable PDF, and the pre-checks' findings. */
+  pages: z.number().int().nullable(),
+  warnings: z.array(uploadWarning),
   decision: z
     .object({
       status: z.enum(['accepted', 'rejected']),

@@ -72,7 +72,7 @@ export async function setFormFile(ctx: CallerContext, input: { id: string; formI
   const key = await keyOfUpload(ctx.deps.storage, transaction.id, input.url);
   const stored = await ctx.db.storedFile.findUnique({
     where: { key },
-    select: { size: true, contentType: true, sha256: true, uploadedBy: true, createdAt: true },
+    select: { size: true, contentType: true, sha256: true, pages: true, warnings: true },
   });
   return ctx.db.$transaction(async (tx) => {
     await lockForChange(tx, transaction.id);
@@ -89,6 +89,8 @@ export async function setFormFile(ctx: CallerContext, input: { id: string; formI
         size: stored?.size ?? 0,
         contentType: stored?.contentType ?? 'application/octet-stream',
         sha256: stored?.sha256 ?? null,
+        pages: stored?.pages ?? null,
+        warnings: stored?.warnings ?? [],
         uploadedById: ctx.user.id,
         uploadedAt: now,
       },
@@ -96,7 +98,14 @@ export async function setFormFile(ctx: CallerContext, input: { id: string; formI
     // A new file is a new submission: it waits for review again. Earlier files stay, as versions.
     const row = await tx.transactionForm.update({
       where: { id: form.id },
-      data: { fileKey: key, status: 'pending', submittedAt: now, version },
+      data: {
+        fileKey: key,
+        status: 'pending',
+        submittedAt: now,
+        version,
+        filePages: stored?.pages ?? null,
+        fileWarnings: stored?.warnings ?? [],
+      },
       select: formSelect,
     });
     await recordAudit(tx, {

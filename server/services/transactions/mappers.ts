@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { type UploadWarning, uploadWarning } from '../../../shared/schemas/intake';
 import type { KeyDateKind } from '../../../shared/schemas/key-dates';
 import type {
   Comment,
@@ -73,6 +75,8 @@ export const formSelect = {
   status: true,
   submittedAt: true,
   version: true,
+  filePages: true,
+  fileWarnings: true,
   waiverStatus: true,
   waiverReason: true,
   waiverRequestedAt: true,
@@ -209,6 +213,12 @@ export function toWaiver(row: Omit<FormRow, 'comments'>): TransactionForm['waive
   };
 }
 
+/** Warnings as stored (jsonb written by services/intake): anything unexpected reads as none. */
+export function toWarnings(json: Prisma.JsonValue): UploadWarning[] {
+  const parsed = z.array(uploadWarning).safeParse(json);
+  return parsed.success ? parsed.data : [];
+}
+
 export async function toForm(linkOf: FileLinker, row: FormRow): Promise<TransactionForm> {
   return {
     _id: row.id,
@@ -219,6 +229,8 @@ export async function toForm(linkOf: FileLinker, row: FormRow): Promise<Transact
     required: row.required,
     submittedAt: row.submittedAt?.toISOString() ?? null,
     version: row.version,
+    pages: row.fileKey ? row.filePages : null,
+    warnings: row.fileKey ? toWarnings(row.fileWarnings) : [],
     waiver: toWaiver(row),
     comments: row.comments.map(toComment),
   };
@@ -237,6 +249,8 @@ export const versionSelect = {
   sha256: true,
   uploadedAt: true,
   uploadedBy: person,
+  pages: true,
+  warnings: true,
   decisionStatus: true,
   decisionReasons: true,
   decisionText: true,
@@ -257,6 +271,8 @@ export async function toVersion(linkOf: FileLinker, row: VersionRow): Promise<Fo
     url: await linkOf(row.fileKey),
     uploadedAt: row.uploadedAt.toISOString(),
     uploadedBy: row.uploadedBy ? toPerson(row.uploadedBy) : null,
+    pages: row.pages,
+    warnings: toWarnings(row.warnings),
     decision:
       (status === 'accepted' || status === 'rejected') && row.decidedAt
         ? {
