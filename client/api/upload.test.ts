@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SessionRefresher } from '../auth/refresh';
 import { setSession } from '../auth/session';
 import { RestError } from './errors';
-import { createUploader, transactionUploadPath } from './upload';
+import { createUploader, transactionImagesPath, transactionUploadPath } from './upload';
 
 type Answer = { status: number; body?: unknown; statusText?: string };
 
@@ -69,6 +69,9 @@ const stored = {
   contentType: 'application/pdf',
   sha256: 'a'.repeat(64),
   duplicateOf: null,
+  pages: 1,
+  warnings: [],
+  suggestions: [],
 };
 const PATH = transactionUploadPath('0b9e6a52-1111-4111-8111-000000000002');
 
@@ -118,6 +121,25 @@ describe('uploadFile', () => {
     expect(sentFile).toBeInstanceOf(File);
     expect((sentFile as File).name).toBe('deed.pdf');
     expect(onProgress.mock.calls).toEqual([[33], [100]]);
+  });
+
+  it('posts several files as several "file" parts, in order, to the images route', async () => {
+    FakeRequest.answers = [{ status: 201, body: { ...stored, pages: 3 } }];
+    const photos = ['1.jpg', '2.jpg', '3.jpg'].map(
+      (name) => new File(['jpeg'], name, { type: 'image/jpeg' }),
+    );
+    const answer = await createUploader(refresher(true).value)(
+      transactionImagesPath('0b9e6a52-1111-4111-8111-000000000002'),
+      photos,
+    );
+    expect(answer.pages).toBe(3);
+    const [request] = FakeRequest.sent;
+    if (!request) throw new Error('nothing was sent');
+    expect(request.url).toBe(
+      '/api/uploads/transactions/0b9e6a52-1111-4111-8111-000000000002/images?links=same-origin',
+    );
+    const parts = (request.body as FormData).getAll('file') as File[];
+    expect(parts.map((part) => part.name)).toEqual(['1.jpg', '2.jpg', '3.jpg']);
   });
 
   it('after a 401 refreshes once and retries with the new token', async () => {

@@ -13,7 +13,11 @@ type RawAnswer = { status: number; statusText: string; body: string; contentType
  * One multipart POST with XMLHttpRequest rather than fetch: only XHR reports upload progress,
  * which the spec's "uploading with percent" state needs (section 4).
  */
-function send(path: string, file: File, onProgress: UploadProgress | undefined): Promise<RawAnswer> {
+function send(
+  path: string,
+  files: readonly File[],
+  onProgress: UploadProgress | undefined,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     // The answer's link then points at this very origin (a /files/ path), as /trpc answers do:
@@ -39,7 +43,7 @@ function send(path: string, file: File, onProgress: UploadProgress | undefined):
     request.onerror = () => reject(new TypeError('The upload could not reach the server'));
     request.onabort = () => reject(new TypeError('The upload was aborted'));
     const body = new FormData();
-    body.append('file', file, file.name);
+    for (const file of files) body.append('file', file, file.name);
     // The browser sets the multipart content type with its boundary.
     request.send(body);
   });
@@ -61,7 +65,15 @@ function toError(answer: RawAnswer): RestError {
   return new RestError(answer.status, answer.statusText || `Upload failed with status ${answer.status}`);
 }
 
-export type UploadFile = (path: string, file: File, onProgress?: UploadProgress) => Promise<UploadAnswer>;
+/**
+ * Several files go as several `file` parts, in order: the images route makes one PDF of them
+ * (DESIGN.md 12.5); the other routes take exactly one.
+ */
+export type UploadFile = (
+  path: string,
+  file: File | readonly File[],
+  onProgress?: UploadProgress,
+) => Promise<UploadAnswer>;
 
 /** `refresher` is replaceable so tests can watch the 401 handling without a network. */
 export function createUploader(refresher: SessionRefresher): UploadFile {
@@ -71,12 +83,13 @@ export function createUploader(refresher: SessionRefresher): UploadFile {
       throw new Error(`uploadFile takes a same-origin path, got "${path}"`);
     }
     // The same 401 handling as every other call (DESIGN.md section 9.2): one refresh, one retry.
+    const files = file instanceof File ? [file] : file;
     const refreshTokenAtSend = getRefreshToken();
-    let answer = await send(path, file, onProgress);
+    let answer = await send(path, files, onProgress);
     if (answer.status === 401) {
       if (!(await refresher.recover(refreshTokenAtSend))) throw toError(answer);
       onProgress?.(0);
-      answer = await send(path, file, onProgress);
+      answer = await send(path, files, onProgress);
       if (answer.status === 401) {
         refresher.expire();
         throw toError(answer);
@@ -92,4 +105,9 @@ export const uploadFile: UploadFile = createUploader(sessionRefresher);
 /** The upload route of one transaction's checklist files (DESIGN.md section 5). */
 export function transactionUploadPath(transactionId: string): string {
   return `/api/uploads/transactions/${encodeURIComponent(transactionId)}`;
+}
+
+/** The route that makes one PDF of a document's photos, a page per image (DESIGN.md 12.5). */
+export function transactionImagesPath(transactionId: string): string {
+  return `${transactionUploadPath(transactionId)}/images`;
 }
