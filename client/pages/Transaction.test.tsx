@@ -172,7 +172,7 @@ describe('Transaction detail (agent)', () => {
       'aria-valuenow',
       '40',
     );
-    expect(within(card).getByRole('button', { name: 'Upload' })).toBeDisabled();
+    expect(within(card).getByText('disclosure.pdf · Uploading')).toBeVisible();
 
     upload.resolve({
       key: `transactions/${TRANSACTION_ID}/abc-disclosure.pdf`,
@@ -208,8 +208,12 @@ describe('Transaction detail (agent)', () => {
     const input = screen.getByTestId('form-Disclosure Form').querySelector('input[type="file"]');
     if (!(input instanceof HTMLInputElement)) throw new Error('no file input');
     await user.upload(input, new File(['x'], 'scan.png', { type: 'image/png' }));
-    expect(await screen.findByText('Failed to upload file')).toBeVisible();
-    expect(screen.getByText('Unsupported media type')).toBeVisible();
+    // Beside the item, named, until dismissed: a failed file is never lost from sight.
+    const card = formCard('Disclosure Form');
+    expect(await card.findByText('Failed to upload file')).toBeVisible();
+    expect(card.getByText('scan.png: Unsupported media type')).toBeVisible();
+    await user.click(card.getByRole('button', { name: 'Dismiss the message about scan.png' }));
+    expect(card.queryByText('Failed to upload file')).not.toBeInTheDocument();
     expect(stub.callsTo('transactions.setFormFile')).toEqual([]);
   });
 

@@ -26,24 +26,24 @@ import { FILE_PICKER_ACCEPT } from '../../../shared/file-types';
 import { complianceMessages, toasts, validation } from '../../../shared/messages';
 import type { Comment, FormStatus, Transaction, TransactionForm } from '../../../shared/schemas/transactions';
 import { serverMessageOf } from '../../api/errors';
-import { transactionUploadPath, uploadFile } from '../../api/upload';
 import { formatDateTime } from '../../dates';
-import { notifyError, notifySuccess, notifyWarning } from '../../notify';
+import { notifyError, notifySuccess } from '../../notify';
 import { useTRPC } from '../../trpc';
 import { ReasonChips, ReasonList } from '../review/ReasonChips';
 import { VersionHistory } from '../review/VersionHistory';
-import { UploadProgress } from '../UploadProgress';
 import { checklistAnchor, SCROLL_MARGIN } from './anchors';
 import { itemState } from './compliance';
+import { CurrentFileWarnings, ItemUploads } from './ItemUploads';
+import { PacketSplitter } from './PacketSplitter';
+import { PhotoCapture } from './PhotoCapture';
+import { useFileDrop } from './useFileDrop';
+import { useItemUploads } from './useItemUploads';
 
 export type Decision = 'accepted' | 'rejected';
 
 const STATUS_COLOR: Record<FormStatus, string> = { pending: 'yellow', accepted: 'green', rejected: 'red' };
 const DECISION_LABEL: Record<Decision, string> = { accepted: 'Accepted', rejected: 'Rejected' };
 const WAIVER_LABEL = { requested: 'Waiver requested', approved: 'Waived', denied: 'Waiver denied' } as const;
-
-/** The toast of an upload whose bytes are already another item's current file (DESIGN.md 12.1). */
-export const duplicateWarning = (label: string) => `The same file is already attached to "${label}"`;
 
 type FormsChecklistProps = {
   transaction: Transaction;
@@ -72,6 +72,7 @@ export function FormsChecklist({ transaction, onComment, onReview, onFileStored 
         </Text>
       ) : (
         <Stack gap="md">
+          <PacketSplitter transaction={transaction} onFileStored={onFileStored} />
           {transaction.forms.map((form) => (
             <FormCard
               key={form._id}
@@ -106,7 +107,10 @@ function FormCard({ transactionId, closed, form, onComment, onReview, onFileStor
   const [busy, setBusy] = useState<Busy>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
   const [waiverOpen, setWaiverOpen] = useState(false);
-  const upload = useFileUpload(transactionId, form, onFileStored);
+  const uploads = useItemUploads(transactionId, form, onFileStored);
+  // Cleared after each pick, so picking the same file again still fires a change.
+  const resetUploadRef = useRef<() => void>(null);
+  const { dragging, dropHandlers } = useFileDrop(uploads.uploadFiles, !closed);
   const decideWaiver = useMutation(trpc.adminTransactions.decideWaiver.mutationOptions());
   // A checklist runs to a dozen documents: each comment box opens on demand ('Add a comment', or
   // Reject on the admin page) instead of every card carrying an empty one. A box with text in it
@@ -201,6 +205,10 @@ function FormCard({ transactionId, closed, form, onComment, onReview, onFileStor
   };
 
   const locked = busy !== null;
+  // Right after an upload its own notice says what the checks found; the item's line would repeat it.
+  const warningsShownByUpload = uploads.uploads.some(
+    (upload) => upload.version === form.version && upload.warnings.length > 0,
+  );
 
   return (
     // Scoped by test id, not by an accessible name: document names such as "Preliminary Title
@@ -212,9 +220,19 @@ function FormCard({ transactionId, closed, form, onComment, onReview, onFileStor
       // The agent's 'Needs your attention' links here (AttentionStrip.tsx); the margin keeps the
       // card clear of a phone's top bar when the page scrolls to it.
       id={checklistAnchor(form._id)}
-      style={{ scrollMarginTop: SCROLL_MARGIN }}
+      style={{
+        scrollMarginTop: SCROLL_MARGIN,
+        outline: dragging ? '2px dashed var(--mantine-color-blue-6)' : undefined,
+        outlineOffset: -2,
+      }}
+      {...dropHandlers}
     >
       <Stack gap="sm">
+        {dragging && (
+          <Text size="sm" c="blue" fw={600}>
+            {`Drop to add the files to ${form.label}, in this order`}
+          </Text>
+        )}
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Stack gap={2}>
             <Title order={3} size="h4">
@@ -240,6 +258,10 @@ function FormCard({ transactionId, closed, form, onComment, onReview, onFileStor
               .filter(Boolean)
               .join(' · ')}
           </Text>
+        )}
+
+        {hasFile && !warningsShownByUpload && (
+          <CurrentFileWarnings version={form.version} warnings={form.warnings} />
         )}
 
         {form.waiver && (
@@ -272,9 +294,13 @@ function FormCard({ transactionId, closed, form, onComment, onReview, onFileStor
             </Button>
           )}
           <FileButton
-            onChange={upload.start}
+            multiple
+            onChange={(files) => {
+              resetUploadRef.current?.();
+              uploads.uploadFiles(files);
+            }}
             accept={FILE_PICKER_ACCEPT}
-            resetRef={upload.resetRef}
+            resetRef={resetUploadRef}
             disabled={closed}
           >
             {(props) => (
@@ -282,13 +308,19 @@ function FormCard({ transactionId, closed, form, onComment, onReview, onFileStor
                 {...props}
                 size="xs"
                 variant="light"
-                disabled={closed || upload.progress !== null}
+                disabled={closed}
                 leftSection={<IconUpload size={16} aria-hidden="true" />}
               >
                 Upload
               </Button>
             )}
           </FileButton>
+          <PhotoCapture
+            transactionId={transactionId}
+            label={form.label}
+            disabled={closed}
+            onUploaded={uploads.attachStored}
+          />
           {hasFile && (
             <Button
               size="xs"
@@ -379,7 +411,7 @@ function FormCard({ transactionId, closed, form, onComment, onReview, onFileStor
           </Group>
         )}
 
-        {upload.progress !== null && <UploadProgress percent={upload.progress} />}
+        <ItemUploads uploads={uploads.uploads} onRetry={uploads.retryAttach} onDismiss={uploads.dismiss} />
 
         {historyOpen && hasFile && (
           <div id={historyId}>
@@ -538,46 +570,4 @@ function CommentItem({ comment }: { comment: Comment }) {
       )}
     </Paper>
   );
-}
-
-/**
- * Upload, then record: the file goes to the upload route (with progress), and its key is then
- * stored on the form, which puts the form back to pending (DESIGN.md section 5). Bytes already
- * attached to another item are stored all the same, with a warning.
- */
-function useFileUpload(transactionId: string, form: TransactionForm, onFileStored: () => unknown) {
-  const trpc = useTRPC();
-  const setFormFile = useMutation(trpc.transactions.setFormFile.mutationOptions());
-  const [progress, setProgress] = useState<number | null>(null);
-  // Cleared after each attempt, so picking the same file again still fires a change.
-  const resetRef = useRef<() => void>(null);
-
-  const start = async (file: File | null) => {
-    if (!file) return;
-    setProgress(0);
-    try {
-      let answer: Awaited<ReturnType<typeof uploadFile>>;
-      try {
-        answer = await uploadFile(transactionUploadPath(transactionId), file, setProgress);
-      } catch (error) {
-        notifyError(toasts.uploadFailed, serverMessageOf(error));
-        return;
-      }
-      try {
-        await setFormFile.mutateAsync({ id: transactionId, formId: form._id, url: answer.key });
-      } catch (error) {
-        notifyError(toasts.fileUrlUpdateFailed, serverMessageOf(error));
-        return;
-      }
-      notifySuccess(toasts.fileUploaded);
-      const duplicate = answer.duplicateOf;
-      if (duplicate && duplicate.formId !== form._id) notifyWarning(duplicateWarning(duplicate.label));
-      await onFileStored();
-    } finally {
-      setProgress(null);
-      resetRef.current?.();
-    }
-  };
-
-  return { progress, start, resetRef };
 }
