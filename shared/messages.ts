@@ -177,6 +177,8 @@ export const complianceMessages = {
 
 /** Document intake (issue 22, DESIGN.md 12.5). The one 12.5 quotes is verbatim. */
 export const intakeMessages = {
+  /** The duplicate pre-check: the same bytes are another item's current file. */
+  duplicate: (label: string) => `The same file is already attached to "${label}"`,
   encryptedPdf: 'This PDF is password-protected: upload an unlocked copy',
   /** A PDF built to exhaust whoever reads it (a stream that inflates without end, say). */
   hostilePdf: 'This PDF cannot be read safely: export or scan it again and upload the new copy',
@@ -184,6 +186,7 @@ export const intakeMessages = {
   tooManyImages: (max: number) => `A document takes at most ${max} photos`,
   imageUnreadable: (index: number) => `Photo ${index} could not be read: send JPEG, PNG or WebP photos`,
   imageTooLarge: (index: number) => `Photo ${index} is too large`,
+  imageTypeRefused: (index: number) => `Photo ${index} is not a JPEG, PNG or WebP image`,
   splitNeedsPdf: 'Only a readable PDF can be split into documents',
   splitPageTwice: (page: number) => `Page ${page} is in two parts`,
   splitItemTwice: (label: string) => `"${label}" is given two parts: give each document one`,

@@ -3,20 +3,22 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ACCEPTED_FILE_TYPES_TEXT } from '../../shared/file-types';
-import { apiMessages } from '../../shared/messages';
+import { apiMessages, intakeMessages } from '../../shared/messages';
+import { MAX_IMAGES_PER_UPLOAD } from '../../shared/schemas/intake';
 import { uploadAnswer } from '../../shared/schemas/transactions';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { BEARER, type OperationFacts } from '../rest/openapi';
 import { assertKeyMayCall, scopeOfPath } from '../rest/scopes';
 import type { ServiceContext } from '../services/context';
+import { type IncomingPhoto, storePhotos } from '../services/intake/photos';
 import { type IncomingFile, storeUpload, type UploadTarget } from '../services/uploads';
 import { contextOfRequest } from '../trpc/context';
 import { createCaller } from '../trpc/router';
 
 /**
- * The two multipart routes of DESIGN.md section 5: POST /api/uploads/transactions/{id} and
- * POST /api/uploads/forms. This is the transport: who may upload is asked of a tRPC procedure
+ * The multipart routes: POST /api/uploads/transactions/{id} and POST /api/uploads/forms
+ * (DESIGN.md section 5), and POST /api/uploads/transactions/{id}/images (12.5). This is the transport: who may upload is asked of a tRPC procedure
  * before a byte is read, the body is parsed here, and the one file it may carry is handed to the
  * uploads service (server/services/uploads.ts), which stores and records it.
  */
@@ -101,6 +103,61 @@ async function receive(ctx: ServiceContext, req: FastifyRequest, target: UploadT
   return storeUpload(ctx, { target, file });
 }
 
+/**
+ * The photos of POST /api/uploads/transactions/{id}/images: every part a file named `file`, each
+ * read whole (at most MAX_UPLOAD_MB) and handed over in order; the service decides the rest.
+ */
+async function* photosOf(ctx: ServiceContext, req: FastifyRequest): AsyncGenerator<IncomingPhoto> {
+  const parts = req.parts({
+    fileHwm: UPLOAD_STREAM_BUFFER_BYTES,
+    // One photo more than allowed is read, so the service can say how many are allowed.
+    limits: {
+      fileSize: ctx.deps.config.maxUploadBytes,
+      files: MAX_IMAGES_PER_UPLOAD + 1,
+      fields: 1,
+      parts: MAX_IMAGES_PER_UPLOAD + 2,
+      fieldSize: 1024,
+    },
+  }) as AsyncIterator<Part>;
+  for (;;) {
+    let next: IteratorResult<Part>;
+    try {
+      next = await parts.next();
+    } catch (error) {
+      const { code, statusCode } = error as { code?: string; statusCode?: number };
+      if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
+        throw new AppError('BAD_REQUEST', intakeMessages.imagesRequired);
+      if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT')
+        throw new AppError('BAD_REQUEST', intakeMessages.tooManyImages(MAX_IMAGES_PER_UPLOAD));
+      if (statusCode === undefined) throw new AppError('BAD_REQUEST', apiMessages.uploadMalformed);
+      throw partError(error);
+    }
+    if (next.done) return;
+    const part = next.value;
+    if (part.type !== 'file' || part.fieldname !== 'file') {
+      if (part.type === 'file') part.file.resume();
+      throw part.type === 'field' && part.fieldname
+        ? new AppError(
+            'BAD_REQUEST',
+            `Unexpected field ${quoted(part.fieldname)}: each photo is a part named "file"`,
+          )
+        : new AppError('BAD_REQUEST', intakeMessages.imagesRequired);
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await part.toBuffer();
+    } catch (error) {
+      // toBuffer refuses a part cut at the size limit; the service names the photo.
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+        yield { bytes: Buffer.alloc(0), truncated: true };
+        return;
+      }
+      throw new AppError('BAD_REQUEST', apiMessages.uploadMalformed);
+    }
+    yield { bytes, truncated: part.file.truncated };
+  }
+}
+
 const responses = { 201: uploadAnswer };
 /** 400: no file, or a part besides it; 413 larger than MAX_UPLOAD_MB; 415 a type not accepted. */
 const uploadFacts = (operationId: string, errors: OperationFacts['x-errors']): OperationFacts => ({
@@ -156,6 +213,29 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
       const ctx = await uploadContext(deps, req);
       const target = await createCaller(ctx).uploads.transactionTarget({ id });
       return reply.code(201).send(await receive(ctx, req, target));
+    },
+  );
+
+  app.post(
+    '/api/uploads/transactions/:id/images',
+    {
+      schema: {
+        summary: 'Photos of one document as one PDF (multipart: 1-30 parts, each named `file`)',
+        description:
+          "JPEG, PNG or WebP photos (HEIC when the server can decode it), each up to MAX_UPLOAD_MB, in page order: one PDF, a page per photo, turned upright by its EXIF orientation and scaled to at most 2,000 px on its longest side. The answer is an upload's, for that PDF. Access: the agent of the transaction, or an admin.",
+        tags: ['uploads'],
+        consumes: ['multipart/form-data'],
+        params: z.object({ id: z.string() }),
+        querystring: linksQuery,
+        ...uploadFacts('uploadsTransactionPhotos', [400, 401, 403, 404, 409, 413, 415, 429]),
+        response: responses,
+      },
+    },
+    async (req, reply) => {
+      const { id } = req.params as { id: string };
+      const ctx = await uploadContext(deps, req);
+      const target = await createCaller(ctx).uploads.transactionTarget({ id });
+      return reply.code(201).send(await storePhotos(ctx, { target, photos: photosOf(ctx, req) }));
     },
   );
 

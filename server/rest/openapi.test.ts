@@ -6,6 +6,7 @@ import { unsubscribeToken } from '../services/notification-routing';
 import { bearer, multipartBody, TINY_PDF } from '../test/api-calls';
 import { accessTokenFor, createAdmin, createOwner, createUser, DEFAULT_PASSWORD } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from '../test/harness';
+import { pdfOf, photoJpeg } from '../test/intake-files';
 import {
   documentOperations,
   documentValidator,
@@ -347,6 +348,23 @@ async function scenario() {
     status: 201,
   });
   await call('GET', '/api/transactions/{id}/forms/{formId}/versions', { params: form, who: agent });
+  await call('POST', '/api/uploads/transactions/{id}/images', {
+    params: { id: tx.id },
+    who: agent,
+    file: await photoJpeg({ width: 300, height: 400 }),
+    status: 201,
+  });
+  const packet = await call<{ key: string }>('POST', '/api/uploads/transactions/{id}', {
+    params: { id: tx.id },
+    who: agent,
+    file: await pdfOf([{ text: ['Listing Agreement'] }, { text: ['Disclosure'] }]),
+    status: 201,
+  });
+  await call('POST', '/api/transactions/{id}/split', {
+    params: { id: tx.id },
+    who: agent,
+    body: { key: packet.key, parts: [{ formId: first._id, pages: '1' }] },
+  });
   const waived = { id: tx.id, formId: second._id };
   await call('POST', '/api/transactions/{id}/forms/{formId}/waiver', {
     params: waived,

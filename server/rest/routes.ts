@@ -175,6 +175,15 @@ const transactionRoutes: RestRoute[] = [
     tag: 'transactions',
     procedure: appRouter.transactions.versions,
   }),
+  restRoute({
+    method: 'POST',
+    url: '/api/transactions/:id/split',
+    summary:
+      'Cut an uploaded PDF of the transaction (key) into one file per part (pages like 1-3,5) and attach each to its item as a new version; 400 for pages out of range or in two parts; 409 when closed',
+    tag: 'transactions',
+    procedure: appRouter.transactions.split,
+    errors: [409],
+  }),
 ];
 
 const adminTransactionRoutes: RestRoute[] = [

@@ -70,6 +70,8 @@ export const PATH_SCOPES: Readonly<Record<string, PathScope>> = {
   'DELETE /api/admin/transactions/:id': 'transactions:write',
   'PUT /api/transactions/:id/dates': 'transactions:write',
   'POST /api/uploads/transactions/:id': 'transactions:write',
+  'POST /api/uploads/transactions/:id/images': 'transactions:write',
+  'POST /api/transactions/:id/split': 'transactions:write',
   // The compliance desk's decisions.
   'POST /api/admin/transactions/:id/forms/:formId/comments': 'reviews:write',
   'POST /api/admin/transactions/:id/forms/:formId/waiver': 'reviews:write',

@@ -1,3 +1,4 @@
+import { splitInput } from '../../shared/schemas/intake';
 import {
   addCommentInput,
   comment,
@@ -14,6 +15,7 @@ import {
   userTransactionInput,
   waiverRequestInput,
 } from '../../shared/schemas/transactions';
+import * as intake from '../services/intake/split';
 import * as transactions from '../services/transactions';
 import { protectedProcedure, router } from '../trpc/init';
 
@@ -63,4 +65,10 @@ export const transactionsRouter = router({
     .input(formIdInput)
     .output(formVersionsAnswer)
     .query(({ ctx, input }) => transactions.listVersions(ctx, input)),
+
+  /** A packet cut into its documents (DESIGN.md 12.5): the agent who owns it, or an admin. */
+  split: protectedProcedure
+    .input(splitInput)
+    .output(transaction)
+    .mutation(({ ctx, input }) => intake.splitPacket(ctx, input)),
 });

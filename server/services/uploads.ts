@@ -1,12 +1,13 @@
 import { createHash, type Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { apiMessages } from '../../shared/messages';
+import { apiMessages, intakeMessages } from '../../shared/messages';
 import type { UploadAnswer } from '../../shared/schemas/transactions';
 import { AppError } from '../errors';
 import { SNIFF_BYTES, sniffAcceptedType } from '../storage/file-types';
 import { downloadName, libraryFileKey, transactionFileKey } from '../storage/keys';
 import type { CallerContext, ServiceContext } from './context';
 import { fileLinker } from './file-links';
+import { PDF_TYPE, type PreChecked, preCheckPdf, suggestItems } from './intake/pre-checks';
 import { assertVisible } from './transactions';
 
 /**
@@ -81,13 +82,20 @@ function readHead(stream: Readable, bytes: number): Promise<Buffer> {
   });
 }
 
-/** The bytes as they pass to storage, each one also fed to `hash`. */
-async function* headThenRest(head: Buffer, rest: Readable, hash: Hash): AsyncGenerator<Buffer> {
+/** The bytes as they pass to storage, each one also fed to `hash` (and kept in `kept`, if given). */
+async function* headThenRest(
+  head: Buffer,
+  rest: Readable,
+  hash: Hash,
+  kept?: Buffer[],
+): AsyncGenerator<Buffer> {
   hash.update(head);
+  kept?.push(head);
   if (head.length) yield head;
   try {
     for await (const chunk of rest) {
       hash.update(chunk as Buffer);
+      kept?.push(chunk as Buffer);
       yield chunk as Buffer;
     }
   } catch {
@@ -115,7 +123,10 @@ export async function storeUpload(
     ? transactionFileKey(target.transactionId, file.filename, type.ext)
     : libraryFileKey(file.filename, type.ext);
   const hash = createHash('sha256');
-  const { size } = await storage.put(key, Readable.from(headThenRest(head, file.bytes, hash)), {
+  // A PDF is kept in memory as it streams (at most MAX_UPLOAD_MB) for its pre-checks; other
+  // types pass through.
+  const kept = type.mime === PDF_TYPE ? [] : undefined;
+  const { size } = await storage.put(key, Readable.from(headThenRest(head, file.bytes, hash, kept)), {
     contentType: type.mime,
   });
   const sha256 = hash.digest('hex');
@@ -132,14 +143,33 @@ export async function storeUpload(
     await storage.delete(key);
     throw new AppError('PAYLOAD_TOO_LARGE', apiMessages.fileTooLarge);
   }
-  // Should the database refuse the row (down, say), the file is removed again and the error
-  // answers (503): a file never outlives a failed upload without its row.
+  // The pre-checks (DESIGN.md 12.5); an encrypted or hostile PDF is refused and not kept.
+  let checked: PreChecked;
   try {
-    await ctx.db.storedFile.create({ data: { key, size, contentType: type.mime, sha256, ...target } });
+    checked = kept ? await preCheckPdf(Buffer.concat(kept)) : { pages: null, warnings: [], text: [] };
   } catch (error) {
     await storage.delete(key);
     throw error;
   }
+  // Should the database refuse the row (down, say), the file is removed again and the error
+  // answers (503): a file never outlives a failed upload without its row.
+  try {
+    await ctx.db.storedFile.create({
+      data: {
+        key,
+        size,
+        contentType: type.mime,
+        sha256,
+        pages: checked.pages,
+        warnings: checked.warnings,
+        ...target,
+      },
+    });
+  } catch (error) {
+    await storage.delete(key);
+    throw error;
+  }
+  const duplicateOf = target.transactionId ? await attachedCopy(ctx, target.transactionId, sha256) : null;
   return {
     key,
     url: await fileLinker(ctx)(key),
@@ -147,7 +177,15 @@ export async function storeUpload(
     size,
     contentType: type.mime,
     sha256,
-    duplicateOf: target.transactionId ? await attachedCopy(ctx, target.transactionId, sha256) : null,
+    duplicateOf,
+    pages: checked.pages,
+    warnings: [
+      ...checked.warnings,
+      ...(duplicateOf
+        ? [{ code: 'duplicate' as const, message: intakeMessages.duplicate(duplicateOf.label) }]
+        : []),
+    ],
+    suggestions: target.transactionId ? await suggestItems(ctx, target.transactionId, checked.text) : [],
   };
 }
 

@@ -28,6 +28,7 @@ import {
   DEFAULT_PASSWORD,
 } from './factories';
 import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from './harness';
+import { pdfOf, photoJpeg } from './intake-files';
 
 /**
  * The authorization matrix (issue 8, item 1): every tRPC procedure and every HTTP route the app
@@ -103,8 +104,12 @@ async function freshDeal(): Promise<Deal> {
  * A tiny PDF uploaded through the real route as `who`: its url is what setFormFile accepts, its
  * key what a library form links to.
  */
-async function uploadedBy(who: SignedIn, url: string): Promise<{ key: string; url: string }> {
-  const body = multipartBody(TINY_PDF);
+async function uploadedBy(
+  who: SignedIn,
+  url: string,
+  file: Buffer = TINY_PDF,
+): Promise<{ key: string; url: string }> {
+  const body = multipartBody(file);
   const res = await app.inject({
     method: 'POST',
     url,
@@ -114,6 +119,19 @@ async function uploadedBy(who: SignedIn, url: string): Promise<{ key: string; ur
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
+
+/** A real two-page PDF, the packet every split cell cuts (made once). */
+let packetBytes: Buffer | undefined;
+const packet = async () => {
+  packetBytes ??= await pdfOf([{ text: ['Listing Agreement'] }, { text: ['Agency Disclosure'] }]);
+  return packetBytes;
+};
+/** A small real JPEG, the photo of the photos-to-PDF cells (made once). */
+let photoBytes: Buffer | undefined;
+const photo = async () => {
+  photoBytes ??= await photoJpeg({ width: 300, height: 400 });
+  return photoBytes;
+};
 
 /** An agent who registered and verified, awaiting approval. */
 const pendingAgent = () => createUser(database.db, { isAdminApproved: false });
@@ -342,6 +360,14 @@ const PROCEDURES: Record<string, ProcedureRow> = {
       return { id: deal.id, formId: deal.formId, url };
     },
   },
+  'transactions.split': {
+    expect: A_OR_ADMINS_BY_ID,
+    input: async () => {
+      const deal = await freshDeal();
+      const { key } = await uploadedBy('agentA', `/api/uploads/transactions/${deal.id}`, await packet());
+      return { id: deal.id, key, parts: [{ formId: deal.formId, pages: '1-2' }] };
+    },
+  },
   'transactions.addComment': {
     expect: A_OR_ADMINS_BY_ID,
     input: () => ({ id: world.deal.id, formId: world.deal.formId, text: 'Signed copy attached' }),
@@ -497,7 +523,8 @@ async function freshWebhookDelivery(): Promise<{ id: string; deliveryId: string 
 
 // --- The reviewed table: HTTP routes (every one the app registers but /trpc) ---
 
-type RouteRequest = { url: string; payload?: unknown; upload?: true };
+/** `upload`: a multipart body with a tiny PDF (true) or a photo ('photo') in its `file` part. */
+type RouteRequest = { url: string; payload?: unknown; upload?: true | 'photo' };
 type RouteRow = { expect: Expected; request: () => RouteRequest | Promise<RouteRequest> };
 
 const get = (url: string) => () => ({ url });
@@ -618,6 +645,21 @@ const ROUTES: Record<string, RouteRow> = {
   'POST /api/uploads/transactions/:id': {
     expect: A_OR_ADMINS_BY_ID,
     request: () => ({ url: `/api/uploads/transactions/${world.deal.id}`, upload: true }),
+  },
+  'POST /api/uploads/transactions/:id/images': {
+    expect: A_OR_ADMINS_BY_ID,
+    request: () => ({ url: `/api/uploads/transactions/${world.deal.id}/images`, upload: 'photo' }),
+  },
+  'POST /api/transactions/:id/split': {
+    expect: A_OR_ADMINS_BY_ID,
+    request: async () => {
+      const deal = await freshDeal();
+      const { key } = await uploadedBy('agentA', `/api/uploads/transactions/${deal.id}`, await packet());
+      return {
+        url: `/api/transactions/${deal.id}/split`,
+        payload: { key, parts: [{ formId: deal.formId, pages: '2' }] },
+      };
+    },
   },
 
   'GET /api/admin/transactions': { expect: ADMINS, request: get('/api/admin/transactions?page=1&limit=10') },
@@ -912,6 +954,7 @@ const ROUTES: Record<string, RouteRow> = {
 /** The multipart routes call one procedure each before reading a byte (server/plugins/uploads.ts). */
 const UPLOAD_ROUTE_PROCEDURES: Record<string, string> = {
   'POST /api/uploads/transactions/:id': 'uploads.transactionTarget',
+  'POST /api/uploads/transactions/:id/images': 'uploads.transactionTarget',
   'POST /api/uploads/forms': 'uploads.libraryTarget',
 };
 /** The CSV exports likewise call one procedure each before sending a byte (server/plugins/exports.ts). */
@@ -979,7 +1022,12 @@ async function sendRoute(key: string, row: RouteRow, token: string | undefined) 
   const method = key.slice(0, key.indexOf(' ')) as 'GET' | 'POST' | 'PUT' | 'DELETE';
   const request = await row.request();
   const headers = bearer(token);
-  const file = request.upload ? multipartBody(TINY_PDF) : undefined;
+  const file = request.upload
+    ? multipartBody(
+        request.upload === 'photo' ? await photo() : TINY_PDF,
+        request.upload === 'photo' ? 'page.jpg' : undefined,
+      )
+    : undefined;
   const payload = file?.payload ?? (request.payload as object | undefined);
   return app.inject({
     method,

@@ -13,7 +13,9 @@ export function parsePageList(text: string, pageCount: number): { pages: number[
     const last = match[2] === undefined ? first : Number(match[2]);
     if (first < 1 || last < first) return { error: `${piece.trim()} is not a range of pages` };
     if (last > pageCount)
-      return { error: `Page ${last} is out of range: the document has ${pageCount} page${pageCount === 1 ? '' : 's'}` };
+      return {
+        error: `Page ${last} is out of range: the document has ${pageCount} page${pageCount === 1 ? '' : 's'}`,
+      };
     for (let page = first; page <= last; page += 1) pages.push(page);
   }
   return { pages };

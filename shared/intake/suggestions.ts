@@ -25,14 +25,31 @@ const MENTION_SCORE = 0.8;
 const WORDS_WEIGHT = 0.7;
 const MAX_SUGGESTIONS = 3;
 
-const STOP_WORDS = new Set(['a', 'an', 'and', 'the', 'of', 'for', 'to', 'in', 'on', 'or', 'by', 'with', 'form']);
+const STOP_WORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'the',
+  'of',
+  'for',
+  'to',
+  'in',
+  'on',
+  'or',
+  'by',
+  'with',
+  'form',
+]);
 
 /**
  * Other names of the seeded checklist's documents, as the standard forms title them (keys and
  * values normalized). A brokerage's own labels still match by their words.
  */
 const ALIASES: Record<string, string[]> = {
-  'agency disclosure': ['disclosure regarding real estate agency relationship', 'agency relationship disclosure'],
+  'agency disclosure': [
+    'disclosure regarding real estate agency relationship',
+    'agency relationship disclosure',
+  ],
   'w 9': ['request for taxpayer identification number and certification'],
   'lead based paint disclosure': ['lead based paint and lead based paint hazards'],
   'mls input sheet': ['mls data input', 'mls listing input'],

@@ -1,4 +1,4 @@
-import { apiMessages, complianceMessages } from '../../../shared/messages';
+import { apiMessages, complianceMessages, intakeMessages } from '../../../shared/messages';
 import type {
   FormVersion,
   ReasonRef,
@@ -24,6 +24,7 @@ import {
   toComment,
   toForm,
   toVersion,
+  toWarnings,
   versionSelect,
 } from './mappers';
 import { excerpt, nameOf, notifyOtherSide, placeOf } from './notify';
@@ -70,53 +71,85 @@ const formFacts = (form: Omit<FormRow, 'comments'>) => ({
 export async function setFormFile(ctx: CallerContext, input: { id: string; formId: string; url: string }) {
   const { transaction, form: seen } = await findForm(ctx, input.id, input.formId);
   const key = await keyOfUpload(ctx.deps.storage, transaction.id, input.url);
-  const stored = await ctx.db.storedFile.findUnique({
+  return ctx.db.$transaction(async (tx) => {
+    await lockForChange(tx, transaction.id);
+    const row = await attachFile(tx, ctx, { transaction, formId: seen.id, key });
+    return answerOf(ctx, row);
+  });
+}
+
+/**
+ * Attaches a stored file of the transaction to one of its items as a new version, under the
+ * transaction's lock (the caller takes it): the version copies the stored file's facts (size,
+ * type, checksum, pages, pre-check warnings), the item points at it and waits for review again;
+ * audited, notified (unless `quiet`: the packet split sends one notice for all its parts) and
+ * announced to webhooks. The same file again changes nothing.
+ */
+export async function attachFile(
+  tx: Tx,
+  ctx: CallerContext,
+  {
+    transaction,
+    formId,
+    key,
+    quiet = false,
+  }: {
+    transaction: { id: string; userId: string; streetAddress: string; city: string };
+    formId: string;
+    key: string;
+    quiet?: boolean;
+  },
+): Promise<FormRow> {
+  const form = await lockedForm(tx, formId);
+  // The same file again changes nothing (PUT is idempotent): no second version of one file.
+  if (form.fileKey === key) return form;
+  const stored = await tx.storedFile.findUnique({
     where: { key },
     select: { size: true, contentType: true, sha256: true, pages: true, warnings: true },
   });
-  return ctx.db.$transaction(async (tx) => {
-    await lockForChange(tx, transaction.id);
-    const form = await lockedForm(tx, seen.id);
-    // The same file again changes nothing (PUT is idempotent): no second version of one file.
-    if (form.fileKey === key) return answerOf(ctx, form);
-    const now = ctx.deps.clock.now();
-    const version = form.version + 1;
-    await tx.formVersion.create({
-      data: {
-        formId: form.id,
-        number: version,
-        fileKey: key,
-        size: stored?.size ?? 0,
-        contentType: stored?.contentType ?? 'application/octet-stream',
-        sha256: stored?.sha256 ?? null,
-        pages: stored?.pages ?? null,
-        warnings: stored?.warnings ?? [],
-        uploadedById: ctx.user.id,
-        uploadedAt: now,
-      },
-    });
-    // A new file is a new submission: it waits for review again. Earlier files stay, as versions.
-    const row = await tx.transactionForm.update({
-      where: { id: form.id },
-      data: {
-        fileKey: key,
-        status: 'pending',
-        submittedAt: now,
-        version,
-        filePages: stored?.pages ?? null,
-        fileWarnings: stored?.warnings ?? [],
-      },
-      select: formSelect,
-    });
-    await recordAudit(tx, {
-      ...actorOf(ctx.user),
-      action: 'form.upload',
-      entity: 'TransactionForm',
-      entityId: form.id,
-      transactionId: transaction.id,
-      before: formFacts(form),
-      after: formFacts(row),
-    });
+  const warnings = [
+    ...toWarnings(stored?.warnings ?? []),
+    ...(await duplicateWarnings(tx, transaction.id, form.id, stored?.sha256 ?? null)),
+  ];
+  const now = ctx.deps.clock.now();
+  const version = form.version + 1;
+  await tx.formVersion.create({
+    data: {
+      formId: form.id,
+      number: version,
+      fileKey: key,
+      size: stored?.size ?? 0,
+      contentType: stored?.contentType ?? 'application/octet-stream',
+      sha256: stored?.sha256 ?? null,
+      pages: stored?.pages ?? null,
+      warnings,
+      uploadedById: ctx.user.id,
+      uploadedAt: now,
+    },
+  });
+  // A new file is a new submission: it waits for review again. Earlier files stay, as versions.
+  const row = await tx.transactionForm.update({
+    where: { id: form.id },
+    data: {
+      fileKey: key,
+      status: 'pending',
+      submittedAt: now,
+      version,
+      filePages: stored?.pages ?? null,
+      fileWarnings: warnings,
+    },
+    select: formSelect,
+  });
+  await recordAudit(tx, {
+    ...actorOf(ctx.user),
+    action: 'form.upload',
+    entity: 'TransactionForm',
+    entityId: form.id,
+    transactionId: transaction.id,
+    before: formFacts(form),
+    after: formFacts(row),
+  });
+  if (!quiet)
     await notifyOtherSide(
       tx,
       ctx,
@@ -124,9 +157,22 @@ export async function setFormFile(ctx: CallerContext, input: { id: string; formI
       `${await nameOf(tx, ctx.user.id)} uploaded "${form.label}" (version ${version}) for ${placeOf(transaction)}`,
       'documentUploaded',
     );
-    await emitFormEvent(tx, ctx, 'document.uploaded', transaction.id, row);
-    return answerOf(ctx, row);
-  });
+  await emitFormEvent(tx, ctx, 'document.uploaded', transaction.id, row);
+  return row;
+}
+
+/**
+ * The duplicate pre-check of a version (DESIGN.md 12.5): the same bytes are another item's
+ * current file. Decided when the file is attached, since only then is its item known.
+ */
+async function duplicateWarnings(tx: Tx, transactionId: string, formId: string, sha256: string | null) {
+  if (!sha256) return [];
+  const rows = await tx.$queryRaw<Array<{ label: string }>>`
+    SELECT f.label FROM transaction_forms f JOIN stored_files s ON s.key = f.file_key
+     WHERE f.transaction_id = ${transactionId}::uuid AND f.id <> ${formId}::uuid AND s.sha256 = ${sha256}
+     ORDER BY f.position LIMIT 1`;
+  const label = rows[0]?.label;
+  return label ? [{ code: 'duplicate' as const, message: intakeMessages.duplicate(label) }] : [];
 }
 
 export async function addComment(ctx: CallerContext, input: { id: string; formId: string; text: string }) {

@@ -1,0 +1,58 @@
+import { Readable } from 'node:stream';
+import { fileTypeFromBuffer } from 'file-type';
+import { intakeMessages } from '../../../shared/messages';
+import { MAX_IMAGES_PER_UPLOAD } from '../../../shared/schemas/intake';
+import { type PageImage, pageImageOf, pdfOfPageImages, UnreadableImage } from '../../documents/images';
+import { AppError } from '../../errors';
+import type { ServiceContext } from '../context';
+import { type IncomingFile, storeUpload, type UploadTarget } from '../uploads';
+
+/** One photo as the transport hands it over: its bytes, and whether the size limit cut them. */
+export type IncomingPhoto = { bytes: Buffer; truncated: boolean };
+
+/** The image types a photographed page may come in (HEIC only when sharp can decode it). */
+const PHOTO_TYPES = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/heic',
+  'image/heif',
+  'image/avif',
+]);
+
+/**
+ * Photos of one document (POST /api/uploads/transactions/{id}/images): each checked and turned
+ * into a page as it arrives (only the small page images are held), then one PDF, stored and
+ * pre-checked like any upload. A photo that is not an image, too large or undecodable refuses the
+ * whole upload, naming it by its place.
+ */
+export async function storePhotos(
+  ctx: ServiceContext,
+  { target, photos }: { target: UploadTarget; photos: AsyncIterable<IncomingPhoto> },
+) {
+  const pages: PageImage[] = [];
+  for await (const photo of photos) {
+    const index = pages.length + 1;
+    if (index > MAX_IMAGES_PER_UPLOAD)
+      throw new AppError('BAD_REQUEST', intakeMessages.tooManyImages(MAX_IMAGES_PER_UPLOAD));
+    if (photo.truncated) throw new AppError('PAYLOAD_TOO_LARGE', intakeMessages.imageTooLarge(index));
+    const type = await fileTypeFromBuffer(photo.bytes.subarray(0, 4100));
+    if (!type || !PHOTO_TYPES.has(type.mime))
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', intakeMessages.imageTypeRefused(index));
+    try {
+      pages.push(await pageImageOf(photo.bytes));
+    } catch (error) {
+      if (error instanceof UnreadableImage)
+        throw new AppError('BAD_REQUEST', intakeMessages.imageUnreadable(index));
+      throw error;
+    }
+  }
+  if (pages.length === 0) throw new AppError('BAD_REQUEST', intakeMessages.imagesRequired);
+  const pdf = Buffer.from(await pdfOfPageImages(pages));
+  const file: IncomingFile = {
+    filename: 'photos.pdf',
+    bytes: Readable.from([pdf]),
+    finish: async () => ({ truncated: false }),
+  };
+  return storeUpload(ctx, { target, file });
+}

@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { parsePageList } from '../../../shared/intake/pages';
+import { apiMessages, intakeMessages } from '../../../shared/messages';
+import type { SplitInput } from '../../../shared/schemas/intake';
+import type { Transaction } from '../../../shared/schemas/transactions';
+import { splitPdf } from '../../documents/split';
+import { AppError } from '../../errors';
+import { isValidKey, keyFromLink, transactionFileKey } from '../../storage/keys';
+import type { CallerContext } from '../context';
+import { fileLinker } from '../file-links';
+import { closed, findVisible, lockForChange } from '../transactions/access';
+import { attachFile } from '../transactions/forms';
+import { toTransaction } from '../transactions/mappers';
+import { nameOf, notifyOtherSide, placeOf } from '../transactions/notify';
+import { PDF_TYPE, preCheckPdf } from './pre-checks';
+
+/** The packet's key, if it is a stored PDF of this transaction that the pre-checks could read. */
+async function packetOf(ctx: CallerContext, transactionId: string, link: string) {
+  const key = keyFromLink(link);
+  const stored =
+    isValidKey(key) && key.startsWith(`transactions/${transactionId}/`)
+      ? await ctx.db.storedFile.findUnique({ where: { key }, select: { contentType: true, pages: true } })
+      : null;
+  if (!stored)
+    throw new AppError('BAD_REQUEST', apiMessages.fileNotOfTransaction, [
+      { path: 'key', message: apiMessages.fileNotOfTransaction },
+    ]);
+  if (stored.contentType !== PDF_TYPE || stored.pages === null)
+    throw new AppError('BAD_REQUEST', intakeMessages.splitNeedsPdf, [
+      { path: 'key', message: intakeMessages.splitNeedsPdf },
+    ]);
+  return { key, pages: stored.pages };
+}
+
+/** The parts, checked against the checklist and the packet: each item once, each page once. */
+function plannedParts(
+  input: SplitInput,
+  checklist: ReadonlyArray<{ id: string; label: string }>,
+  pageCount: number,
+) {
+  const items = new Map(checklist.map((item) => [item.id, item]));
+  const seenItems = new Set<string>();
+  const seenPages = new Set<number>();
+  return input.parts.map((part, index) => {
+    const path = ['parts', index];
+    const item = items.get(part.formId);
+    if (!item)
+      throw new AppError('BAD_REQUEST', intakeMessages.splitUnknownItem, [
+        { path: [...path, 'formId'].join('.'), message: intakeMessages.splitUnknownItem },
+      ]);
+    if (seenItems.has(item.id)) throw new AppError('BAD_REQUEST', intakeMessages.splitItemTwice(item.label));
+    seenItems.add(item.id);
+    const parsed = parsePageList(part.pages, pageCount);
+    if ('error' in parsed)
+      throw new AppError('BAD_REQUEST', parsed.error, [
+        { path: [...path, 'pages'].join('.'), message: parsed.error },
+      ]);
+    for (const page of parsed.pages) {
+      if (seenPages.has(page)) throw new AppError('BAD_REQUEST', intakeMessages.splitPageTwice(page));
+      seenPages.add(page);
+    }
+    return { item, pages: parsed.pages };
+  });
+}
+
+async function readAll(body: Readable, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new AppError('BAD_REQUEST', intakeMessages.splitNeedsPdf);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * POST /api/transactions/{id}/split: cuts an uploaded packet into one PDF per part and attaches
+ * each to its item as a new version, all in one database transaction; the agent's side hears of
+ * it once. Every check comes before the first file is written; should the attach fail, the parts
+ * written are removed again (the packet itself stays, as any upload does).
+ */
+export async function splitPacket(ctx: CallerContext, input: SplitInput): Promise<Transaction> {
+  const transaction = await findVisible(ctx, input.id);
+  if (transaction.closedAt) throw closed();
+  const packet = await packetOf(ctx, transaction.id, input.key);
+  const parts = plannedParts(input, transaction.forms, packet.pages);
+
+  const opened = await ctx.deps.storage.open(packet.key);
+  if (!opened) throw new AppError('BAD_REQUEST', apiMessages.fileNotOfTransaction);
+  const bytes = await readAll(opened.body, ctx.deps.config.maxUploadBytes);
+  const written: string[] = [];
+  try {
+    let index = 0;
+    for await (const pdf of splitPdf(
+      bytes,
+      parts.map((part) => part.pages),
+    )) {
+      const part = parts[index];
+      index += 1;
+      if (!part) break;
+      const checked = await preCheckPdf(Buffer.from(pdf), { withText: false });
+      const key = transactionFileKey(transaction.id, `${part.item.label}.pdf`, 'pdf');
+      const sha256 = createHash('sha256').update(pdf).digest('hex');
+      const { size } = await ctx.deps.storage.put(key, Readable.from([Buffer.from(pdf)]), {
+        contentType: PDF_TYPE,
+      });
+      written.push(key);
+      await ctx.db.storedFile.create({
+        data: {
+          key,
+          size,
+          contentType: PDF_TYPE,
+          sha256,
+          pages: checked.pages,
+          warnings: checked.warnings,
+          transactionId: transaction.id,
+          uploadedBy: ctx.user.id,
+        },
+      });
+    }
+    await ctx.db.$transaction(async (tx) => {
+      await lockForChange(tx, transaction.id);
+      for (const [index, part] of parts.entries()) {
+        const key = written[index];
+        if (key) await attachFile(tx, ctx, { transaction, formId: part.item.id, key, quiet: true });
+      }
+      const labels = parts.map((part) => `"${part.item.label}"`).join(', ');
+      await notifyOtherSide(
+        tx,
+        ctx,
+        transaction,
+        `${await nameOf(tx, ctx.user.id)} uploaded ${labels} from one packet for ${placeOf(transaction)}`,
+        'documentUploaded',
+      );
+    });
+  } catch (error) {
+    await ctx.db.storedFile.deleteMany({ where: { key: { in: written } } }).catch(() => {});
+    await Promise.all(written.map((key) => ctx.deps.storage.delete(key).catch(() => {})));
+    throw error;
+  }
+  return toTransaction(fileLinker(ctx), await findVisible(ctx, transaction.id), ctx.deps.clock.now());
+}
