@@ -49,6 +49,7 @@ import {
   percentEncode,
   toJsonText,
 } from './hostile-inputs';
+import { bombPdf, encryptedPdf, pdfOf, photoJpeg, truncated } from './intake-files';
 import { captureLogs } from './log-capture';
 import { guardPrototypes, type PrototypeGuard } from './prototype-guard';
 import { type ChangeCounter, installChangeCounter, UNWATCHED_TABLES } from './row-changes';
@@ -221,6 +222,8 @@ type World = {
   bannerId: string;
   doomedBannerId: string;
   notificationId: string;
+  /** A stored two-page PDF of `transaction`: the packet the split route cuts (issue 22). */
+  packetKey: string;
   /** /files/<key>?exp=&sig= of a stored file, and its bytes. */
   fileLink: string;
   fileBytes: Buffer;
@@ -350,6 +353,11 @@ function validInputs(w: World): Record<string, unknown> {
     'notificationSettings.unsubscribe': { token: w.unsubscribeToken },
     'rejectionReasons.update': { code: 'missing-signature', label: 'Missing signature', active: true },
     'uploads.transactionTarget': { id: transactionId },
+    'transactions.split': {
+      id: transactionId,
+      key: w.packetKey,
+      parts: [{ formId: thirdFormId, pages: '1' }],
+    },
     'notifications.list': { userId: agentId, ...paging },
     'notifications.markAllRead': { userId: agentId },
     'notifications.onNotification': { lastEventId: w.notificationId },
@@ -818,8 +826,31 @@ function trpcRequest(procedure: ProcedureInfo): fc.Arbitrary<FuzzRequest> {
     });
 }
 
-function uploadRequest(route: 'transactions' | 'forms'): fc.Arbitrary<FuzzRequest> {
-  const url = route === 'transactions' ? '/api/uploads/transactions/:id' : '/api/uploads/forms';
+/**
+ * Files built to hurt whoever reads them (issue 22): a decompression bomb, an encrypted PDF, a
+ * truncated JPEG, real photos and PDFs with signature fields, made once before the families run.
+ */
+let hostileFiles: Buffer[] = [];
+async function hostileIntakeFiles(): Promise<Buffer[]> {
+  const photo = await photoJpeg({ width: 320, height: 480, orientation: 6 });
+  return [
+    bombPdf(),
+    await encryptedPdf(),
+    photo,
+    truncated(photo),
+    await pdfOf([{ text: ['Agency Disclosure'] }, { blank: true }], [{ page: 1, signed: false }]),
+    await pdfOf([{ scan: 'empty' }]),
+  ];
+}
+
+const UPLOAD_ROUTES = {
+  transactions: '/api/uploads/transactions/:id',
+  images: '/api/uploads/transactions/:id/images',
+  forms: '/api/uploads/forms',
+} as const;
+
+function uploadRequest(route: keyof typeof UPLOAD_ROUTES): fc.Arbitrary<FuzzRequest> {
+  const url = UPLOAD_ROUTES[route];
   return fc
     .record({
       id: segment(world.transaction.id),
@@ -829,8 +860,8 @@ function uploadRequest(route: 'transactions' | 'forms'): fc.Arbitrary<FuzzReques
         { weight: 2, arbitrary: fc.constantFrom('links=same-origin', 'links=absolute') },
         { weight: 2, arbitrary: hostileQuery({ links: 'same-origin' }) },
       ),
-      body: multipartBody(MAX_UPLOAD_BYTES),
-      actor: actorFor(route === 'transactions' ? 'user' : 'owner'),
+      body: multipartBody(MAX_UPLOAD_BYTES, hostileFiles),
+      actor: actorFor(route === 'forms' ? 'owner' : 'user'),
       remoteAddress,
     })
     .map(({ id, query, body, actor, remoteAddress }) => {
@@ -1204,6 +1235,19 @@ beforeAll(async () => {
 
   const transactionKey = transactionFileKey(transaction.id, 'contract.pdf', 'pdf');
   await deps.storage.put(transactionKey, Readable.from([TINY_PDF]), { contentType: 'application/pdf' });
+  const packetKey = transactionFileKey(transaction.id, 'packet.pdf', 'pdf');
+  const packet = await pdfOf([{ text: ['Listing Agreement'] }, { text: ['Agency Disclosure'] }]);
+  await deps.storage.put(packetKey, Readable.from([packet]), { contentType: 'application/pdf' });
+  await db.storedFile.create({
+    data: {
+      key: packetKey,
+      size: packet.length,
+      contentType: 'application/pdf',
+      pages: 2,
+      transactionId: transaction.id,
+    },
+  });
+  hostileFiles = await hostileIntakeFiles();
   const libraryKey = libraryFileKey('disclosure.pdf', 'pdf');
   await deps.storage.put(libraryKey, Readable.from([TINY_PDF]), { contentType: 'application/pdf' });
   const fileLink = new URL(await deps.storage.signedUrl(transactionKey));
@@ -1238,6 +1282,7 @@ beforeAll(async () => {
     notificationId: (await createNotification(db, { userId: rows.agent.id })).id,
     fileLink: `${fileLink.pathname}${fileLink.search}`,
     fileBytes: TINY_PDF,
+    packetKey,
     unsubscribeToken: unsubscribeToken(deps, rows.agent.id, 'comment'),
     apiKeyId: doomedApiKeyId,
     feedToken,
@@ -1520,10 +1565,10 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
     });
   }
 
-  it('uploads (2 multipart routes)', { timeout: 120_000 }, async () => {
+  it('uploads (3 multipart routes)', { timeout: 180_000 }, async () => {
     const uploadDir = path.join(TEST_DATA_DIR, 'uploads', 'transactions', world.transaction.id);
-    const requests = fc.oneof(uploadRequest('transactions'), uploadRequest('forms'));
-    await fuzzFamily('uploads', 2, requests, (request) => ({
+    const requests = fc.oneof(uploadRequest('transactions'), uploadRequest('images'), uploadRequest('forms'));
+    await fuzzFamily('uploads', 3, requests, (request) => ({
       answer: restErrorBody(request.method),
       ...(request.url.startsWith('/api/uploads/transactions/') ? { filesIn: uploadDir } : {}),
     }));

@@ -527,10 +527,16 @@ const hostileFilename = fc.oneof(
   { weight: 1, arbitrary: hostileString.map((name) => name.slice(0, 20_000)) },
 );
 
-/** Upload bodies: mostly one well-formed part named `file`, with every field of it bent in turn. */
-export function multipartBody(maxUploadBytes: number): fc.Arbitrary<MultipartBody> {
+/**
+ * Upload bodies: mostly one well-formed part named `file`, with every field of it bent in turn;
+ * `hostileFiles` join the contents (built asynchronously by the caller).
+ */
+export function multipartBody(
+  maxUploadBytes: number,
+  hostileFiles: Buffer[] = [],
+): fc.Arbitrary<MultipartBody> {
   const content = fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom(TINY_PDF, PNG_BYTES) },
+    { weight: 4, arbitrary: fc.constantFrom(TINY_PDF, PNG_BYTES, ...hostileFiles) },
     {
       weight: 3,
       arbitrary: fc.constantFrom(
