@@ -3,27 +3,33 @@
  * server ranks a whole upload (the answer's `suggestions`), the packet splitter ranks each page
  * with the text pdf.js reads in the browser, and both agree.
  *
- * How a label scores against a text (0 to 1):
- * - the label, or a name the same document goes by on real forms (ALIASES), appears as a phrase
- *   near the top of the text (its title): 0.9 to 1, earlier is higher;
- * - the phrase appears further down (a body that mentions another document): 0.8;
- * - otherwise 0.7 x the share of the label's words found in the text, each word weighted by how
- *   rare it is among this checklist's labels ("lead" and "paint" tell more than "disclosure").
- * Only scores of at least MIN_SCORE are suggested. docs/ARCHITECTURE.md gives the figures on the
- * seeded checklists.
+ * How a label scores against a text (0 to 1). The text is lower-cased, stripped of accents,
+ * punctuation and common words, and its words reduced to their stem ("sheets" -> "sheet"). Then:
+ * - the label is *named* where its words, or those of a name the same document goes by on real
+ *   forms (ALIASES), stand together: as a phrase, or all of them within a short span ("HOME
+ *   STAGING SERVICES AGREEMENT" names "Staging Agreement"). A document is named in its title,
+ *   first, and other documents are named in its body, later: a label named at character p of the
+ *   text scores 1 - 0.2 x min(p, 1000) / 1000, so from 1 (the title) down to 0.8;
+ * - a label never named scores 0.7 x the share of its words found anywhere, each word weighted by
+ *   how rare it is among this checklist's labels ("lead" and "paint" tell more than "disclosure").
+ * Only scores of at least MIN_SCORE are suggested. The test beside the intake service measures
+ * them on the seeded checklists (docs/ARCHITECTURE.md quotes its figures).
  */
 
 export type ChecklistEntry = { formId: string; label: string };
 export type RankedEntry = ChecklistEntry & { score: number };
 
 export const MIN_SCORE = 0.5;
-/** A phrase this near the top reads as the document's title. */
-const TITLE_CHARS = 400;
-/** Title matches score at least this: the packet splitter starts a new document on one. */
-export const TITLE_SCORE = 0.9;
-const MENTION_SCORE = 0.8;
+/** Named within the first 150 characters (score 0.97 or more): the page's title. */
+export const TITLE_SCORE = 0.97;
+/** Named this far in or further scores the floor of a naming, NAMED_FLOOR. */
+const POSITION_SCALE = 1000;
+const NAMED_FLOOR = 0.8;
 const WORDS_WEIGHT = 0.7;
 const MAX_SUGGESTIONS = 3;
+/** All of a label's words within this many times its own length name it. */
+const SPAN_FACTOR = 2.5;
+const SPREAD_COST = 3;
 
 const STOP_WORDS = new Set([
   'a',
@@ -86,24 +92,60 @@ function wordsOf(normalized: string): string[] {
     .map(stem);
 }
 
-/** The label and its aliases as phrases to look for, normalized ("W-9 Form" -> "w 9"). */
-function phrasesOf(label: string): string[] {
-  const base = wordsOf(normalizeText(label)).join(' ');
+/** The label's stemmed words, and those of each alias: every way the document is named. */
+function namesOf(label: string): string[][] {
   const normalized = normalizeText(label);
-  return [...new Set([normalized, base, ...(ALIASES[base] ?? ALIASES[normalized] ?? [])])].filter(Boolean);
+  const own = wordsOf(normalized);
+  const aliases = ALIASES[own.join(' ')] ?? ALIASES[normalized] ?? [];
+  return [own, ...aliases.map((alias) => wordsOf(alias))].filter((words) => words.length > 0);
 }
 
-/** Where `phrase` first occurs in `text` as whole words, or -1. */
-function phraseAt(text: string, phrase: string): number {
-  let from = 0;
-  for (;;) {
-    const at = text.indexOf(phrase, from);
-    if (at < 0) return -1;
-    const before = at === 0 || text[at - 1] === ' ';
-    const after = at + phrase.length === text.length || text[at + phrase.length] === ' ';
-    if (before && after) return at;
-    from = at + 1;
+type Word = { word: string; at: number };
+
+/** The text's stemmed words with where each starts (in characters of the stemmed text). */
+function indexWords(words: readonly string[]): Word[] {
+  let at = 0;
+  return words.map((word) => {
+    const entry = { word, at };
+    at += word.length + 1;
+    return entry;
+  });
+}
+
+/**
+ * Where all `name` words stand within a span of SPAN_FACTOR x the name's length, or -1 (a sliding
+ * window over their occurrences). A span wider than the name counts as further in, by
+ * SPREAD_COST per extra character: "GUARANTEE OF RESIDENTIAL LEASE / CO-SIGNER AGREEMENT" names
+ * "Co-Signer Agreement" as a phrase before it names "Residential Lease Agreement" spread out.
+ */
+function namedAt(text: readonly Word[], name: readonly string[]): number {
+  const wanted = new Set(name);
+  const nameLength = name.join(' ').length;
+  const limit = Math.max(nameLength * SPAN_FACTOR, 24);
+  let best = -1;
+  const hits = text.filter((entry) => wanted.has(entry.word));
+  const counts = new Map<string, number>();
+  let left = 0;
+  for (let right = 0; right < hits.length; right += 1) {
+    const entering = hits[right] as Word;
+    counts.set(entering.word, (counts.get(entering.word) ?? 0) + 1);
+    const end = entering.at + entering.word.length;
+    // Drop words from the left while the window is too wide or holds them twice.
+    while (left < right) {
+      const leaving = hits[left] as Word;
+      const count = counts.get(leaving.word) ?? 0;
+      if (end - leaving.at <= limit && count === 1) break;
+      if (count === 1) counts.delete(leaving.word);
+      else counts.set(leaving.word, count - 1);
+      left += 1;
+    }
+    const start = hits[left] as Word;
+    if (counts.size === wanted.size && end - start.at <= limit) {
+      const at = start.at + SPREAD_COST * Math.max(0, end - start.at - nameLength);
+      if (best < 0 || at < best) best = at;
+    }
   }
+  return best;
 }
 
 /**
@@ -111,31 +153,27 @@ function phraseAt(text: string, phrase: string): number {
  * `items` is the checklist: the rarity of a word is counted among its labels.
  */
 export function rankChecklist(text: string, items: readonly ChecklistEntry[]): RankedEntry[] {
-  const normalized = normalizeText(text);
-  if (!normalized || items.length === 0) return [];
-  // The stemmed text too: labels are compared word by word after stemming.
-  const stemmedText = wordsOf(normalized).join(' ');
-  const present = new Set(stemmedText.split(' '));
+  const words = wordsOf(normalizeText(text));
+  if (words.length === 0 || items.length === 0) return [];
+  const indexed = indexWords(words);
+  const present = new Set(words);
   const labelWords = items.map((item) => [...new Set(wordsOf(normalizeText(item.label)))]);
   const documentFrequency = new Map<string, number>();
-  for (const words of labelWords)
-    for (const word of words) documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
+  for (const own of labelWords)
+    for (const word of own) documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
   const weightOf = (word: string) => Math.log(1 + items.length / (documentFrequency.get(word) ?? 1));
 
   const ranked = items.map((item, index): RankedEntry => {
-    let best = -1;
-    for (const phrase of phrasesOf(item.label)) {
-      for (const haystack of [normalized, stemmedText]) {
-        const at = phraseAt(haystack, phrase);
-        if (at >= 0 && (best < 0 || at < best)) best = at;
-      }
+    const places = namesOf(item.label)
+      .map((name) => namedAt(indexed, name))
+      .filter((at) => at >= 0);
+    if (places.length > 0) {
+      const at = Math.min(Math.min(...places), POSITION_SCALE);
+      return { ...item, score: round(1 - ((1 - NAMED_FLOOR) * at) / POSITION_SCALE) };
     }
-    if (best >= 0 && best < TITLE_CHARS)
-      return { ...item, score: round(1 - (1 - TITLE_SCORE) * (best / TITLE_CHARS)) };
-    if (best >= 0) return { ...item, score: MENTION_SCORE };
-    const words = labelWords[index] ?? [];
-    const total = words.reduce((sum, word) => sum + weightOf(word), 0);
-    const found = words.filter((word) => present.has(word)).reduce((sum, word) => sum + weightOf(word), 0);
+    const own = labelWords[index] ?? [];
+    const total = own.reduce((sum, word) => sum + weightOf(word), 0);
+    const found = own.filter((word) => present.has(word)).reduce((sum, word) => sum + weightOf(word), 0);
     return { ...item, score: total > 0 ? round((WORDS_WEIGHT * found) / total) : 0 };
   });
   return ranked

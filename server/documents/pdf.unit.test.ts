@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { bombPdf, encryptedPdf, pdfOf } from '../test/intake-files';
+import { inspectPdf } from './pdf';
+
+/** A PDF written by hand, object by object, with a correct cross-reference table. */
+function handMadePdf(objects: string[]): Buffer {
+  let body = '%PDF-1.7\n';
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(body.length);
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+const page = (contents: string, extra = '') =>
+  `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${contents} ${extra} >>`;
+const stream = (text: string, dict = '') =>
+  `<< /Length ${text.length} ${dict} >>\nstream\n${text}\nendstream`;
+
+describe('inspectPdf', () => {
+  it('reads the facts of a PDF made by pdf-lib', async () => {
+    const facts = await inspectPdf(
+      await pdfOf(
+        [{ text: ['A'] }, { blank: true }, { scan: 'empty' }, { scan: 'printed' }],
+        [{ page: 1, signed: false }],
+      ),
+    );
+    expect(facts).toEqual({ kind: 'pdf', pages: 4, unsignedSignatureFields: 1, blankPages: [2, 3] });
+  });
+
+  it('tells encrypted, hostile and unreadable files apart', async () => {
+    expect(await inspectPdf(await encryptedPdf())).toEqual({ kind: 'encrypted' });
+    expect(await inspectPdf(bombPdf())).toEqual({ kind: 'hostile' });
+    expect(await inspectPdf(Buffer.from('%PDF-1.4\n%%EOF\n'))).toEqual({ kind: 'unreadable' });
+  });
+
+  it('counts as blank only a page that paints nothing: state changes and a link do not paint', async () => {
+    const facts = await inspectPdf(
+      handMadePdf([
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [3 0 R 5 0 R 7 0 R] /Count 3 >>',
+        page('4 0 R', '/Annots [<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] >>]'),
+        stream('q 1 0 0 1 0 0 cm 0.5 g Q % a comment (Tj)'),
+        page('6 0 R'),
+        stream('BT /F1 12 Tf (Hello) Tj ET'),
+        page('8 0 R'),
+        // A filter this check does not decode: counted as not blank rather than guessed.
+        stream('x', '/Filter /LZWDecode'),
+      ]),
+    );
+    expect(facts).toMatchObject({ kind: 'pdf', pages: 3, blankPages: [1] });
+  });
+
+  it('survives a page tree that contains itself', async () => {
+    const facts = await inspectPdf(
+      handMadePdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [2 0 R] /Count 1 >>']),
+    );
+    expect(['hostile', 'unreadable']).toContain(facts.kind);
+  });
+
+  it('survives a field tree that contains itself', async () => {
+    const facts = await inspectPdf(
+      handMadePdf([
+        '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] >> >>',
+        '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+        page('5 0 R'),
+        '<< /T (Parent) /FT /Sig /Kids [4 0 R 6 0 R] >>',
+        stream('BT (x) Tj ET'),
+        '<< /T (Child) /Parent 4 0 R /Kids [4 0 R] >>',
+      ]),
+    );
+    // Each field is visited once: the walk ends, and the page count stands.
+    expect(facts).toMatchObject({ kind: 'pdf', pages: 1 });
+  });
+});
