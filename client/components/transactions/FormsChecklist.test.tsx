@@ -408,18 +408,18 @@ describe('the packet splitter', () => {
     expect(await dialog.findByRole('combobox', { name: 'Pages 1-2' })).toHaveValue(
       'Residential Purchase Agreement',
     );
-    expect(dialog.getByRole('combobox', { name: 'Pages 3' })).toHaveValue('Agency Disclosure');
+    expect(dialog.getByRole('combobox', { name: 'Page 3' })).toHaveValue('Agency Disclosure');
     expect(dialog.getByRole('combobox', { name: 'Pages 4-5' })).toHaveValue('Wire Fraud Advisory');
     for (const page of [1, 2, 3, 4, 5])
       expect(await dialog.findByRole('img', { name: `Page ${page}` })).toBeVisible();
 
     // Page 5 is a document of its own, filed as the Closing Disclosure; page 3 joins the agreement.
-    await user.click(dialog.getByRole('button', { name: 'Start a new document at page 5' }));
-    expect(dialog.getByRole('combobox', { name: 'Pages 5' })).toHaveValue('Leave out');
-    expect(dialog.getByText('Left out: pages 5')).toBeVisible();
-    await user.click(dialog.getByRole('combobox', { name: 'Pages 5' }));
+    await user.click(dialog.getByRole('button', { name: 'New document from page 5' }));
+    expect(dialog.getByRole('combobox', { name: 'Page 5' })).toHaveValue('Leave out');
+    expect(dialog.getByText('Left out: page 5')).toBeVisible();
+    await user.click(dialog.getByRole('combobox', { name: 'Page 5' }));
     await user.click(await screen.findByRole('option', { name: 'Closing Disclosure' }));
-    await user.click(dialog.getByRole('button', { name: 'Merge pages 3 into the document before' }));
+    await user.click(dialog.getByRole('button', { name: 'Merge with previous: page 3' }));
     expect(dialog.getByRole('combobox', { name: 'Pages 1-3' })).toHaveValue('Residential Purchase Agreement');
     expect(dialog.queryByText(/Left out/)).not.toBeInTheDocument();
 

@@ -138,7 +138,10 @@ export default function SplitPacketModal({ transaction, packet, onClose, onSplit
           ))
         )}
         {leftOut.length > 0 && (
-          <Text size="sm" c="dimmed">{`Left out: pages ${formatPageList(leftOut)}`}</Text>
+          <Text
+            size="sm"
+            c="dimmed"
+          >{`Left out: ${leftOut.length === 1 ? 'page' : 'pages'} ${formatPageList(leftOut)}`}</Text>
         )}
         {error && (
           <Alert color="red" role="alert">
@@ -170,7 +173,7 @@ type RangeCardProps = {
 /** One document of the packet: which item it is, and its pages. */
 function RangeCard({ range, index, pdf, options, disabled, dispatch }: RangeCardProps) {
   const pages = pagesOf(range);
-  const pagesText = `Pages ${formatPageList(pages)}`;
+  const pagesText = `${pages.length === 1 ? 'Page' : 'Pages'} ${formatPageList(pages)}`;
   return (
     <Paper withBorder p="xs" data-testid="split-range">
       <Stack gap="xs">
@@ -191,7 +194,8 @@ function RangeCard({ range, index, pdf, options, disabled, dispatch }: RangeCard
               size="xs"
               variant="default"
               disabled={disabled}
-              aria-label={`Merge ${pagesText.toLowerCase()} into the document before`}
+              // The visible words first, as speech input users say them (WCAG 2.5.3).
+              aria-label={`Merge with previous: ${pagesText.toLowerCase()}`}
               onClick={() => dispatch({ type: 'merge', index })}
             >
               Merge with previous
@@ -207,10 +211,10 @@ function RangeCard({ range, index, pdf, options, disabled, dispatch }: RangeCard
                   size="compact-xs"
                   variant="subtle"
                   disabled={disabled}
-                  aria-label={`Start a new document at page ${page}`}
+                  aria-label={`New document from page ${page}`}
                   onClick={() => dispatch({ type: 'start', page })}
                 >
-                  New here
+                  New document
                 </Button>
               )}
             </Stack>
@@ -268,9 +272,7 @@ function PageThumbnail({ pdf, page }: { pdf: PacketPdf | null; page: number }) {
         bg="white"
         style={{ border: '1px solid var(--mantine-color-gray-4)' }}
       >
-        {source && (
-          <Image src={source} alt={`Page ${page}`} w={THUMBNAIL_WIDTH} h={THUMBNAIL_HEIGHT} fit="contain" />
-        )}
+        {source && <Image src={source} alt={`Page ${page}`} w="100%" h="100%" fit="contain" />}
       </Box>
       {/* The picture's text alternative says the same to a screen reader. */}
       <Text size="xs" aria-hidden={source ? 'true' : undefined}>

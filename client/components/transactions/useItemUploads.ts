@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { TITLE_SCORE } from '../../../shared/intake/suggestions';
 import { toasts } from '../../../shared/messages';
 import type { TransactionForm, UploadAnswer } from '../../../shared/schemas/transactions';
 import { serverMessageOf } from '../../api/errors';
@@ -13,6 +12,12 @@ export const duplicateWarning = (label: string) => `The same file is already att
 
 /** The hint of an upload whose text reads as another item's title (DESIGN.md 12.5). */
 export const looksLikeHint = (label: string) => `This looks like "${label}"`;
+
+/**
+ * A suggestion this sure names the document near its top: worth telling the agent it may be on
+ * the wrong item. Lower scores come from a mere mention or shared words, too weak to second-guess.
+ */
+const HINT_SCORE = 0.9;
 
 /** Files sent at once from one checklist item: a phone's uplink shares poorly beyond two. */
 const PARALLEL_UPLOADS = 2;
@@ -46,7 +51,7 @@ function noticesOf(answer: UploadAnswer, formId: string): Pick<ItemUpload, 'warn
     .filter((warning) => !(warning.code === 'duplicate' && sameItem))
     .map((warning) => warning.message);
   const best = answer.suggestions[0];
-  const hint = best && best.formId !== formId && best.score >= TITLE_SCORE ? looksLikeHint(best.label) : null;
+  const hint = best && best.formId !== formId && best.score >= HINT_SCORE ? looksLikeHint(best.label) : null;
   return { warnings, hint };
 }
 
