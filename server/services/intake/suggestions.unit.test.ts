@@ -77,7 +77,7 @@ const body = (others: string[]) =>
 describe('checklist suggestions on the seeded checklists', () => {
   it('find every demo document (its label as its title) first', () => {
     const result = evaluate((label, others) => `${label}\n${body(others)}`);
-    console.info(
+    console.warn(
       `demo titles: ${result.outcomes.length} documents, ${(result.right * 100).toFixed(0)}% first`,
     );
     expect(result.right).toBe(1);
@@ -88,7 +88,7 @@ describe('checklist suggestions on the seeded checklists', () => {
     const missed = result.outcomes
       .filter((o) => o.outcome !== 'right')
       .map((o) => `${o.label} (${o.outcome})`);
-    console.info(
+    console.warn(
       `form titles: ${result.outcomes.length} documents, ${(result.right * 100).toFixed(1)}% first, ` +
         `${(result.wrong * 100).toFixed(1)}% another first, ${(result.none * 100).toFixed(1)}% none; missed: ${missed.join(', ')}`,
     );
