@@ -1,9 +1,10 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
+import { onePagePdf } from '../server/storage/sample-pdf';
 import { toasts } from '../shared/messages';
-import { axeFindings } from './support/a11y';
+import { axeFindings, screenshot } from './support/a11y';
 import { approvedAgent, signIn } from './support/accounts';
-import { type APIRequestContext, expect, type Page, test } from './support/test';
+import { type APIRequestContext, expect, type Locator, type Page, test } from './support/test';
 
 /**
  * Document intake (issue 22) in a real Chromium: on a phone an agent photographs a paper
@@ -88,6 +89,7 @@ test.describe('on a phone', () => {
     const width = await dialog.evaluate((element) => element.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
     expect(await axeFindings(page, 'photos dialog at 390 px')).toEqual([]);
+    await screenshot(page, 'agent-photos-390');
 
     await dialog.getByRole('button', { name: 'Upload as one PDF' }).click();
     await expect(page.getByText(toasts.fileUploaded).last()).toBeVisible();
@@ -98,6 +100,22 @@ test.describe('on a phone', () => {
     expect(version).toMatchObject({ number: 1, contentType: 'application/pdf', pages: 3 });
   });
 });
+
+/** Files dropped on an element as the browser delivers them: dragenter, dragover, drop. */
+async function dropFiles(page: Page, target: Locator, files: Array<{ name: string; buffer: Buffer }>) {
+  const dataTransfer = await page.evaluateHandle(
+    (sent) => {
+      const transfer = new DataTransfer();
+      for (const { name, base64 } of sent) {
+        const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+        transfer.items.add(new File([bytes], name, { type: 'application/pdf' }));
+      }
+      return transfer;
+    },
+    files.map(({ name, buffer }) => ({ name, base64: buffer.toString('base64') })),
+  );
+  for (const type of ['dragenter', 'dragover', 'drop']) await target.dispatchEvent(type, { dataTransfer });
+}
 
 /** A scanned packet: three documents of the checklist, each titled on its first page (2 + 1 + 2 pages). */
 async function packet(): Promise<Buffer> {
@@ -134,10 +152,11 @@ test('an agent drops a packet and the splitter files its three documents', async
   await expect(dialog.getByRole('combobox', { name: 'Pages 1-2' })).toHaveValue(
     'Residential Purchase Agreement',
   );
-  await expect(dialog.getByRole('combobox', { name: 'Pages 3' })).toHaveValue('Agency Disclosure');
+  await expect(dialog.getByRole('combobox', { name: 'Page 3' })).toHaveValue('Agency Disclosure');
   await expect(dialog.getByRole('combobox', { name: 'Pages 4-5' })).toHaveValue('Wire Fraud Advisory');
   await expect(dialog.getByRole('img', { name: 'Page 1' })).toBeVisible();
   expect(await axeFindings(page, 'packet splitter')).toEqual([]);
+  await screenshot(page, 'agent-packet-splitter-1440');
 
   await dialog.getByRole('button', { name: 'Split' }).click();
   await expect(page.getByText('Packet split into 3 documents')).toBeVisible();
@@ -156,4 +175,17 @@ test('an agent drops a packet and the splitter files its three documents', async
     }),
   );
   expect(pageCounts).toEqual([2, 1, 2]);
+
+  // Two files dropped on one item: both attached, in order; the second reads as another document.
+  const closing = card(page, 'Closing Disclosure');
+  await dropFiles(page, closing, [
+    { name: 'closing.pdf', buffer: onePagePdf('Closing Disclosure') },
+    { name: 'inspection.pdf', buffer: onePagePdf('Home Inspection Report') },
+  ]);
+  await expect(page.getByText('2 files uploaded successfully!')).toBeVisible();
+  await expect(closing.getByTestId('form-file')).toContainText('inspection.pdf');
+  await expect(closing.getByTestId('form-file')).toContainText('Version 2');
+  await expect(closing.getByTestId('upload-notices')).toContainText(
+    'This looks like "Home Inspection Report"',
+  );
 });
