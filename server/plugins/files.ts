@@ -5,11 +5,18 @@ import { AppError } from '../errors';
 import { downloadHeadersOfKey } from '../storage/file-types';
 import { isValidKey, keyFromLink } from '../storage/keys';
 import { fileSigningKey, verifyFileSignature } from '../storage/signed-urls';
+import { parseRangeHeader, resolveRange } from './byte-ranges';
+
+/** The 416's message: the Range names no byte of the file. */
+const RANGE_NOT_SATISFIABLE = 'The requested range is not satisfiable';
 
 /**
  * GET /files/<key>?exp=&sig= : the local driver's signed download links (DESIGN.md section 6).
  * No bearer token: the signature is the permission, so "View" works in a new tab. The type sent
  * is the one sniffed at upload (kept as the key's extension) and browsers may not second-guess it.
+ * A single Range is served as a 206 of exactly those bytes, read from the store as a stream
+ * (pdf.js shows the first page of a large PDF from a few 64 KiB parts); see byte-ranges.ts for
+ * what is ignored. Neither answer is compressed: the compression plugin leaves streams alone.
  */
 export const fileRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   const signingKey = fileSigningKey(deps.config.jwtSecret);
@@ -28,14 +35,43 @@ export const fileRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
     if (verdict === 'invalid') throw new AppError('FORBIDDEN', apiMessages.forbidden);
     if (verdict === 'expired') throw new AppError('FORBIDDEN', apiMessages.linkExpired);
 
-    const file = await deps.storage.open(key);
-    if (!file) throw new AppError('NOT_FOUND', apiMessages.notFound);
+    // Every answer says ranges work, so a reader (pdf.js) knows after the first one it may ask.
+    reply.header('accept-ranges', 'bytes');
+    // A HEAD has no bytes to part. If-Range asks for the part only if the file is still the one
+    // the client saw, judged by an ETag or a date this route never sends: the whole file it is.
+    const asked =
+      req.method === 'GET' && req.headers['if-range'] === undefined
+        ? parseRangeHeader(req.headers.range)
+        : null;
     const { contentType, contentDisposition } = downloadHeadersOfKey(key);
+    const fileHeaders = {
+      'content-type': contentType,
+      'x-content-type-options': 'nosniff',
+      'content-disposition': contentDisposition,
+    };
+
+    if (!asked) {
+      const file = await deps.storage.open(key);
+      if (!file) throw new AppError('NOT_FOUND', apiMessages.notFound);
+      return reply.headers(fileHeaders).header('content-length', file.size).send(file.body);
+    }
+
+    const size = await deps.storage.size(key);
+    if (size === null) throw new AppError('NOT_FOUND', apiMessages.notFound);
+    const range = resolveRange(asked, size);
+    // The API has no error code of its own for a 416: like a 400, it is the client's mistake.
+    if (range === 'unsatisfiable')
+      return reply
+        .code(416)
+        .header('content-range', `bytes */${size}`)
+        .send({ message: RANGE_NOT_SATISFIABLE, code: 'BAD_REQUEST' });
+    const file = await deps.storage.open(key, { range });
+    if (!file) throw new AppError('NOT_FOUND', apiMessages.notFound);
     return reply
-      .header('content-type', contentType)
-      .header('content-length', file.size)
-      .header('x-content-type-options', 'nosniff')
-      .header('content-disposition', contentDisposition)
+      .code(206)
+      .headers(fileHeaders)
+      .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+      .header('content-length', range.end - range.start + 1)
       .send(file.body);
   });
 };

@@ -33,6 +33,7 @@ function deferredStorage(driver: Promise<Storage>): Storage {
   return {
     put: async (...args) => (await driver).put(...args),
     open: async (...args) => (await driver).open(...args),
+    size: async (...args) => (await driver).size(...args),
     exists: async (...args) => (await driver).exists(...args),
     delete: async (...args) => (await driver).delete(...args),
     signedUrl: async (...args) => (await driver).signedUrl(...args),

@@ -20,9 +20,9 @@ describeStorageContract('local driver', { verifiesSignatures: true }, async () =
   const app = buildTestApp(testDeps(database.db, { clock: systemClock, storage: driver(systemClock) }));
   return {
     driver,
-    async fetchLink(url) {
+    async fetchLink(url, headers) {
       const link = new URL(url);
-      const res = await app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+      const res = await app.inject({ method: 'GET', url: `${link.pathname}${link.search}`, headers });
       const header = (name: string) => {
         const value = res.headers[name];
         return typeof value === 'string' ? value : undefined;
@@ -32,6 +32,8 @@ describeStorageContract('local driver', { verifiesSignatures: true }, async () =
         body: res.rawPayload,
         contentType: header('content-type'),
         contentDisposition: header('content-disposition'),
+        contentRange: header('content-range'),
+        acceptRanges: header('accept-ranges'),
       };
     },
     unfinishedWrites: async () =>

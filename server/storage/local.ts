@@ -49,12 +49,19 @@ export function localStorage(options: {
       return { size: file.bytesWritten };
     },
 
-    async open(key) {
+    async open(key, openOptions) {
       if (!isValidKey(key)) return null;
       const file = pathOf(key);
       const info = await stat(file).catch(() => null);
       if (!info?.isFile()) return null;
-      return { body: createReadStream(file), size: info.size };
+      // Both ends included, as in HTTP: the stream reads only the range, whatever the file's size.
+      return { body: createReadStream(file, openOptions?.range), size: info.size };
+    },
+
+    async size(key) {
+      if (!isValidKey(key)) return null;
+      const info = await stat(pathOf(key)).catch(() => null);
+      return info?.isFile() ? info.size : null;
     },
 
     async exists(key) {

@@ -14,7 +14,7 @@ import type { Clock } from '../clock';
 import { AppError } from '../errors';
 import { downloadHeadersOfKey } from './file-types';
 import { isValidKey } from './keys';
-import { SIGNED_URL_TTL_SECONDS, type Storage } from './storage';
+import { type ByteRange, SIGNED_URL_TTL_SECONDS, type Storage } from './storage';
 
 /**
  * Files in an S3 bucket (AWS or a compatible service such as MinIO), for several instances that
@@ -76,6 +76,16 @@ function isNotFound(error: unknown): boolean {
   return name === 'NoSuchKey' || name === 'NotFound' || statusOf(error) === 404;
 }
 
+/**
+ * The whole size in a Content-Range (`bytes 0-99/1234`: 1234) that names exactly `range`, else
+ * undefined: a store that answered other bytes than asked (s3rver reads `0-0` as the whole file)
+ * would make the route's Content-Length a lie.
+ */
+function sizeInContentRange(contentRange: string | undefined, range: ByteRange): number | undefined {
+  const [, start, end, size] = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(contentRange ?? '') ?? [];
+  return Number(start) === range.start && Number(end) === range.end ? Number(size) : undefined;
+}
+
 function checkedKey(key: string): string {
   if (!isValidKey(key)) throw new Error('Invalid storage key');
   return key;
@@ -126,12 +136,38 @@ export function s3Storage(options: S3Settings & { clock: Clock }): Storage {
       return { size };
     },
 
-    async open(key) {
+    async open(key, openOptions) {
+      if (!isValidKey(key)) return null;
+      const range = openOptions?.range;
+      try {
+        const object = await client.send(
+          new GetObjectCommand({
+            Bucket,
+            Key: key,
+            ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+          }),
+        );
+        if (!(object.Body instanceof Readable)) throw new Error('S3 answered without a body stream');
+        // A part's ContentLength is the part's: the whole size is the one its Content-Range names.
+        const size = range ? sizeInContentRange(object.ContentRange, range) : (object.ContentLength ?? 0);
+        if (size === undefined) {
+          object.Body.destroy();
+          throw new Error(
+            `S3 answered ${object.ContentRange ?? 'no range'} for ${range?.start}-${range?.end}`,
+          );
+        }
+        return { body: object.Body, size };
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw storageUnavailable(error);
+      }
+    },
+
+    async size(key) {
       if (!isValidKey(key)) return null;
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket, Key: key }));
-        if (!(object.Body instanceof Readable)) throw new Error('S3 answered without a body stream');
-        return { body: object.Body, size: object.ContentLength ?? 0 };
+        const head = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+        return head.ContentLength ?? 0;
       } catch (error) {
         if (isNotFound(error)) return null;
         throw storageUnavailable(error);

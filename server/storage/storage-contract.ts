@@ -18,12 +18,17 @@ import { SIGNED_URL_TTL_SECONDS, type Storage } from './storage';
 export type StorageFixture = {
   /** The driver under test, on its store, signing links at `clock`'s time. */
   driver(clock: Clock): Storage;
-  /** Opens a signed link as a browser does. */
-  fetchLink(url: string): Promise<{
+  /** Opens a signed link as a browser does, with the request headers given (a Range). */
+  fetchLink(
+    url: string,
+    headers?: Record<string, string>,
+  ): Promise<{
     status: number;
     body: Buffer;
     contentType: string | undefined;
     contentDisposition: string | undefined;
+    contentRange: string | undefined;
+    acceptRanges: string | undefined;
   }>;
   /** Writes begun and never finished: `.partial` files, multipart uploads neither completed nor aborted. */
   unfinishedWrites(): Promise<string[]>;
@@ -141,9 +146,45 @@ export function describeStorageContract(
       await expect(storage.delete(libraryKey('never.pdf'))).resolves.toBeUndefined();
     });
 
-    it('a key never stored: open is null, exists is false', async () => {
+    it('a key never stored: open and size are null, exists is false', async () => {
       expect(await storage.open(transactionKey('missing.pdf'))).toBeNull();
+      expect(await storage.open(transactionKey('missing.pdf'), { range: { start: 0, end: 9 } })).toBeNull();
+      expect(await storage.size(transactionKey('missing.pdf'))).toBeNull();
       expect(await storage.exists(transactionKey('missing.pdf'))).toBe(false);
+    });
+
+    it('size is the bytes stored; open with a range reads exactly those bytes, both ends included', async () => {
+      const key = transactionKey('ranged.pdf');
+      const bytes = patterned(3 * CHUNK + 123, 11);
+      await storage.put(key, inChunks(bytes), { contentType: PDF_TYPE });
+      expect(await storage.size(key)).toBe(bytes.length);
+      for (const range of [
+        // One byte; not the first: s3rver reads `0-0` as the whole file (AWS S3 does not).
+        { start: 1, end: 1 },
+        { start: 0, end: CHUNK - 1 },
+        // Across the boundaries of the chunks it was written in, and of pdf.js's 64 KiB parts.
+        { start: CHUNK - 5, end: 2 * CHUNK + 4 },
+        { start: bytes.length - 1, end: bytes.length - 1 },
+        { start: 0, end: bytes.length - 1 },
+      ]) {
+        const file = await storage.open(key, { range });
+        const label = `${range.start}-${range.end}`;
+        expect(file?.size, label).toBe(bytes.length);
+        const part = await readAll(file?.body ?? Readable.from([]));
+        expect(part.equals(bytes.subarray(range.start, range.end + 1)), label).toBe(true);
+      }
+    });
+
+    it('a range across the parts of a 12 MiB file (S3: its multipart parts) reads those bytes', async () => {
+      const key = transactionKey('large-ranged.pdf');
+      const bytes = patterned(12 * MiB, 13);
+      await storage.put(key, inChunks(bytes), { contentType: PDF_TYPE });
+      const range = { start: 5 * MiB - CHUNK / 2, end: 5 * MiB + CHUNK / 2 - 1 };
+      const file = await storage.open(key, { range });
+      expect(file?.size).toBe(bytes.length);
+      const part = await readAll(file?.body ?? Readable.from([]));
+      expect(part.equals(bytes.subarray(range.start, range.end + 1))).toBe(true);
+      await storage.delete(key);
     });
 
     it('keys of any other shape are refused before the store is touched', async () => {
@@ -169,6 +210,8 @@ export function describeStorageContract(
           key,
         ).rejects.toThrow('Invalid storage key');
         expect(await storage.open(key), key).toBeNull();
+        expect(await storage.open(key, { range: { start: 0, end: 0 } }), key).toBeNull();
+        expect(await storage.size(key), key).toBeNull();
         expect(await storage.exists(key), key).toBe(false);
         await expect(storage.delete(key), key).resolves.toBeUndefined();
         await expect(storage.signedUrl(key), key).rejects.toThrow('Invalid storage key');
@@ -240,6 +283,27 @@ export function describeStorageContract(
       expect(downloaded.contentDisposition).toBe(
         `attachment; filename="Budget_2026.xlsx"; filename*=UTF-8''Budget_2026.xlsx`,
       );
+    });
+
+    it('a signed link serves a byte range as 206 with its Content-Range, and says it takes ranges', async () => {
+      const key = transactionKey('Ranged-Link.pdf');
+      const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), patterned(200_000, 4)]);
+      await storage.put(key, inChunks(pdf), { contentType: PDF_TYPE });
+      const link = await storage.signedUrl(key);
+      const whole = await fixture.fetchLink(link);
+      expect(whole.status).toBe(200);
+      expect(whole.acceptRanges).toBe('bytes');
+
+      const part = await fixture.fetchLink(link, { range: 'bytes=65536-131071' });
+      expect(part.status).toBe(206);
+      expect(part.contentRange).toBe(`bytes 65536-131071/${pdf.length}`);
+      expect(part.contentType).toBe(PDF_TYPE);
+      expect(part.body.equals(pdf.subarray(65536, 131072))).toBe(true);
+
+      const tail = await fixture.fetchLink(link, { range: `bytes=${pdf.length - 10}-${pdf.length + 1000}` });
+      expect(tail.status).toBe(206);
+      expect(tail.contentRange).toBe(`bytes ${pdf.length - 10}-${pdf.length - 1}/${pdf.length}`);
+      expect(tail.body.equals(pdf.subarray(pdf.length - 10))).toBe(true);
     });
 
     it('a link works for one hour after it was signed, and is refused after', async () => {

@@ -7,8 +7,14 @@ import type { Readable } from 'node:stream';
 export type Storage = {
   /** Stores the stream under the key; resolves with the bytes written. */
   put(key: string, body: Readable, options: { contentType: string }): Promise<{ size: number }>;
-  /** The file's bytes, or null when there is no such key. */
-  open(key: string): Promise<{ body: Readable; size: number } | null>;
+  /**
+   * The file's bytes, or null when there is no such key; with `range`, only those bytes (a
+   * download's Range request), which must lie within the file: resolve it against `size` first.
+   * `size` is always the whole file's.
+   */
+  open(key: string, options?: { range?: ByteRange }): Promise<{ body: Readable; size: number } | null>;
+  /** The file's size in bytes, or null when there is no such key. */
+  size(key: string): Promise<number | null>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   /**
@@ -19,6 +25,9 @@ export type Storage = {
    */
   signedUrl(key: string, options?: SignedUrlOptions): Promise<string>;
 };
+
+/** Bytes `start` to `end` of a file, both included, as HTTP counts them (RFC 9110 14.1.2). */
+export type ByteRange = { start: number; end: number };
 
 export type SignedUrlOptions = { sameOrigin?: boolean };
 
