@@ -1,10 +1,14 @@
-import { Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
-import type { PDFDocumentProxy } from 'pdfjs-dist';
+import { ActionIcon, Anchor, Box, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { useElementSize, useMergedRef } from '@mantine/hooks';
+import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import type { PDFDocumentLoadingTask, PDFDocumentProxy, RenderTask } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { useEffect, useRef, useState } from 'react';
+import { FIT_WIDTH, pageFromEntry, shownScale, type Zoom } from './viewer-zoom';
+import { ZoomControls } from './ZoomControls';
 
 type PdfViewerProps = {
-  /** Same-origin link to the file (/files/...). */
+  /** Link to the file: /files/... (same origin) or an S3 presigned URL. */
   url: string;
   /** What the document is, for the pages' text alternative. */
   label: string;
@@ -13,72 +17,112 @@ type PdfViewerProps = {
 type LoadState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; doc: PDFDocumentProxy };
 
 /**
- * A PDF drawn page by page on a canvas with pdf.js. This module (and pdf.js, imported on first
- * use) stays out of the initial bundle: the review panel loads it lazily. No eval (the CSP has
- * none), the worker is a same-origin asset, and the bytes come from a same-origin fetch.
+ * pdf.js asks for the file in parts of this size once the first answer says ranges work
+ * (Accept-Ranges: bytes, more than two parts long): a 300-page scan shows its first page after a
+ * few parts, not after the whole file.
+ */
+export const RANGE_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * A canvas past this many pixels costs more memory than phones grant one (iOS Safari refuses
+ * about 16.7 million): at high zoom the page is drawn at fewer pixels per CSS pixel instead.
+ */
+const MAX_CANVAS_PIXELS = 16_000_000;
+
+/** What getDocument is given; exported so the test sees the range settings are the ones used. */
+export const documentSource = (url: string) => ({
+  url,
+  rangeChunkSize: RANGE_CHUNK_BYTES,
+  // Only the parts the page on screen needs: no streaming of the rest of the file (pdf.js
+  // prefetches everything when it streams), no fetching ahead.
+  disableStream: true,
+  disableAutoFetch: true,
+  // The CSP has no 'unsafe-eval'; the links carry their own permission, never a cookie.
+  isEvalSupported: false,
+  withCredentials: false,
+});
+
+/**
+ * A PDF drawn one page at a time on a canvas with pdf.js: page navigation (previous, next, go to
+ * a page), zoom (steps, fit width, actual size). Only the page on screen is drawn, so a 300-page
+ * document costs what one page costs; changing page or zoom cancels a drawing under way. This
+ * module (and pdf.js, imported on first use) stays out of the initial bundle: DocumentPreview
+ * loads it lazily. No eval, and the worker is a same-origin asset.
  */
 export default function PdfViewer({ url, label }: PdfViewerProps) {
   const [state, setState] = useState<LoadState>({ status: 'loading' });
   const [pageNumber, setPageNumber] = useState(1);
+  const [zoom, setZoom] = useState<Zoom>(FIT_WIDTH);
+  /** The scale the page on the canvas was drawn at: the percentage shown, what zooming steps from. */
+  const [drawnScale, setDrawnScale] = useState(1);
+  /** The page whose drawing is on the canvas (null while the first one is drawn). */
+  const [drawnPage, setDrawnPage] = useState<number | null>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const frameRef = useRef<HTMLDivElement>(null);
+  const { ref: sizeRef, width: observedWidth } = useElementSize<HTMLDivElement>();
+  const mergedFrameRef = useMergedRef(frameRef, sizeRef);
 
   useEffect(() => {
     let cancelled = false;
-    let loaded: PDFDocumentProxy | null = null;
+    let task: PDFDocumentLoadingTask | null = null;
     setState({ status: 'loading' });
     setPageNumber(1);
+    setDrawnPage(null);
     (async () => {
-      try {
-        const pdfjs = await import('pdfjs-dist');
-        pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
-        const response = await fetch(url, { credentials: 'same-origin' });
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        const data = new Uint8Array(await response.arrayBuffer());
-        if (cancelled) return;
-        loaded = await pdfjs.getDocument({ data, isEvalSupported: false }).promise;
-        if (cancelled) {
-          void loaded.destroy();
-          return;
-        }
-        setState({ status: 'ready', doc: loaded });
-      } catch {
-        if (!cancelled) setState({ status: 'failed' });
-      }
-    })();
+      const pdfjs = await import('pdfjs-dist');
+      if (cancelled) return;
+      pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
+      task = pdfjs.getDocument(documentSource(url));
+      const doc = await task.promise;
+      if (!cancelled) setState({ status: 'ready', doc });
+    })().catch(() => {
+      if (!cancelled) setState({ status: 'failed' });
+    });
     return () => {
       cancelled = true;
-      void loaded?.destroy();
+      // Ends the document too, and any request still fetching parts of it.
+      void task?.destroy();
     };
   }, [url]);
 
   const doc = state.status === 'ready' ? state.doc : null;
+  // Fitting follows the frame's width (a rotated phone, a resized window); a fixed zoom does not.
+  const fitWidth = zoom.kind === 'fit-width' ? observedWidth : 0;
   useEffect(() => {
     if (!doc) return;
     let cancelled = false;
-    let task: { cancel: () => void; promise: Promise<void> } | null = null;
+    let task: RenderTask | null = null;
     (async () => {
-      const canvas = canvasRef.current;
-      if (!canvas) return;
       const page = await doc.getPage(pageNumber);
-      if (cancelled) return;
-      const width = frameRef.current?.clientWidth || 800;
-      const unscaled = page.getViewport({ scale: 1 });
-      const ratio = window.devicePixelRatio || 1;
-      const viewport = page.getViewport({ scale: (width / unscaled.width) * ratio });
+      const canvas = canvasRef.current;
+      if (cancelled || !canvas) return;
+      const natural = page.getViewport({ scale: 1 });
+      // Before the first measure (a frame just shown) its laid-out width is already right.
+      const frameWidth = fitWidth || frameRef.current?.clientWidth || 0;
+      const scale = shownScale(zoom, frameWidth, natural.width);
+      const onScreen = page.getViewport({ scale });
+      const pixelRatio = Math.min(
+        window.devicePixelRatio || 1,
+        Math.sqrt(MAX_CANVAS_PIXELS / (onScreen.width * onScreen.height)),
+      );
+      const viewport = page.getViewport({ scale: scale * pixelRatio });
       canvas.width = Math.floor(viewport.width);
       canvas.height = Math.floor(viewport.height);
-      canvas.style.width = `${Math.floor(viewport.width / ratio)}px`;
+      canvas.style.width = `${Math.floor(onScreen.width)}px`;
+      canvas.style.height = `${Math.floor(onScreen.height)}px`;
+      setDrawnScale(scale);
       task = page.render({ canvas, viewport });
-      await task.promise.catch(() => {});
+      await task.promise;
+      if (!cancelled) setDrawnPage(pageNumber);
     })().catch(() => {
+      // A drawing cancelled because the page or the zoom changed is not a failure.
       if (!cancelled) setState({ status: 'failed' });
     });
     return () => {
       cancelled = true;
       task?.cancel();
     };
-  }, [doc, pageNumber]);
+  }, [doc, pageNumber, zoom, fitWidth]);
 
   if (state.status === 'failed')
     return (
@@ -89,39 +133,110 @@ export default function PdfViewer({ url, label }: PdfViewerProps) {
         </Anchor>
       </Stack>
     );
-  const pages = doc?.numPages ?? 0;
+  const pageCount = doc?.numPages ?? 0;
   return (
-    <Stack gap="xs" ref={frameRef}>
-      {state.status === 'loading' && <Loader size="sm" aria-label="Loading the document" />}
-      {doc && pages > 1 && (
-        <Group gap="xs" justify="space-between">
-          <Button
-            size="compact-xs"
-            variant="default"
-            disabled={pageNumber <= 1}
-            onClick={() => setPageNumber((n) => n - 1)}
-          >
-            Previous page
-          </Button>
-          <Text size="xs" c="dimmed" aria-live="polite">
-            Page {pageNumber} of {pages}
-          </Text>
-          <Button
-            size="compact-xs"
-            variant="default"
-            disabled={pageNumber >= pages}
-            onClick={() => setPageNumber((n) => n + 1)}
-          >
-            Next page
-          </Button>
+    <Stack gap="xs">
+      {doc && (
+        <Group gap="xs" justify="space-between" wrap="wrap">
+          {pageCount > 1 ? (
+            <PageControls pageNumber={pageNumber} pageCount={pageCount} onChange={setPageNumber} />
+          ) : (
+            <Text size="xs" c="dimmed">
+              Page 1 of 1
+            </Text>
+          )}
+          <ZoomControls zoom={zoom} shown={drawnScale} onChange={setZoom} />
         </Group>
       )}
-      <canvas
-        ref={canvasRef}
-        role="img"
-        aria-label={`${label}, page ${pageNumber}${pages ? ` of ${pages}` : ''}`}
-        style={{ maxWidth: '100%', display: doc ? 'block' : 'none', background: 'white' }}
-      />
+      <Box pos="relative">
+        {drawnPage !== pageNumber && (
+          <Loader
+            size="sm"
+            aria-label={doc ? `Loading page ${pageNumber}` : 'Loading the document'}
+            pos="absolute"
+            top={8}
+            left="50%"
+            style={{ zIndex: 1 }}
+          />
+        )}
+        <Box
+          ref={mergedFrameRef}
+          // Focusable so that a page zoomed past the frame scrolls with the arrow keys.
+          tabIndex={0}
+          role="group"
+          aria-label={`${label}: page view`}
+          style={{ overflow: 'auto', maxHeight: '75vh', minHeight: doc ? undefined : 48 }}
+        >
+          <canvas
+            ref={canvasRef}
+            role="img"
+            aria-label={`${label}, page ${pageNumber}${pageCount ? ` of ${pageCount}` : ''}`}
+            data-drawn-page={drawnPage ?? undefined}
+            style={{ display: doc ? 'block' : 'none', background: 'white' }}
+          />
+        </Box>
+      </Box>
     </Stack>
+  );
+}
+
+type PageControlsProps = { pageNumber: number; pageCount: number; onChange: (page: number) => void };
+
+/**
+ * Previous, "Page N of M", next, and a field to go to a page (Enter or leaving it). Buttons at
+ * the first or last page stay focusable (aria-disabled), as in ZoomControls.
+ */
+function PageControls({ pageNumber, pageCount, onChange }: PageControlsProps) {
+  const [entry, setEntry] = useState(String(pageNumber));
+  useEffect(() => setEntry(String(pageNumber)), [pageNumber]);
+  const first = pageNumber <= 1;
+  const last = pageNumber >= pageCount;
+  const goToEntry = () => {
+    const page = pageFromEntry(entry, pageCount);
+    if (page === null) setEntry(String(pageNumber));
+    else {
+      setEntry(String(page));
+      onChange(page);
+    }
+  };
+  return (
+    <Group gap={4} wrap="nowrap" role="group" aria-label="Pages">
+      <ActionIcon
+        variant="default"
+        aria-label="Previous page"
+        aria-disabled={first}
+        data-disabled={first || undefined}
+        onClick={() => !first && onChange(pageNumber - 1)}
+      >
+        <IconChevronLeft size={16} aria-hidden="true" />
+      </ActionIcon>
+      <Text size="xs" aria-live="polite" style={{ whiteSpace: 'nowrap' }}>
+        Page {pageNumber} of {pageCount}
+      </Text>
+      <ActionIcon
+        variant="default"
+        aria-label="Next page"
+        aria-disabled={last}
+        data-disabled={last || undefined}
+        onClick={() => !last && onChange(pageNumber + 1)}
+      >
+        <IconChevronRight size={16} aria-hidden="true" />
+      </ActionIcon>
+      <TextInput
+        size="xs"
+        w={56}
+        aria-label="Go to page"
+        inputMode="numeric"
+        value={entry}
+        onChange={(event) => setEntry(event.currentTarget.value)}
+        onBlur={goToEntry}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            goToEntry();
+          }
+        }}
+      />
+    </Group>
   );
 }
