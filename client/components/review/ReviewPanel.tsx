@@ -1,10 +1,12 @@
 import {
+  Alert,
   Badge,
   Button,
   Center,
   Divider,
   Group,
   Kbd,
+  List,
   Loader,
   Modal,
   Paper,
@@ -15,10 +17,12 @@ import {
   Title,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { complianceMessages } from '../../../shared/messages';
 import type { ReviewQueueItem } from '../../../shared/schemas/compliance';
+import type { UploadWarning } from '../../../shared/schemas/intake';
 import { serverMessageOf } from '../../api/errors';
 import { formatDateTime } from '../../dates';
 import { PHONE_QUERY } from '../../layout/breakpoints';
@@ -68,6 +72,31 @@ const agentName = (item: ReviewQueueItem) =>
   `${item.transaction.user.firstName} ${item.transaction.user.lastName}`;
 export const addressOf = (t: ReviewQueueItem['transaction']) =>
   `${t.streetAddress}, ${t.city}, ${t.state} ${t.zip}`;
+
+const pagesText = (pages: number) => (pages === 1 ? '1 page' : `${pages} pages`);
+
+/**
+ * What the upload's pre-checks found in the file under review (DESIGN.md 12.5: unsigned
+ * signature fields, blank pages, a duplicate), beside the document and before the decision.
+ */
+function PreCheckWarnings({ warnings }: { warnings: readonly UploadWarning[] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <Alert
+      color="yellow"
+      variant="light"
+      title="Pre-checks"
+      icon={<IconAlertTriangle size={18} aria-hidden="true" />}
+      data-testid="review-warnings"
+    >
+      <List size="sm" spacing={2}>
+        {warnings.map((warning) => (
+          <List.Item key={`${warning.code}: ${warning.message}`}>{warning.message}</List.Item>
+        ))}
+      </List>
+    </Alert>
+  );
+}
 
 /**
  * Review mode of the queue: one item at a time, the document itself beside its checklist facts,
@@ -273,10 +302,13 @@ function ReviewItem({
               <Text size="sm" c="dimmed">
                 Version {form.version}
                 {form.fileName && ` · ${form.fileName}`}
+                {form.pages !== null && ` · ${pagesText(form.pages)}`}
                 {form.submittedAt && ` · submitted ${formatDateTime(form.submittedAt)}`}
               </Text>
             )}
           </div>
+
+          {!isWaiver && <PreCheckWarnings warnings={form.warnings} />}
 
           <Stack gap="xs" ref={decisionArea}>
             {!isWaiver && <ReasonChips value={reasons} onChange={setReasons} disabled={busy} />}
