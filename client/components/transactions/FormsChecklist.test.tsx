@@ -459,6 +459,31 @@ describe('the packet splitter', () => {
     expect(onFileStored).not.toHaveBeenCalled();
   });
 
+  it('still splits by page numbers when pdf.js cannot read the packet', async () => {
+    vi.mocked(openPacketPdf).mockRejectedValue(new Error('Invalid PDF structure'));
+    vi.mocked(uploadFile).mockResolvedValueOnce(answer('packet.pdf', { pages: 5 }));
+    const { user, stub } = renderChecklist({ 'transactions.split': () => PURCHASE }, { current: PURCHASE });
+    await choosePacket(user, pdfFile('packet.pdf'));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Split packet.pdf (5 pages)' }));
+    expect(
+      await dialog.findByText('The pages could not be shown here: split them by their numbers.'),
+    ).toBeVisible();
+    expect(dialog.getByRole('combobox', { name: 'Pages 1-5' })).toHaveValue('Leave out');
+    expect(dialog.getByRole('button', { name: 'Split' })).toBeDisabled();
+    await user.click(dialog.getByRole('button', { name: 'New document from page 3' }));
+    await user.click(dialog.getByRole('combobox', { name: 'Pages 3-5' }));
+    await user.click(await screen.findByRole('option', { name: 'Agency Disclosure' }));
+    await user.click(dialog.getByRole('button', { name: 'Split' }));
+    expect(await screen.findByText('Packet split into 1 document')).toBeVisible();
+    expect(stub.callsTo('transactions.split')).toEqual([
+      {
+        id: TRANSACTION_ID,
+        key: `transactions/${TRANSACTION_ID}/packet.pdf`,
+        parts: [{ formId: checklistForm(2)._id, pages: '3-5' }],
+      },
+    ]);
+  });
+
   it('says a one-page PDF has nothing to split, and opens no splitter', async () => {
     vi.mocked(uploadFile).mockResolvedValueOnce(answer('w9.pdf', { pages: 1 }));
     const { user } = renderChecklist({}, { current: PURCHASE });

@@ -51,25 +51,33 @@ export default function SplitPacketModal({ transaction, packet, onClose, onSplit
     transaction.forms.map((form) => ({ formId: form._id, label: form.label })),
   );
   const [pdf, setPdf] = useState<PacketPdf | null>(null);
-  const [pdfFailed, setPdfFailed] = useState(false);
+  /** What went wrong reading the packet; the agent can still split it by page numbers. */
+  const [readFailure, setReadFailure] = useState<string | null>(null);
   const [ranges, setRanges] = useState<SplitRange[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     let cancelled = false;
     let opened: PacketPdf | null = null;
+    // Without a proposal, one range of every page to cut from.
+    const unproposed = (failure: string) => {
+      if (cancelled) return;
+      setReadFailure(failure);
+      setRanges([{ first: 1, last: packet.pages, formId: null }]);
+    };
     (async () => {
       try {
         opened = await openPacketPdf(packet.url);
-        if (cancelled) return opened.close();
-        setPdf(opened);
+      } catch {
+        return unproposed('The pages could not be shown here: split them by their numbers.');
+      }
+      if (cancelled) return opened.close();
+      setPdf(opened);
+      try {
         const texts = await opened.readPageTexts();
         if (!cancelled) setRanges(rangesFromProposal(proposeRanges(texts, checklist)));
       } catch {
-        if (cancelled) return;
-        // Without pdf.js the agent can still split by page numbers: one range to cut from.
-        setPdfFailed(true);
-        setRanges((current) => current ?? [{ first: 1, last: packet.pages, formId: null }]);
+        unproposed("The pages' text could not be read: choose each document's item yourself.");
       }
     })();
     return () => {
@@ -114,9 +122,7 @@ export default function SplitPacketModal({ transaction, packet, onClose, onSplit
           Each document below becomes a new version of the item you choose. Start a new document at any page,
           or merge one into the document before it.
         </Text>
-        {pdfFailed && (
-          <Alert color="yellow">The pages could not be shown here: split them by their numbers.</Alert>
-        )}
+        {readFailure && <Alert color="yellow">{readFailure}</Alert>}
         {ranges === null ? (
           <Group gap="xs">
             <Loader size="sm" aria-hidden="true" />
