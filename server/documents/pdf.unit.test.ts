@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bombPdf, encryptedPdf, pdfOf } from '../test/intake-files';
-import { inspectPdf } from './pdf';
+import { inspectPdf, objectsEndToEnd } from './pdf';
 
 /** A PDF written by hand, object by object, with a correct cross-reference table. */
 function handMadePdf(objects: string[]): Buffer {
@@ -76,5 +76,21 @@ describe('inspectPdf', () => {
     );
     // Each field is visited once: the walk ends, and the page count stands.
     expect(facts).toMatchObject({ kind: 'pdf', pages: 1 });
+  });
+});
+
+describe('objectsEndToEnd', () => {
+  it('passes real PDFs and refuses bytes that are mostly no object, quickly', async () => {
+    expect(objectsEndToEnd(await pdfOf([{ text: ['A'] }, { scan: 'printed' }]))).toBe(true);
+    expect(objectsEndToEnd(bombPdf())).toBe(true);
+    const junk = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(7 * 1024 * 1024, 0x5a)]);
+    expect(objectsEndToEnd(junk)).toBe(false);
+    // pdf-lib spent 167 s on these bytes (past this test's time limit); the screen reads them once.
+    expect(await inspectPdf(junk)).toEqual({ kind: 'unreadable' });
+    // A real PDF with a megabyte of junk wedged between two objects is no PDF to parse either.
+    const real = (await pdfOf([{ text: ['A'] }])).toString('latin1');
+    const cut = real.indexOf('2 0 obj');
+    const wedged = Buffer.from(`${real.slice(0, cut)}${'Z'.repeat(1 << 20)}\n${real.slice(cut)}`, 'latin1');
+    expect(objectsEndToEnd(wedged)).toBe(false);
   });
 });

@@ -82,20 +82,32 @@ function readHead(stream: Readable, bytes: number): Promise<Buffer> {
   });
 }
 
+/**
+ * A PDF's bytes kept in memory as they stream by, for its pre-checks, up to INSPECTED_PDF_BYTES:
+ * past that (a portal that raised MAX_UPLOAD_MB) the file is stored unchecked and memory stays
+ * flat, as the streaming upload promises (bench/upload.bench.ts).
+ */
+const INSPECTED_PDF_BYTES = 32 * 1024 * 1024;
+type Kept = { chunks: Buffer[]; size: number; whole: boolean };
+
+function keep(kept: Kept | undefined, chunk: Buffer) {
+  if (!kept?.whole) return;
+  kept.size += chunk.length;
+  if (kept.size > INSPECTED_PDF_BYTES) {
+    kept.whole = false;
+    kept.chunks = [];
+  } else kept.chunks.push(chunk);
+}
+
 /** The bytes as they pass to storage, each one also fed to `hash` (and kept in `kept`, if given). */
-async function* headThenRest(
-  head: Buffer,
-  rest: Readable,
-  hash: Hash,
-  kept?: Buffer[],
-): AsyncGenerator<Buffer> {
+async function* headThenRest(head: Buffer, rest: Readable, hash: Hash, kept?: Kept): AsyncGenerator<Buffer> {
   hash.update(head);
-  kept?.push(head);
+  keep(kept, head);
   if (head.length) yield head;
   try {
     for await (const chunk of rest) {
       hash.update(chunk as Buffer);
-      kept?.push(chunk as Buffer);
+      keep(kept, chunk as Buffer);
       yield chunk as Buffer;
     }
   } catch {
@@ -123,9 +135,8 @@ export async function storeUpload(
     ? transactionFileKey(target.transactionId, file.filename, type.ext)
     : libraryFileKey(file.filename, type.ext);
   const hash = createHash('sha256');
-  // A PDF is kept in memory as it streams (at most MAX_UPLOAD_MB) for its pre-checks; other
-  // types pass through.
-  const kept = type.mime === PDF_TYPE ? [] : undefined;
+  // A PDF is kept in memory as it streams, for its pre-checks; other types pass through.
+  const kept: Kept | undefined = type.mime === PDF_TYPE ? { chunks: [], size: 0, whole: true } : undefined;
   const { size } = await storage.put(key, Readable.from(headThenRest(head, file.bytes, hash, kept)), {
     contentType: type.mime,
   });
@@ -146,7 +157,9 @@ export async function storeUpload(
   // The pre-checks (DESIGN.md 12.5); an encrypted or hostile PDF is refused and not kept.
   let checked: PreChecked;
   try {
-    checked = kept ? await preCheckPdf(Buffer.concat(kept)) : { pages: null, warnings: [], text: [] };
+    checked = kept?.whole
+      ? await preCheckPdf(Buffer.concat(kept.chunks))
+      : { pages: null, warnings: [], text: [] };
   } catch (error) {
     await storage.delete(key);
     throw error;

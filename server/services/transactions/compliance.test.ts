@@ -1081,6 +1081,9 @@ describe('versions', () => {
         url: expect.stringContaining('/files/transactions/'),
         uploadedAt: secondAt,
         uploadedBy: person(alice),
+        // Tiny hand-written PDFs: readable by their first bytes only, so no page count to report.
+        pages: null,
+        warnings: [],
         decision: null,
       },
       {
@@ -1093,6 +1096,8 @@ describe('versions', () => {
         url: expect.stringContaining('/files/transactions/'),
         uploadedAt: firstAt,
         uploadedBy: person(alice),
+        pages: null,
+        warnings: [],
         decision: {
           status: 'rejected',
           reasons: [{ code: 'missing-initials', label: 'Missing initials' }],
