@@ -92,12 +92,26 @@ export async function inspectPdf(bytes: Uint8Array): Promise<PdfFacts> {
     return error instanceof RangeError ? { kind: 'hostile' } : { kind: 'unreadable' };
   }
   if (pageCount === 0) return { kind: 'unreadable' };
+  return inspectDocument(doc);
+}
+
+/**
+ * The facts of a document pdf-lib holds. `blankPages`, when known (a packet's part: its pages
+ * were checked when the packet was uploaded), is taken as given: the scans are not decoded again.
+ */
+export async function inspectDocument(
+  doc: PDFDocument,
+  known: { blankPages?: number[] } = {},
+): Promise<PdfFacts> {
+  const pageCount = doc.getPageCount();
   try {
     const unsignedSignatureFields = countUnsignedSignatureFields(doc);
-    const blankPages: number[] = [];
-    const pages = doc.getPages();
-    for (const [index, page] of pages.entries()) {
-      if (await pageLooksBlank(doc, page.node)) blankPages.push(index + 1);
+    let blankPages = known.blankPages;
+    if (!blankPages) {
+      blankPages = [];
+      for (const [index, page] of doc.getPages().entries()) {
+        if (await pageLooksBlank(doc, page.node)) blankPages.push(index + 1);
+      }
     }
     return { kind: 'pdf', pages: pageCount, unsignedSignatureFields, blankPages };
   } catch (error) {

@@ -7,16 +7,21 @@ import {
   type PDFObject,
   PDFRef,
 } from 'pdf-lib';
-import { loadPdf } from './pdf';
+import { inspectDocument, loadPdf, type PdfFacts } from './pdf';
 
 /**
  * A packet cut into documents (DESIGN.md 12.5): each part a new PDF of the packet's pages, in the
  * order given. Pages are copied with what they use (fonts, images, their form fields' widgets)
  * and nothing else, and the parts are made one at a time, so at most one part's copy is held
- * besides the packet.
+ * besides the packet. Each part comes with its facts (inspectDocument).
  */
-export async function* splitPdf(bytes: Uint8Array, parts: ReadonlyArray<readonly number[]>) {
+export async function* splitPdf(
+  bytes: Uint8Array,
+  parts: ReadonlyArray<readonly number[]>,
+  packetBlankPages: readonly number[],
+): AsyncGenerator<{ bytes: Uint8Array; facts: PdfFacts }> {
   const packet = await loadPdf(bytes);
+  const blank = new Set(packetBlankPages);
   for (const pages of parts) {
     const part = await PDFDocument.create({ updateMetadata: false });
     const copied = await part.copyPages(
@@ -25,7 +30,12 @@ export async function* splitPdf(bytes: Uint8Array, parts: ReadonlyArray<readonly
     );
     for (const page of copied) part.addPage(page);
     keepFormFields(part);
-    yield await part.save({ useObjectStreams: true });
+    // Checked here, from the document in memory: its fields counted, its blank pages those of
+    // the packet (checked at upload), renumbered.
+    const facts = await inspectDocument(part, {
+      blankPages: pages.flatMap((page, index) => (blank.has(page) ? [index + 1] : [])),
+    });
+    yield { bytes: await part.save({ useObjectStreams: true }), facts };
   }
 }
 

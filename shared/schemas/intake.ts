@@ -8,7 +8,12 @@ import { idSchema } from './common';
  */
 
 export const UPLOAD_WARNING_CODES = ['empty-signature-fields', 'blank-pages', 'duplicate'] as const;
-export const uploadWarning = z.object({ code: z.enum(UPLOAD_WARNING_CODES), message: z.string() });
+export const uploadWarning = z.object({
+  code: z.enum(UPLOAD_WARNING_CODES),
+  message: z.string(),
+  /** blank-pages only: the page numbers, for a viewer to go to (and a split to carry over). */
+  pages: z.array(z.number().int()).optional(),
+});
 export type UploadWarning = z.infer<typeof uploadWarning>;
 
 /** A checklist item the document's text most likely is; `score` in (0, 1], best first. */

@@ -99,7 +99,7 @@ describe('pre-checks of an upload', () => {
     expect(answer.pages).toBe(4);
     expect(answer.warnings).toEqual([
       { code: 'empty-signature-fields', message: '2 signature fields are not signed' },
-      { code: 'blank-pages', message: 'Pages 2, 4 look blank' },
+      { code: 'blank-pages', message: 'Pages 2, 4 look blank', pages: [2, 4] },
     ]);
     const [first, ...rest] = answer.suggestions;
     expect(first).toMatchObject({
@@ -124,7 +124,7 @@ describe('pre-checks of an upload', () => {
     );
     expect(one.json().warnings).toEqual([
       { code: 'empty-signature-fields', message: '1 signature field is not signed' },
-      { code: 'blank-pages', message: 'Page 2 looks blank' },
+      { code: 'blank-pages', message: 'Page 2 looks blank', pages: [2] },
     ]);
     const clean = await upload(
       transaction.id,
@@ -140,7 +140,7 @@ describe('pre-checks of an upload', () => {
       await pdfOf([{ scan: 'printed' }, { scan: 'empty' }, { scan: 'printed' }]),
     );
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json().warnings).toEqual([{ code: 'blank-pages', message: 'Page 2 looks blank' }]);
+    expect(res.json().warnings).toEqual([{ code: 'blank-pages', message: 'Page 2 looks blank', pages: [2] }]);
     // Scans carry no text: nothing to suggest.
     expect(res.json().suggestions).toEqual([]);
   });
@@ -173,7 +173,7 @@ describe('pre-checks of an upload', () => {
     const put = (formId: string, url: string) =>
       api('PUT', `/api/transactions/${transaction.id}/forms/${formId}`, { url });
     expect((await put(disclosure.id, first.key)).json().warnings).toEqual([
-      { code: 'blank-pages', message: 'Page 2 looks blank' },
+      { code: 'blank-pages', message: 'Page 2 looks blank', pages: [2] },
     ]);
 
     // The same bytes again: the answer names the item that already has them...
@@ -187,7 +187,7 @@ describe('pre-checks of an upload', () => {
     const item = (await put(agreement.id, second.key)).json();
     expect(item.pages).toBe(2);
     expect(item.warnings).toEqual([
-      { code: 'blank-pages', message: 'Page 2 looks blank' },
+      { code: 'blank-pages', message: 'Page 2 looks blank', pages: [2] },
       { code: 'duplicate', message: 'The same file is already attached to "Agency Disclosure"' },
     ]);
     const versions = (
@@ -278,7 +278,7 @@ describe('photos as one PDF', () => {
       .toBuffer();
     const res = await uploadPhotos(transaction.id, [await photoJpeg({ width: 1600, height: 1000 }), empty]);
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json().warnings).toEqual([{ code: 'blank-pages', message: 'Page 2 looks blank' }]);
+    expect(res.json().warnings).toEqual([{ code: 'blank-pages', message: 'Page 2 looks blank', pages: [2] }]);
   });
 
   it('names the photo that cannot be read, refuses other types and counts, and keeps nothing', async () => {
@@ -324,6 +324,7 @@ describe('packet split', () => {
         { text: ['Agency Disclosure'] },
         { text: ['Wire Fraud Advisory', 'Page 1 of 2'] },
         { text: ['Signatures'] },
+        { scan: 'empty' },
       ],
       [
         { page: 5, signed: false },
@@ -331,7 +332,10 @@ describe('packet split', () => {
       ],
     );
     const answer = (await upload(transaction.id, packet)).json();
-    expect(answer).toMatchObject({ pages: 5, warnings: [{ code: 'empty-signature-fields' }] });
+    expect(answer).toMatchObject({
+      pages: 6,
+      warnings: [{ code: 'empty-signature-fields' }, { code: 'blank-pages', pages: [6] }],
+    });
     return { transaction, key: answer.key as string };
   }
 
@@ -348,7 +352,7 @@ describe('packet split', () => {
       parts: [
         { formId: agreement.id, pages: '1-2' },
         { formId: disclosure.id, pages: '3' },
-        { formId: advisory.id, pages: '4,5' },
+        { formId: advisory.id, pages: '6,4,5' },
       ],
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -361,11 +365,15 @@ describe('packet split', () => {
     const byId = new Map(forms.map((form) => [form._id, form]));
     expect(byId.get(agreement.id)).toMatchObject({ version: 1, pages: 2, warnings: [] });
     expect(byId.get(disclosure.id)).toMatchObject({ version: 1, pages: 1, warnings: [] });
-    // The unsigned field of page 5 came along, form field and all.
+    // The unsigned field of page 5 came along, form field and all; the packet's blank page 6 is
+    // this part's page 1, as the packet's upload found it.
     expect(byId.get(advisory.id)).toMatchObject({
       version: 1,
-      pages: 2,
-      warnings: [{ code: 'empty-signature-fields', message: '1 signature field is not signed' }],
+      pages: 3,
+      warnings: [
+        { code: 'empty-signature-fields', message: '1 signature field is not signed' },
+        { code: 'blank-pages', message: 'Page 1 looks blank', pages: [1] },
+      ],
     });
     expect(byId.get(closing.id)).toMatchObject({ version: 0, pages: null });
     expect(await storedCount(transaction.id)).toBe(before + 3);
@@ -385,7 +393,7 @@ describe('packet split', () => {
         ],
         'Page 2 is in two parts',
       ],
-      [[{ formId: agreement.id, pages: '4-6' }], 'Page 6 is out of range: the document has 5 pages'],
+      [[{ formId: agreement.id, pages: '4-7' }], 'Page 7 is out of range: the document has 6 pages'],
       [[{ formId: agreement.id, pages: '3-1' }], '3-1 is not a range of pages'],
       [
         [

@@ -29,6 +29,18 @@ export async function preCheckPdf(bytes: Buffer, { withText = true } = {}): Prom
   if (facts.kind === 'hostile') throw new AppError('BAD_REQUEST', intakeMessages.hostilePdf);
   // A file only its first bytes call PDF is kept as any other file: its reviewer will see.
   if (facts.kind === 'unreadable') return { pages: null, warnings: [], text: [] };
+  return {
+    pages: facts.pages,
+    warnings: warningsOf(facts),
+    text: withText ? await firstPagesText(bytes) : [],
+  };
+}
+
+/** The warnings of a readable PDF's facts (12.5): unsigned signature fields, blank pages. */
+export function warningsOf(facts: {
+  unsignedSignatureFields: number;
+  blankPages: number[];
+}): UploadWarning[] {
   const warnings: UploadWarning[] = [];
   if (facts.unsignedSignatureFields > 0)
     warnings.push({
@@ -36,8 +48,17 @@ export async function preCheckPdf(bytes: Buffer, { withText = true } = {}): Prom
       message: unsignedFieldsMessage(facts.unsignedSignatureFields),
     });
   if (facts.blankPages.length > 0)
-    warnings.push({ code: 'blank-pages', message: blankPagesMessage(facts.blankPages) });
-  return { pages: facts.pages, warnings, text: withText ? await firstPagesText(bytes) : [] };
+    warnings.push({
+      code: 'blank-pages',
+      message: blankPagesMessage(facts.blankPages),
+      pages: facts.blankPages,
+    });
+  return warnings;
+}
+
+/** The blank pages a stored file's warnings name (none for files checked before they were kept). */
+export function blankPagesOf(warnings: readonly UploadWarning[]): number[] {
+  return warnings.find((warning) => warning.code === 'blank-pages')?.pages ?? [];
 }
 
 /** The transaction's checklist items the text most likely is, best first (DESIGN.md 12.5). */

@@ -11,16 +11,19 @@ import type { CallerContext } from '../context';
 import { fileLinker } from '../file-links';
 import { closed, findVisible, lockForChange } from '../transactions/access';
 import { attachFile } from '../transactions/forms';
-import { toTransaction } from '../transactions/mappers';
+import { toTransaction, toWarnings } from '../transactions/mappers';
 import { nameOf, notifyOtherSide, placeOf } from '../transactions/notify';
-import { PDF_TYPE, preCheckPdf } from './pre-checks';
+import { blankPagesOf, PDF_TYPE, warningsOf } from './pre-checks';
 
 /** The packet's key, if it is a stored PDF of this transaction that the pre-checks could read. */
 async function packetOf(ctx: CallerContext, transactionId: string, link: string) {
   const key = keyFromLink(link);
   const stored =
     isValidKey(key) && key.startsWith(`transactions/${transactionId}/`)
-      ? await ctx.db.storedFile.findUnique({ where: { key }, select: { contentType: true, pages: true } })
+      ? await ctx.db.storedFile.findUnique({
+          where: { key },
+          select: { contentType: true, pages: true, size: true, warnings: true },
+        })
       : null;
   if (!stored)
     throw new AppError('BAD_REQUEST', apiMessages.fileNotOfTransaction, [
@@ -30,7 +33,12 @@ async function packetOf(ctx: CallerContext, transactionId: string, link: string)
     throw new AppError('BAD_REQUEST', intakeMessages.splitNeedsPdf, [
       { path: 'key', message: intakeMessages.splitNeedsPdf },
     ]);
-  return { key, pages: stored.pages };
+  return {
+    key,
+    pages: stored.pages,
+    size: stored.size,
+    blankPages: blankPagesOf(toWarnings(stored.warnings)),
+  };
 }
 
 /** The parts, checked against the checklist and the packet: each item once, each page once. */
@@ -64,15 +72,18 @@ function plannedParts(
   });
 }
 
-async function readAll(body: Readable, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
+/** The stored packet, read into one buffer of its recorded size (not chunks, then a copy). */
+async function readWhole(body: Readable, size: number): Promise<Buffer> {
+  const whole = Buffer.allocUnsafe(size);
+  let filled = 0;
   for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new AppError('BAD_REQUEST', intakeMessages.splitNeedsPdf);
-    chunks.push(chunk as Buffer);
+    const bytes = chunk as Buffer;
+    if (filled + bytes.length > size) throw new AppError('BAD_REQUEST', intakeMessages.splitNeedsPdf);
+    bytes.copy(whole, filled);
+    filled += bytes.length;
   }
-  return Buffer.concat(chunks);
+  if (filled !== size) throw new AppError('BAD_REQUEST', intakeMessages.splitNeedsPdf);
+  return whole;
 }
 
 /**
@@ -89,23 +100,26 @@ export async function splitPacket(ctx: CallerContext, input: SplitInput): Promis
 
   const opened = await ctx.deps.storage.open(packet.key);
   if (!opened) throw new AppError('BAD_REQUEST', apiMessages.fileNotOfTransaction);
-  const bytes = await readAll(opened.body, ctx.deps.config.maxUploadBytes);
+  const bytes = await readWhole(opened.body, packet.size);
   const written: string[] = [];
   try {
     let index = 0;
-    for await (const pdf of splitPdf(
+    for await (const cut of splitPdf(
       bytes,
       parts.map((part) => part.pages),
+      packet.blankPages,
     )) {
       const part = parts[index];
       index += 1;
       if (!part) break;
-      const checked = await preCheckPdf(Buffer.from(pdf), { withText: false });
+      const pdf = Buffer.from(cut.bytes.buffer, cut.bytes.byteOffset, cut.bytes.byteLength);
+      const checked =
+        cut.facts.kind === 'pdf'
+          ? { pages: cut.facts.pages, warnings: warningsOf(cut.facts) }
+          : { pages: null, warnings: [] };
       const key = transactionFileKey(transaction.id, `${part.item.label}.pdf`, 'pdf');
       const sha256 = createHash('sha256').update(pdf).digest('hex');
-      const { size } = await ctx.deps.storage.put(key, Readable.from([Buffer.from(pdf)]), {
-        contentType: PDF_TYPE,
-      });
+      const { size } = await ctx.deps.storage.put(key, Readable.from([pdf]), { contentType: PDF_TYPE });
       written.push(key);
       await ctx.db.storedFile.create({
         data: {
