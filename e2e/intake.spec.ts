@@ -176,6 +176,12 @@ test('an agent drops a packet and the splitter files its three documents', async
   );
   expect(pageCounts).toEqual([2, 1, 2]);
 
+  // The agent reads a part inside the page: the viewer, page by page, no download.
+  const agreement = card(page, 'Residential Purchase Agreement');
+  await agreement.getByRole('button', { name: 'Preview' }).click();
+  const viewer = agreement.getByRole('region', { name: 'Document: Residential Purchase Agreement' });
+  await expect(viewer.getByText('Page 1 of 2')).toBeVisible({ timeout: 15_000 });
+
   // Two files dropped on one item: both attached, in order; the second reads as another document.
   const closing = card(page, 'Closing Disclosure');
   await dropFiles(page, closing, [

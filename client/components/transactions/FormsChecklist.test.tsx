@@ -508,3 +508,38 @@ describe('the packet splitter', () => {
     expect(await screen.findByRole('dialog', { name: 'Split packet.pdf (5 pages)' })).toBeVisible();
   });
 });
+
+describe('inline preview', () => {
+  it('shows the current file inside the page, no new tab, and hides it again', async () => {
+    const current = transaction({
+      forms: [
+        checklistForm(1, {
+          label: 'Photo ID',
+          url: '/files/transactions/x/id.png?sig=1',
+          fileName: 'id.png',
+          version: 1,
+        }),
+        checklistForm(2, { label: 'Disclosure Form' }),
+      ],
+    });
+    renderChecklist({}, { current });
+    // No file, nothing to preview.
+    expect(
+      within(card('Disclosure Form')).queryByRole('button', { name: 'Preview' }),
+    ).not.toBeInTheDocument();
+
+    const preview = within(card('Photo ID')).getByRole('button', { name: 'Preview' });
+    expect(preview).toHaveAttribute('aria-expanded', 'false');
+    fireEvent.click(preview);
+    expect(preview).toHaveAttribute('aria-expanded', 'true');
+    const region = within(card('Photo ID')).getByRole('region', { name: 'Document: Photo ID' });
+    expect(within(region).getByRole('img', { name: 'Photo ID (id.png)' })).toHaveAttribute(
+      'src',
+      '/files/transactions/x/id.png?sig=1',
+    );
+    fireEvent.click(preview);
+    expect(
+      within(card('Photo ID')).queryByRole('region', { name: 'Document: Photo ID' }),
+    ).not.toBeInTheDocument();
+  });
+});

@@ -14,6 +14,7 @@ import {
 import {
   IconCheck,
   IconEye,
+  IconFileSearch,
   IconHistory,
   IconMessagePlus,
   IconShieldCheck,
@@ -29,6 +30,7 @@ import { serverMessageOf } from '../../api/errors';
 import { formatDateTime } from '../../dates';
 import { notifyError, notifySuccess } from '../../notify';
 import { useTRPC } from '../../trpc';
+import { DocumentPreview } from '../review/DocumentPreview';
 import { ReasonChips, ReasonList } from '../review/ReasonChips';
 import { VersionHistory } from '../review/VersionHistory';
 import { checklistAnchor, SCROLL_MARGIN } from './anchors';
@@ -106,6 +108,7 @@ function FormCard({ transactionId, closed, form, onComment, onReview, onFileStor
   const [commentError, setCommentError] = useState<string | null>(null);
   const [busy, setBusy] = useState<Busy>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [previewOpen, setPreviewOpen] = useState(false);
   const [waiverOpen, setWaiverOpen] = useState(false);
   const uploads = useItemUploads(transactionId, form, onFileStored);
   // Cleared after each pick, so picking the same file again still fires a change.
@@ -122,6 +125,7 @@ function FormCard({ transactionId, closed, form, onComment, onReview, onFileStor
   const boxOpen = composing || rejecting || text !== '';
   const boxRef = useRef<HTMLTextAreaElement>(null);
   const historyId = useId();
+  const previewId = useId();
   const noFileId = useId();
   useEffect(() => {
     if (composing || rejecting) boxRef.current?.focus();
@@ -325,6 +329,18 @@ function FormCard({ transactionId, closed, form, onComment, onReview, onFileStor
             <Button
               size="xs"
               variant="default"
+              aria-expanded={previewOpen}
+              aria-controls={previewOpen ? previewId : undefined}
+              leftSection={<IconFileSearch size={16} aria-hidden="true" />}
+              onClick={() => setPreviewOpen((open) => !open)}
+            >
+              Preview
+            </Button>
+          )}
+          {hasFile && (
+            <Button
+              size="xs"
+              variant="default"
               aria-expanded={historyOpen}
               // Only while the list is there: a reference to nothing is an axe finding.
               aria-controls={historyOpen ? historyId : undefined}
@@ -412,6 +428,13 @@ function FormCard({ transactionId, closed, form, onComment, onReview, onFileStor
         )}
 
         <ItemUploads uploads={uploads.uploads} onRetry={uploads.retryAttach} onDismiss={uploads.dismiss} />
+
+        {previewOpen && form.url && form.fileName && (
+          // In the page, with pages and zoom: no download, no new tab (issue 22).
+          <div id={previewId}>
+            <DocumentPreview url={form.url} fileName={form.fileName} label={form.label} />
+          </div>
+        )}
 
         {historyOpen && hasFile && (
           <div id={historyId}>

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { toasts } from '../../../shared/messages';
+import { intakeMessages, toasts } from '../../../shared/messages';
 import type { TransactionForm, UploadAnswer } from '../../../shared/schemas/transactions';
 import { serverMessageOf } from '../../api/errors';
 import { transactionUploadPath, uploadFile } from '../../api/upload';
@@ -8,7 +8,7 @@ import { notifySuccess, notifyWarning } from '../../notify';
 import { useTRPC } from '../../trpc';
 
 /** The toast of an upload whose bytes are already another item's current file (DESIGN.md 12.1). */
-export const duplicateWarning = (label: string) => `The same file is already attached to "${label}"`;
+export const duplicateWarning = intakeMessages.duplicate;
 
 /** The hint of an upload whose text reads as another item's title (DESIGN.md 12.5). */
 export const looksLikeHint = (label: string) => `This looks like "${label}"`;
