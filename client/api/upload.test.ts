@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SessionRefresher } from '../auth/refresh';
 import { setSession } from '../auth/session';
+import { uploadAnswer } from '../test-utils/transactions';
 import { RestError } from './errors';
 import { createUploader, transactionImagesPath, transactionUploadPath } from './upload';
 
@@ -61,18 +62,7 @@ class FakeRequest {
   }
 }
 
-const stored = {
-  key: 'transactions/t/abc-deed.pdf',
-  url: '/files/x',
-  name: 'deed.pdf',
-  size: 4,
-  contentType: 'application/pdf',
-  sha256: 'a'.repeat(64),
-  duplicateOf: null,
-  pages: 1,
-  warnings: [],
-  suggestions: [],
-};
+const stored = uploadAnswer('deed.pdf', { key: 'transactions/t/abc-deed.pdf', url: '/files/x', size: 4 });
 const PATH = transactionUploadPath('0b9e6a52-1111-4111-8111-000000000002');
 
 function refresher(recovers: boolean) {

@@ -8,6 +8,7 @@ import { uploadFile } from '../api/upload';
 import { setSession } from '../auth/session';
 import { renderWithProviders } from '../test-utils/render';
 import { fakeAccessToken } from '../test-utils/tokens';
+import { uploadAnswer } from '../test-utils/transactions';
 import { deferred, type StubHandler, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
 import { TEST_USER_ID, testProfile } from '../test-utils/users';
 import { Forms } from './Library';
@@ -34,18 +35,10 @@ const page = (forms: LibraryItem[], total = forms.length) => ({
   pages: Math.max(1, Math.ceil(total / 10)),
 });
 
-const answer: UploadAnswer = {
+const answer = uploadAnswer('lease.pdf', {
   key: 'forms/abc-lease.pdf',
   url: '/files/forms/abc-lease.pdf?exp=1&sig=c',
-  name: 'lease.pdf',
-  size: 8,
-  contentType: 'application/pdf',
-  sha256: 'a'.repeat(64),
-  duplicateOf: null,
-  pages: 1,
-  warnings: [],
-  suggestions: [],
-};
+});
 
 function renderForms({
   isOwner = true,

@@ -8,7 +8,14 @@ import { uploadFile } from '../api/upload';
 import { paths } from '../paths';
 import { field } from '../test-utils/forms';
 import { renderWithProviders } from '../test-utils/render';
-import { checklistForm, signInAs, TRANSACTION_ID, transaction, USER_ID } from '../test-utils/transactions';
+import {
+  checklistForm,
+  signInAs,
+  TRANSACTION_ID,
+  transaction,
+  USER_ID,
+  uploadAnswer,
+} from '../test-utils/transactions';
 import { deferred, type StubHandler, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
 import { Transaction } from './Transaction';
 
@@ -174,18 +181,12 @@ describe('Transaction detail (agent)', () => {
     );
     expect(within(card).getByText('disclosure.pdf · Uploading')).toBeVisible();
 
-    upload.resolve({
-      key: `transactions/${TRANSACTION_ID}/abc-disclosure.pdf`,
-      url: '/files/signed',
-      name: 'disclosure.pdf',
-      size: 8,
-      contentType: 'application/pdf',
-      sha256: 'a'.repeat(64),
-      duplicateOf: null,
-      pages: 1,
-      warnings: [],
-      suggestions: [],
-    });
+    upload.resolve(
+      uploadAnswer('disclosure.pdf', {
+        key: `transactions/${TRANSACTION_ID}/abc-disclosure.pdf`,
+        url: '/files/signed',
+      }),
+    );
     expect(await screen.findByText('File uploaded successfully!')).toBeVisible();
     expect(stub.callsTo('transactions.setFormFile')).toEqual([
       {
@@ -361,18 +362,8 @@ describe('Transaction detail (agent)', () => {
       'transactions.get': () => transaction(),
       'transactions.setFormFile': () => checklistForm(2, { label: 'Disclosure Form', url: '/files/k' }),
     });
-    const answer = (duplicateOf: { formId: string; label: string } | null) => ({
-      key: `transactions/${TRANSACTION_ID}/dup.pdf`,
-      url: '/files/dup',
-      name: 'dup.pdf',
-      size: 8,
-      contentType: 'application/pdf',
-      sha256: 'c'.repeat(64),
-      duplicateOf,
-      pages: 1,
-      warnings: [],
-      suggestions: [],
-    });
+    const answer = (duplicateOf: { formId: string; label: string } | null) =>
+      uploadAnswer('dup.pdf', { url: '/files/dup', sha256: 'c'.repeat(64), duplicateOf });
     await screen.findByTestId('form-Disclosure Form');
     const input = screen.getByTestId('form-Disclosure Form').querySelector('input[type="file"]');
     if (!(input instanceof HTMLInputElement)) throw new Error('no file input');

@@ -4,6 +4,7 @@ import type {
   TransactionForm,
   TransactionSummary,
   TransactionsPage,
+  UploadAnswer,
 } from '../../shared/schemas/transactions';
 import { setSession } from '../auth/session';
 import { fakeAccessToken } from './tokens';
@@ -120,6 +121,23 @@ export function transaction(overrides: Partial<Transaction> = {}): Transaction {
       }),
       checklistForm(2, { label: 'Disclosure Form' }),
     ],
+    ...overrides,
+  };
+}
+
+/** What an upload answers (a one-page PDF of the transaction, no finding), with `overrides`. */
+export function uploadAnswer(name: string, overrides: Partial<UploadAnswer> = {}): UploadAnswer {
+  return {
+    key: `transactions/${TRANSACTION_ID}/${name}`,
+    url: `/files/transactions/${TRANSACTION_ID}/${name}`,
+    name,
+    size: 8,
+    contentType: 'application/pdf',
+    sha256: 'a'.repeat(64),
+    duplicateOf: null,
+    pages: 1,
+    warnings: [],
+    suggestions: [],
     ...overrides,
   };
 }

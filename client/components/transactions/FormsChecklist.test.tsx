@@ -5,7 +5,13 @@ import type { Transaction, UploadAnswer } from '../../../shared/schemas/transact
 import { RestError } from '../../api/errors';
 import { uploadFile } from '../../api/upload';
 import { renderWithProviders } from '../../test-utils/render';
-import { checklistForm, signInAs, TRANSACTION_ID, transaction } from '../../test-utils/transactions';
+import {
+  checklistForm,
+  signInAs,
+  TRANSACTION_ID,
+  transaction,
+  uploadAnswer,
+} from '../../test-utils/transactions';
 import { deferred, type StubHandler, stubTrpcClient, trpcError } from '../../test-utils/trpc-stub';
 import { FormsChecklist } from './FormsChecklist';
 import { openPacketPdf } from './packet-pdf';
@@ -20,21 +26,7 @@ vi.mock('./packet-pdf', () => ({ openPacketPdf: vi.fn() }));
 
 const DISCLOSURE = checklistForm(2, { label: 'Disclosure Form' });
 
-function answer(name: string, overrides: Partial<UploadAnswer> = {}): UploadAnswer {
-  return {
-    key: `transactions/${TRANSACTION_ID}/${name}`,
-    url: `/files/transactions/${TRANSACTION_ID}/${name}`,
-    name,
-    size: 8,
-    contentType: 'application/pdf',
-    sha256: 'a'.repeat(64),
-    duplicateOf: null,
-    pages: 1,
-    warnings: [],
-    suggestions: [],
-    ...overrides,
-  };
-}
+const answer = uploadAnswer;
 
 /** Each call of uploadFile, held open until the test settles it. */
 function holdUploads() {
