@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { pdfOfObjects } from '../storage/sample-pdf';
 import { bombPdf, encryptedPdf, pdfOf } from '../test/intake-files';
 import { inspectPdf, objectsEndToEnd } from './pdf';
 
-/** A PDF written by hand, object by object, with a correct cross-reference table. */
-function handMadePdf(objects: string[]): Buffer {
-  let body = '%PDF-1.7\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(body.length);
-    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
+const handMadePdf = pdfOfObjects;
 
 const page = (contents: string, extra = '') =>
   `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${contents} ${extra} >>`;

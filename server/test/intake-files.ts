@@ -2,6 +2,7 @@ import { deflateSync } from 'node:zlib';
 import { PDFDocument as EncryptingPdfDocument } from '@cantoo/pdf-lib';
 import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
+import { pdfOfObjects } from '../storage/sample-pdf';
 
 /**
  * Real files for the intake tests (issue 22), made here: PDFs written with pdf-lib (text pages,
@@ -96,36 +97,12 @@ export async function encryptedPdf(): Promise<Buffer> {
 export function bombPdf(): Buffer {
   const inflated = Buffer.alloc(64 * 1024 * 1024, 0x20);
   const stream = deflateSync(inflated, { level: 9 });
-  const objects = [
+  return pdfOfObjects([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>',
-  ];
-  const chunks: Buffer[] = [Buffer.from('%PDF-1.7\n', 'latin1')];
-  const offsets: number[] = [];
-  let length = chunks[0]?.length ?? 0;
-  const push = (chunk: Buffer) => {
-    chunks.push(chunk);
-    length += chunk.length;
-  };
-  objects.forEach((object, index) => {
-    offsets.push(length);
-    push(Buffer.from(`${index + 1} 0 obj\n${object}\nendobj\n`, 'latin1'));
-  });
-  offsets.push(length);
-  push(Buffer.from(`4 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'));
-  push(stream);
-  push(Buffer.from('\nendstream\nendobj\n', 'latin1'));
-  const xref = length;
-  let table = `xref\n0 ${offsets.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) table += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  push(
-    Buffer.from(
-      `${table}trailer\n<< /Size ${offsets.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
-      'latin1',
-    ),
-  );
-  return Buffer.concat(chunks);
+    [`<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`, stream, '\nendstream'],
+  ]);
 }
 
 /**
