@@ -20,6 +20,30 @@ fi
 #                  devDependency; the generated client is already bundled into dist/server/main.js.
 npm ci --omit=dev --omit=optional --ignore-scripts --prefer-offline --no-audit --no-fund
 
+# sharp (photos and scanned pages, issue 22) loads libvips from two optional packages of this
+# platform, which --omit=optional left out (installing every optional package would also bring
+# the dev tools npm marks "devOptional"). They are fetched here at the versions and integrity the
+# lock records, and unpacked where npm would have put them.
+platform=$(node -p "process.platform + '-' + process.arch")
+for pkg in "@img/sharp-$platform" "@img/sharp-libvips-$platform"; do
+  lock_entry=$(node -p "JSON.stringify(require('./package-lock.json').packages['node_modules/$pkg'] ?? null)")
+  if [ "$lock_entry" = "null" ]; then
+    echo "install-production.sh: the lock has no $pkg: sharp cannot run on $platform" >&2
+    exit 1
+  fi
+  version=$(node -p "($lock_entry).version")
+  integrity=$(node -p "($lock_entry).integrity")
+  tarball=$(npm pack "$pkg@$version" --silent --pack-destination /tmp)
+  actual="sha512-$(openssl dgst -sha512 -binary "/tmp/$tarball" | openssl base64 -A)"
+  if [ "$actual" != "$integrity" ]; then
+    echo "install-production.sh: $pkg@$version does not match the lock's integrity" >&2
+    exit 1
+  fi
+  mkdir -p "node_modules/$pkg"
+  tar -xzf "/tmp/$tarball" -C "node_modules/$pkg" --strip-components=1
+  rm "/tmp/$tarball"
+done
+
 # argon2 is the one dependency whose install script matters: it keeps its prebuilt binary when
 # that loads, else compiles one with node-gyp (python3, make and g++ must then be present).
 npm rebuild argon2 --no-audit --no-fund
@@ -30,5 +54,6 @@ find node_modules/@prisma/client/runtime -type f \
   \( -name '*.mysql.*' -o -name '*.sqlite.*' -o -name '*.sqlserver.*' -o -name '*.cockroachdb.*' \) \
   -delete
 
-# Fail here, not at the first sign-in, when the native binary does not load.
+# Fail here, not at the first sign-in or the first photo, when a native binary does not load.
 node -e "import('argon2').then((a) => a.hash('check', { memoryCost: 1024, timeCost: 1 }))"
+node -e "import('sharp').then((s) => s.default({ create: { width: 1, height: 1, channels: 3, background: '#fff' } }).jpeg().toBuffer())"

@@ -10,6 +10,7 @@
  *
  *   npx tsx scripts/check-production-install.ts    (builds first; about 30 s)
  */
+
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../server/db/embedded';
 import { PROJECT_ROOT } from '../server/paths';
 import { TINY_PDF } from '../server/test/api-calls';
+import { photoJpeg } from '../server/test/intake-files';
 import { type S3TestServer, startS3TestServer } from '../server/test/s3-server';
 
 /** Exactly what the Dockerfile's runtime stage copies besides node_modules (keep the two in step). */
@@ -35,6 +37,23 @@ function step(message: string): void {
 class CheckFailed extends Error {}
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new CheckFailed(message);
+}
+
+/** A transaction of the first seeded template: the photos need a transaction to belong to. */
+async function firstTemplateTransaction(baseUrl: string, token: string) {
+  const res = await fetch(`${baseUrl}/api/admin/forms/transactions/view/all`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const [template] = (await res.json()) as Array<{ type: string; role: string }>;
+  check(res.status === 200 && template !== undefined, `listing the templates answered ${res.status}`);
+  return {
+    streetAddress: '1 Check Street',
+    city: 'Portland',
+    state: 'OR',
+    zip: '97201',
+    type: template?.type,
+    role: template?.role,
+  };
 }
 
 async function waitForListening(child: ChildProcess, output: () => string): Promise<string> {
@@ -153,6 +172,34 @@ async function main(): Promise<void> {
       `the presigned download answered ${download.status} or other bytes`,
     );
     step('an upload went to S3 and its presigned link downloads it');
+
+    // Photos become a PDF with sharp (libvips, a native optional package) and pdf-lib, loaded on
+    // the first photo only: send two to prove both are installed (issue 22).
+    const created = await fetch(`${baseUrl}/api/transactions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(await firstTemplateTransaction(baseUrl, session.token as string)),
+    });
+    const deal = (await created.json()) as { _id?: string };
+    check(created.status === 201 && deal._id, `creating a transaction answered ${created.status}`);
+    const photos = new FormData();
+    for (const name of ['page-1.jpg', 'page-2.jpg'])
+      photos.append(
+        'file',
+        new Blob([new Uint8Array(await photoJpeg({ width: 300, height: 400 }))], { type: 'image/jpeg' }),
+        name,
+      );
+    const converted = await fetch(`${baseUrl}/api/uploads/transactions/${deal._id}/images`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.token}` },
+      body: photos,
+    });
+    const pdf = (await converted.json()) as { pages?: number; contentType?: string };
+    check(
+      converted.status === 201 && pdf.pages === 2 && pdf.contentType === 'application/pdf',
+      `the photos upload answered ${converted.status} ${JSON.stringify(pdf)}`,
+    );
+    step('two photos became one PDF of 2 pages (sharp and pdf-lib are installed)');
 
     // Mail is rendered with mjml, loaded on the first mail only: send one to prove it is installed.
     const reset = await fetch(`${baseUrl}/api/auth/reset`, {

@@ -1,5 +1,5 @@
 import { PDFDocument } from 'pdf-lib';
-import sharp, { type Sharp } from 'sharp';
+import type SharpModule from 'sharp';
 import { MAX_IMAGE_SIDE_PX } from '../../shared/schemas/intake';
 
 /**
@@ -7,9 +7,21 @@ import { MAX_IMAGE_SIDE_PX } from '../../shared/schemas/intake';
  * side at most MAX_IMAGE_SIDE_PX, re-encoded as a JPEG, and all of them one PDF, a page each.
  */
 
-// libvips' operation cache keeps decoded images around for reuse a server never makes: off, so
-// memory goes back once a conversion ends.
-sharp.cache(false);
+type SharpFactory = typeof SharpModule;
+let loadingSharp: Promise<SharpFactory> | undefined;
+
+/**
+ * sharp (libvips, a native library) is loaded by the first photo or scan, not at start: a server
+ * that never sees one does not pay its start-up time and memory. Its operation cache keeps
+ * decoded images for reuse a server never makes: off, so memory goes back once a conversion ends.
+ */
+function loadSharp(): Promise<SharpFactory> {
+  loadingSharp ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  });
+  return loadingSharp;
+}
 
 /**
  * JPEG quality of a page. At 2,000 px on the long side a Letter page is about 180 dpi; at 80,
@@ -24,10 +36,11 @@ const LETTER = { width: 612, height: 792 };
 
 export class UnreadableImage extends Error {}
 
-export type PageImage = { jpeg: Buffer; width: number; height: number; blank: boolean };
+export type PageImage = { jpeg: Buffer; width: number; height: number };
 
 /** One photo as a page image; UnreadableImage when sharp cannot decode it whole (truncated, say). */
 export async function pageImageOf(bytes: Buffer): Promise<PageImage> {
+  const sharp = await loadSharp();
   try {
     const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning' })
       .rotate()
@@ -35,7 +48,7 @@ export async function pageImageOf(bytes: Buffer): Promise<PageImage> {
       .flatten({ background: '#ffffff' })
       .jpeg({ quality: PAGE_JPEG_QUALITY, mozjpeg: true })
       .toBuffer({ resolveWithObject: true });
-    return { jpeg: data, width: info.width, height: info.height, blank: await looksBlank(sharp(data)) };
+    return { jpeg: data, width: info.width, height: info.height };
   } catch {
     throw new UnreadableImage();
   }
@@ -72,8 +85,9 @@ const SHEET_BRIGHTNESS = 190;
  * An image of an empty sheet: light on average, and (at 600 px, grey) almost no pixel much darker
  * than that average. Shadows and paper texture stay under INK_CONTRAST; a line of print does not.
  */
-export async function looksBlank(image: Sharp): Promise<boolean> {
-  const { data } = await image
+export async function looksBlank(encoded: Buffer): Promise<boolean> {
+  const sharp = await loadSharp();
+  const { data } = await sharp(encoded, { limitInputPixels: MAX_INPUT_PIXELS })
     .greyscale()
     .resize(600, 600, { fit: 'inside', withoutEnlargement: true })
     .raw()

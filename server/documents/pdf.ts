@@ -9,7 +9,6 @@ import {
   PDFRef,
   PDFStream,
 } from 'pdf-lib';
-import sharp from 'sharp';
 import { looksBlank } from './images';
 
 /**
@@ -284,7 +283,7 @@ async function scanLooksBlank(doc: PDFDocument, page: PDFDict): Promise<boolean>
     return false;
   if (image.contents.length > MAX_SCAN_BYTES) return false;
   try {
-    return await looksBlank(sharp(Buffer.from(image.contents), { limitInputPixels: 50_000_000 }));
+    return await looksBlank(Buffer.from(image.contents));
   } catch {
     return false;
   }
