@@ -24,6 +24,7 @@ npm ci --omit=dev --omit=optional --ignore-scripts --prefer-offline --no-audit -
 # platform, which --omit=optional left out (installing every optional package would also bring
 # the dev tools npm marks "devOptional"). They are fetched here at the versions and integrity the
 # lock records, and unpacked where npm would have put them.
+# glibc builds: the image is Debian, as are the machines CI runs on.
 platform=$(node -p "process.platform + '-' + process.arch")
 for pkg in "@img/sharp-$platform" "@img/sharp-libvips-$platform"; do
   lock_entry=$(node -p "JSON.stringify(require('./package-lock.json').packages['node_modules/$pkg'] ?? null)")
@@ -34,7 +35,7 @@ for pkg in "@img/sharp-$platform" "@img/sharp-libvips-$platform"; do
   version=$(node -p "($lock_entry).version")
   integrity=$(node -p "($lock_entry).integrity")
   tarball=$(npm pack "$pkg@$version" --silent --pack-destination /tmp)
-  actual="sha512-$(openssl dgst -sha512 -binary "/tmp/$tarball" | openssl base64 -A)"
+  actual=$(node -p "'sha512-' + require('node:crypto').createHash('sha512').update(require('node:fs').readFileSync('/tmp/$tarball')).digest('base64')")
   if [ "$actual" != "$integrity" ]; then
     echo "install-production.sh: $pkg@$version does not match the lock's integrity" >&2
     exit 1
