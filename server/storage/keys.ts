@@ -25,6 +25,11 @@ export function transactionFileKey(transactionId: string, original: string, exte
   return `transactions/${transactionId}/${randomUUID()}-${safeFileName(original, extension)}`;
 }
 
+/** Whether `key` is a well-formed key in this transaction's folder (transactionFileKey's keys). */
+export function isKeyOfTransaction(key: string, transactionId: string): boolean {
+  return isValidKey(key) && key.startsWith(`transactions/${transactionId}/`);
+}
+
 export function libraryFileKey(original: string, extension: string): string {
   return `forms/${randomUUID()}-${safeFileName(original, extension)}`;
 }

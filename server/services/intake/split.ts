@@ -6,7 +6,7 @@ import type { SplitInput } from '../../../shared/schemas/intake';
 import type { Transaction } from '../../../shared/schemas/transactions';
 import { splitPdf } from '../../documents/split';
 import { AppError } from '../../errors';
-import { isValidKey, keyFromLink, transactionFileKey } from '../../storage/keys';
+import { isKeyOfTransaction, keyFromLink, transactionFileKey } from '../../storage/keys';
 import type { CallerContext } from '../context';
 import { fileLinker } from '../file-links';
 import { closed, findVisible, lockForChange } from '../transactions/access';
@@ -18,13 +18,12 @@ import { blankPagesOf, PDF_TYPE, warningsOf } from './pre-checks';
 /** The packet's key, if it is a stored PDF of this transaction that the pre-checks could read. */
 async function packetOf(ctx: CallerContext, transactionId: string, link: string) {
   const key = keyFromLink(link);
-  const stored =
-    isValidKey(key) && key.startsWith(`transactions/${transactionId}/`)
-      ? await ctx.db.storedFile.findUnique({
-          where: { key },
-          select: { contentType: true, pages: true, size: true, warnings: true },
-        })
-      : null;
+  const stored = isKeyOfTransaction(key, transactionId)
+    ? await ctx.db.storedFile.findUnique({
+        where: { key },
+        select: { contentType: true, pages: true, size: true, warnings: true },
+      })
+    : null;
   if (!stored)
     throw new AppError('BAD_REQUEST', apiMessages.fileNotOfTransaction, [
       { path: 'key', message: apiMessages.fileNotOfTransaction },

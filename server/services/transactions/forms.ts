@@ -10,7 +10,7 @@ import type {
 import type { Tx } from '../../db/client';
 import type { Prisma } from '../../db/generated/client';
 import { AppError } from '../../errors';
-import { isValidKey, keyFromLink } from '../../storage/keys';
+import { isKeyOfTransaction, keyFromLink } from '../../storage/keys';
 import type { Storage } from '../../storage/storage';
 import { actorOf, recordAudit } from '../audit';
 import type { CallerContext } from '../context';
@@ -44,7 +44,7 @@ import { emitFormEvent, emitIfNowCompliant } from './webhooks';
  */
 async function keyOfUpload(storage: Storage, transactionId: string, url: string): Promise<string> {
   const key = keyFromLink(url);
-  const belongs = isValidKey(key) && key.startsWith(`transactions/${transactionId}/`);
+  const belongs = isKeyOfTransaction(key, transactionId);
   if (!belongs || !(await storage.exists(key))) {
     throw new AppError('BAD_REQUEST', apiMessages.fileNotOfTransaction, [
       { path: 'url', message: apiMessages.fileNotOfTransaction },
