@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
 import { intakeMessages } from '../../../shared/messages';
 import { MAX_IMAGES_PER_UPLOAD } from '../../../shared/schemas/intake';
-import { type PageImage, pageImageOf, pdfOfPageImages, UnreadableImage } from '../../documents/images';
+import type { PageImage } from '../../documents/images';
 import { AppError } from '../../errors';
 import type { ServiceContext } from '../context';
 import { type IncomingFile, storeUpload, type UploadTarget } from '../uploads';
@@ -30,6 +30,8 @@ export async function storePhotos(
   ctx: ServiceContext,
   { target, photos }: { target: UploadTarget; photos: AsyncIterable<IncomingPhoto> },
 ) {
+  // sharp and pdf-lib load with the first photo, not at start.
+  const { pageImageOf, pdfOfPageImages, UnreadableImage } = await import('../../documents/images');
   const pages: PageImage[] = [];
   for await (const photo of photos) {
     const index = pages.length + 1;

@@ -2,7 +2,6 @@ import { blankPagesMessage, unsignedFieldsMessage } from '../../../shared/intake
 import { rankChecklist } from '../../../shared/intake/suggestions';
 import { intakeMessages } from '../../../shared/messages';
 import type { IntakeSuggestion, UploadWarning } from '../../../shared/schemas/intake';
-import { inspectPdf } from '../../documents/pdf';
 import { firstPagesText } from '../../documents/text';
 import { AppError } from '../../errors';
 import type { ServiceContext } from '../context';
@@ -24,6 +23,8 @@ export type PreChecked = { pages: number | null; warnings: UploadWarning[]; text
  * reads the first pages' text for the suggestions (a packet's parts need none).
  */
 export async function preCheckPdf(bytes: Buffer, { withText = true } = {}): Promise<PreChecked> {
+  // pdf-lib (and sharp, for scans) load with the first PDF, not at start: see documents/.
+  const { inspectPdf } = await import('../../documents/pdf');
   const facts = await inspectPdf(bytes);
   if (facts.kind === 'encrypted') throw new AppError('BAD_REQUEST', intakeMessages.encryptedPdf);
   if (facts.kind === 'hostile') throw new AppError('BAD_REQUEST', intakeMessages.hostilePdf);

@@ -4,7 +4,6 @@ import { parsePageList } from '../../../shared/intake/pages';
 import { apiMessages, intakeMessages } from '../../../shared/messages';
 import type { SplitInput } from '../../../shared/schemas/intake';
 import type { Transaction } from '../../../shared/schemas/transactions';
-import { splitPdf } from '../../documents/split';
 import { AppError } from '../../errors';
 import { isKeyOfTransaction, keyFromLink, transactionFileKey } from '../../storage/keys';
 import type { CallerContext } from '../context';
@@ -103,6 +102,7 @@ export async function splitPacket(ctx: CallerContext, input: SplitInput): Promis
   const written: string[] = [];
   try {
     let index = 0;
+    const { splitPdf } = await import('../../documents/split');
     for await (const cut of splitPdf(
       bytes,
       parts.map((part) => part.pages),
