@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import type { AnyRouter, TRPCError } from '@trpc/server';
@@ -25,6 +24,7 @@ import { fileRoutes } from './plugins/files';
 import { healthRoutes } from './plugins/health';
 import { mailLinkRoutes } from './plugins/mail-links';
 import { createAppMetrics, metricsPlugin, UNMATCHED_ROUTE } from './plugins/metrics';
+import { securityHeaders } from './plugins/security-headers';
 import { trpcQueries } from './plugins/trpc-queries';
 import { uploadRoutes } from './plugins/uploads';
 import { type RestRoute, restPlugin } from './rest/adapter';
@@ -160,7 +160,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     return reply.code(404).send({ message: apiMessages.notFound, code: 'NOT_FOUND' });
   });
 
-  app.register(helmet, {
+  app.register(securityHeaders, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
