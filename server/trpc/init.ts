@@ -4,7 +4,7 @@ import type { ApiErrorCode } from '../../shared/schemas/common';
 import { classifyError } from '../errors';
 import { sessionUser } from '../services/sessions';
 import type { Context } from './context';
-import { procedureMetaOf } from './internals';
+import { procedureMetaOf, validateSynchronously } from './internals';
 
 /**
  * The only initTRPC of the project (DESIGN.md section 10). Routers import the four base
@@ -60,7 +60,8 @@ const t = initTRPC
 /** Marks a subscription event with its id, so a reconnecting client resumes after it. */
 export { tracked } from '@trpc/server';
 
-export const router = t.router;
+/** Every router validates its procedures' zod inputs and outputs synchronously first (internals.ts). */
+export const router = ((record) => validateSynchronously(t.router(record))) as typeof t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /**

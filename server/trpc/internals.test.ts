@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { pino } from 'pino';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { testDeps } from '../test/harness';
 import type { Context } from './context';
@@ -18,7 +18,9 @@ import {
   procedureTypeOf,
   serializeResponse,
   toTRPCError,
+  validatesSynchronously,
 } from './internals';
+import { appRouter } from './router';
 
 /**
  * Pins every behaviour of tRPC's internals that server/trpc/internals.ts relies on (issue 16). A
@@ -163,5 +165,65 @@ describe('tRPC internals the project relies on', () => {
     expect(serializeResponse(testRouter, [ok, failed])).toEqual([ok, failed]);
     const input = { when: '2026-11-21T12:00:00.000Z', n: 1 };
     expect(deserializeInput(testRouter, input)).toBe(input);
+  });
+});
+
+describe('validateSynchronously: every router of init.ts checks zod inputs and outputs with a synchronous parse first', () => {
+  const counted = z.object({ n: z.number() });
+  // An async refinement, which only zod's parseAsync can run.
+  const positive = z.object({ n: z.number() }).refine(async ({ n }) => n > 0, 'must be positive');
+  const validated = router({
+    plain: publicProcedure
+      .input(counted)
+      .output(counted)
+      .query(({ input }) => ({ ...input, extra: 'not in the contract' })),
+    refined: publicProcedure.input(positive).query(({ input }) => input.n),
+    wrong: publicProcedure.output(counted).query(() => ({ n: 'one' }) as unknown as { n: number }),
+  });
+  const call = (path: 'plain' | 'refined' | 'wrong', input?: unknown) =>
+    callProcedure({ procedure: validated[path], path, ctx: context(), input });
+
+  test('the procedures of every router built with init.ts, the application’s included, are switched over', () => {
+    expect(validatesSynchronously(validated.plain)).toBe(true);
+    expect(validatesSynchronously(testRouter.greet)).toBe(true);
+    // tRPC marks its validators with _type: without them nothing would be found to switch.
+    expect(validatesSynchronously(testRouter.nested.bare)).toBe(false);
+    const withSchemas = [...proceduresOf(appRouter)].filter(
+      ([, procedure]) => inputSchemaOf(procedure) !== undefined || outputSchemaOf(procedure) !== undefined,
+    );
+    expect(withSchemas.length).toBeGreaterThan(50);
+    expect(
+      withSchemas.filter(([, procedure]) => !validatesSynchronously(procedure)).map(([path]) => path),
+    ).toEqual([]);
+  });
+
+  test('zod’s synchronous parse does the checking, with the outcomes of tRPC’s own validators', async () => {
+    const parse = vi.spyOn(counted, 'parse');
+    const parseAsync = vi.spyOn(counted, 'parseAsync');
+    try {
+      // The output is stripped to the contract.
+      await expect(call('plain', { n: 1 })).resolves.toEqual({ n: 1 });
+      expect(parse).toHaveBeenCalledTimes(2); // the input, then the output
+      expect(parseAsync).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+      parseAsync.mockRestore();
+    }
+    const invalid = await call('plain', { n: 'one' }).catch((error: unknown) => error);
+    expect(invalid).toBeInstanceOf(TRPCError);
+    expect(invalid).toMatchObject({ code: 'BAD_REQUEST', cause: { issues: [{ path: ['n'] }] } });
+    // An answer outside its contract fails too (mapErrors then reports the zod issues as any
+    // validation failure: that is its rule, not this one's).
+    const wrongOutput = await call('wrong').catch((error: unknown) => error);
+    expect(wrongOutput).toBeInstanceOf(TRPCError);
+    expect(wrongOutput).toMatchObject({ cause: { issues: [{ path: ['n'], expected: 'number' }] } });
+  });
+
+  test('a schema with an async refinement is still checked, asynchronously', async () => {
+    await expect(call('refined', { n: 2 })).resolves.toBe(2);
+    await expect(call('refined', { n: -2 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      cause: { issues: [{ message: 'must be positive' }] },
+    });
   });
 });
