@@ -133,10 +133,8 @@ async function answer(
 
 export const trpcQueries = fp<TrpcQueriesOptions>(async (app, options) => {
   const procedures = proceduresOf(options.router);
-  // preHandler, not onRequest: route-level onRequest hooks (the per-IP rate limit among them) run
-  // after every app-level onRequest hook, so answering from one would skip them.
-  app.addHook('preHandler', async (req, reply) => {
-    if (req.method !== 'GET' || req.routeOptions.url !== options.routeUrl) return;
+  const answerQueries = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.method !== 'GET') return;
     const calls = queryCalls(options.router, procedures, req);
     if (!calls) return;
     let ctx: Context;
@@ -147,5 +145,13 @@ export const trpcQueries = fp<TrpcQueriesOptions>(async (app, options) => {
     }
     await answer(options, req, reply, calls, ctx);
     return reply;
+  };
+  // On tRPC's route only, where an app-wide hook would run (and return) on every other request.
+  // preHandler, not onRequest: route-level onRequest hooks (the per-IP rate limit among them) must
+  // run first. First among the route's own preHandlers, where an app-wide one would run.
+  app.addHook('onRoute', (route) => {
+    if (route.url !== options.routeUrl) return;
+    const own = route.preHandler === undefined ? [] : [route.preHandler].flat();
+    route.preHandler = [answerQueries, ...own];
   });
 });
