@@ -9,10 +9,7 @@ import {
 } from '@trpc/server';
 import { getHTTPStatusCode } from '@trpc/server/http';
 import type { TRPCResponse } from '@trpc/server/rpc';
-import {
-  createInputMiddleware,
-  createOutputMiddleware,
-} from '@trpc/server/unstable-core-do-not-import';
+import { createInputMiddleware, createOutputMiddleware } from '@trpc/server/unstable-core-do-not-import';
 import { z } from 'zod';
 
 /**
