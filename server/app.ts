@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import type { AnyRouter, TRPCError } from '@trpc/server';
@@ -27,6 +26,8 @@ import { createAppMetrics, metricsPlugin, UNMATCHED_ROUTE } from './plugins/metr
 import { securityHeaders } from './plugins/security-headers';
 import { trpcQueries } from './plugins/trpc-queries';
 import { uploadRoutes } from './plugins/uploads';
+import { HeapCompaction } from './realtime/heap-compaction';
+import { LiveSocketServer } from './realtime/live-sockets';
 import { type RestRoute, restPlugin } from './rest/adapter';
 import { restRoutes } from './rest/routes';
 import { type PathScope, scopeOfPath } from './rest/scopes';
@@ -41,16 +42,14 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
  */
 const TRPC_LINKS = { fileLinks: 'same-origin' } as const;
 
-/** tRPC hands createContext the WebSocket as `res` for calls made over one. */
-function isWebSocket(value: unknown): value is { close(code?: number, reason?: string): void } {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'readyState' in value &&
-    'close' in value &&
-    !('raw' in value)
-  );
+declare module 'fastify' {
+  // biome-ignore lint/style/useConsistentTypeDefinitions: declaration merging needs an interface
+  interface FastifyInstance {
+    /** The open WebSockets at /trpc and their subscriptions (server/realtime/live-sockets.ts). */
+    liveSockets: LiveSocketServer;
+  }
 }
+
 const VERSION = process.env.npm_package_version ?? '0.1.0';
 
 export type BuildAppOptions = {
@@ -218,17 +217,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
   }
   app.register(healthRoutes, { deps });
 
-  const onProcedureError = ({
-    error,
-    path,
-    req,
-  }: {
-    error: TRPCError;
-    path?: string;
-    req: FastifyRequest;
-  }) => {
-    // Over WebSocket the adapter passes Node's own request, which has no logger.
-    const log = (req as Partial<FastifyRequest>).log ?? app.log;
+  const reportProcedureError = (error: TRPCError, path: string | undefined, log: FastifyBaseLogger) => {
     // A malformed frame (unmasked, reserved opcode, bad UTF-8) is the client's doing: ws closes
     // that socket, and it is neither a server failure nor worth an error line.
     const socketErrorCode = (error.cause as { code?: unknown } | undefined)?.code;
@@ -241,6 +230,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
       log.error({ error: describeErrorForLog(error), path }, 'procedure failed');
     }
   };
+  const onProcedureError = ({ error, path, req }: { error: TRPCError; path?: string; req: FastifyRequest }) =>
+    reportProcedureError(error, path, req.log);
   // Before the adapter, so that plain GET queries are answered without its Fetch conversion.
   if (options.trpcQueriesFastPath !== false) {
     app.register(trpcQueries, {
@@ -252,29 +243,38 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
   }
   app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
-    useWSS: true,
+    // The WebSocket at /trpc is served by server/realtime/live-sockets.ts (below), not tRPC's adapter.
+    useWSS: false,
     trpcOptions: {
       router: api.router,
-      createContext: ({ req, res, info }): Promise<Context> => {
-        if (!isWebSocket(res)) return contextOfRequest(deps, req, TRPC_LINKS);
-        // Over a WebSocket tRPC hands over Node's own upgrade request, not Fastify's: no request
-        // id, logger or proxy-aware address. The token comes in connectionParams (browsers cannot
-        // set headers on a WebSocket). The app's logger, not a child per socket: thousands of
-        // sockets stay open, and what a socket's calls log names its user anyway.
-        const raw = req as unknown as IncomingMessage;
-        return createContext(deps, {
-          token: bearerToken(raw.headers.authorization) ?? info.connectionParams?.token ?? undefined,
-          requestId: requestIdFrom(raw.headers['x-request-id'], randomUUID),
-          ip: raw.socket.remoteAddress ?? '',
-          log: app.log,
-          socket: res,
-          ...TRPC_LINKS,
-        });
-      },
+      createContext: ({ req }): Promise<Context> => contextOfRequest(deps, req, TRPC_LINKS),
       onError: onProcedureError,
-      keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
     } satisfies FastifyTRPCPluginOptions<AnyRouter>['trpcOptions'],
   });
+  const liveSockets = new LiveSocketServer({
+    router: api.router,
+    // The token comes in connectionParams (browsers cannot set headers on a WebSocket). The app's
+    // logger, not a child per socket: thousands of sockets stay open, and what a socket's calls
+    // log names its user anyway. The address is the socket's own, as tRPC's adapter had it.
+    createContext: (facts) =>
+      createContext(deps, {
+        token: bearerToken(facts.authorization) ?? facts.connectionParams?.token ?? undefined,
+        requestId: requestIdFrom(facts.requestIdHeader, randomUUID),
+        ip: facts.ip,
+        log: app.log,
+        socket: facts.socket,
+        ...TRPC_LINKS,
+      }),
+    onError: ({ error, path }) => reportProcedureError(error, path, app.log),
+    keepAlive: { pingMs: 30_000, pongWaitMs: 5_000 },
+    heapCompaction: new HeapCompaction(),
+  });
+  app.decorate('liveSockets', liveSockets);
+  // In a plugin of its own, so that @fastify/websocket (registered above) has loaded and sees it.
+  app.register(async (sockets) => {
+    sockets.get('/trpc', { websocket: true }, (socket, req) => liveSockets.accept(socket, req.raw));
+  });
+  app.addHook('onClose', async () => liveSockets.close());
 
   app.register(restPlugin, {
     deps,

@@ -8,8 +8,17 @@ import {
   transformTRPCResponse,
 } from '@trpc/server';
 import { getHTTPStatusCode } from '@trpc/server/http';
+import { isObservable, observableToAsyncIterable } from '@trpc/server/observable';
 import type { TRPCResponse } from '@trpc/server/rpc';
-import { createInputMiddleware, createOutputMiddleware } from '@trpc/server/unstable-core-do-not-import';
+import {
+  callProcedure as callProcedureAtPath,
+  createInputMiddleware,
+  createOutputMiddleware,
+  isAsyncIterable,
+  isTrackedEnvelope,
+  parseConnectionParamsFromUnknown,
+  parseTRPCMessage,
+} from '@trpc/server/unstable-core-do-not-import';
 import { z } from 'zod';
 
 /**
@@ -161,7 +170,14 @@ export const toTRPCError: (cause: unknown) => TRPCError = getTRPCErrorFromUnknow
 /** The error as tRPC's adapters put it in an answer: the router's errorFormatter applied. */
 export function errorShapeOf<TContext>(
   router: AnyRouter,
-  failure: { error: TRPCError; type: ProcedureType; path: string; input: unknown; ctx: TContext },
+  failure: {
+    error: TRPCError;
+    /** 'unknown' (and no path) for what fails before a call is read: a WebSocket's context or frame. */
+    type: ProcedureType | 'unknown';
+    path: string | undefined;
+    input: unknown;
+    ctx: TContext | undefined;
+  },
 ): CallErrorShape {
   return getTRPCErrorShape({ config: router._def._config, ...failure });
 }
@@ -179,4 +195,52 @@ export function serializeResponse(router: AnyRouter, json: CallResult | CallResu
 /** The HTTP status tRPC's adapter gives these results: 200, 207 for a mixed batch, or the error's. */
 export function httpStatusOf(results: CallResult | CallResult[]): number {
   return getHTTPStatusCode(results);
+}
+
+/** A message of tRPC's WebSocket protocol, as its own adapter reads it (server/realtime/live-sockets.ts). */
+export type SocketMessage = ReturnType<typeof parseTRPCMessage>;
+
+/** Reads one message of the WebSocket protocol; throws on anything tRPC's adapter would refuse. */
+export function parseSocketMessage(router: AnyRouter, raw: unknown): SocketMessage {
+  return parseTRPCMessage(raw, router._def._config.transformer);
+}
+
+/** The `data` of a connectionParams message, checked as tRPC's adapter checks it. */
+export const parseConnectionParams: (data: unknown) => Record<string, string | undefined> | null =
+  parseConnectionParamsFromUnknown;
+
+/**
+ * Calls the procedure at `path` the way tRPC's WebSocket adapter does: NOT_FOUND when there is no
+ * procedure of that type there, else its middlewares, input validation and resolver.
+ */
+export function callProcedureOverSocket<TContext>(opts: {
+  router: AnyRouter;
+  path: string;
+  type: ProcedureType;
+  input: unknown;
+  ctx: TContext;
+  signal: AbortSignal;
+  batchIndex: number;
+}): Promise<unknown> {
+  return callProcedureAtPath({ ...opts, getRawInput: async () => opts.input });
+}
+
+/** What a subscription returned, as something to iterate; undefined when it is neither kind. */
+export function subscriptionIterable(
+  result: unknown,
+  signal: AbortSignal,
+): AsyncIterable<unknown> | undefined {
+  if (isAsyncIterable(result)) return result;
+  if (isObservable(result)) return observableToAsyncIterable(result, signal);
+  return undefined;
+}
+
+/** True for what a procedure answers with that only a subscription may (a stream). */
+export const isStream = (value: unknown): boolean => isAsyncIterable(value) || isObservable(value);
+
+/** `tracked(id, data)` from a subscription: the event id a client resumes from, and the data. */
+export function trackedEvent(value: unknown): { id: string; data: unknown } | undefined {
+  if (!isTrackedEnvelope(value)) return undefined;
+  const [id, data] = value;
+  return { id, data };
 }
