@@ -3,7 +3,8 @@ import type { PagingInput } from '../../shared/schemas/common';
 import type { NotificationEvent } from '../../shared/schemas/notification-settings';
 import type { Notification } from '../../shared/schemas/notifications';
 import type { Db, Tx as DbTx } from '../db/client';
-import type { Prisma } from '../db/generated/client';
+import { Prisma } from '../db/generated/client';
+import { sqlRows } from '../db/sql';
 import type { AppDeps } from '../deps';
 import { AsyncQueue } from '../realtime/async-queue';
 import { type BusEvent, NOTIFICATIONS_CHANNEL, SESSIONS_CHANNEL } from '../realtime/bus';
@@ -213,41 +214,69 @@ export async function markAllRead(ctx: CallerContext, { userId }: { userId: stri
 /** A position in a user's notifications, in the order they are listed (oldest first here). */
 export type Cursor = { createdAt: Date; id: string };
 
-/** Where a live stream starts: after the event the client last saw, else after the newest. */
+type CursorRow = { id: string; created_at: Date };
+type StreamRow = {
+  id: string;
+  message: string;
+  link: string;
+  read: boolean;
+  created_at: Date;
+  transaction_deleted: boolean;
+};
+
+/**
+ * Where a live stream starts: after the event the client last saw, else after the newest. The
+ * stream's statements are hand-written and prepared (server/db/sql.ts): every socket runs them
+ * when it subscribes, and after a restart thousands subscribe at once. Through Prisma each
+ * subscription left about 40 KiB of garbage that V8 promoted while the queries waited, and the
+ * server's memory stayed that much higher (issue 23, docs/PERFORMANCE.md section d).
+ */
 async function startCursor(db: Db, userId: string, lastEventId: string | null | undefined): Promise<Cursor> {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   if (lastEventId && uuid.test(lastEventId)) {
-    const seen = await db.notification.findFirst({
-      where: { id: lastEventId, userId },
-      select: { id: true, createdAt: true },
-    });
-    if (seen) return seen;
+    const [seen] = await sqlRows<CursorRow>(
+      db,
+      Prisma.sql`SELECT id, created_at FROM notifications WHERE id = ${lastEventId}::uuid AND user_id = ${userId}::uuid`,
+      { prepared: true },
+    );
+    if (seen) return { id: seen.id, createdAt: seen.created_at };
   }
-  const newest = await db.notification.findFirst({
-    where: { userId },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    select: { id: true, createdAt: true },
-  });
-  return newest ?? { createdAt: new Date(0), id: '00000000-0000-0000-0000-000000000000' };
+  const [newest] = await sqlRows<CursorRow>(
+    db,
+    Prisma.sql`SELECT id, created_at FROM notifications WHERE user_id = ${userId}::uuid
+                ORDER BY created_at DESC, id DESC LIMIT 1`,
+    { prepared: true },
+  );
+  return newest
+    ? { id: newest.id, createdAt: newest.created_at }
+    : { createdAt: new Date(0), id: '00000000-0000-0000-0000-000000000000' };
 }
 
-/** The user's notifications after the cursor, oldest first. */
+/** The user's notifications after the cursor, oldest first, as toNotification shapes them. */
 async function notificationsAfter(
   db: Db,
   userId: string,
   cursor: Cursor,
   take = 100,
 ): Promise<Notification[]> {
-  const rows = await db.notification.findMany({
-    where: {
-      userId,
-      OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }],
-    },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    take,
-    select: notificationSelect,
-  });
-  return rows.map(toNotification);
+  const rows = await sqlRows<StreamRow>(
+    db,
+    Prisma.sql`SELECT n.id, n.message, n.link, n.read_at IS NOT NULL AS read, n.created_at,
+                      coalesce(t.deleted_at IS NOT NULL, false) AS transaction_deleted
+                 FROM notifications n LEFT JOIN transactions t ON t.id = n.transaction_id
+                WHERE n.user_id = ${userId}::uuid
+                  AND (n.created_at, n.id) > (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)
+                ORDER BY n.created_at, n.id LIMIT ${take}::int`,
+    { prepared: true },
+  );
+  return rows.map((row) => ({
+    _id: row.id,
+    message: row.message,
+    link: row.link,
+    read: row.read,
+    createdAt: row.created_at.toISOString(),
+    transactionDeleted: row.transaction_deleted,
+  }));
 }
 
 /** Bounded memory of what a stream already sent, so a catch-up never repeats an event. */
