@@ -35,8 +35,16 @@ export type ServerProcess = {
 const MAX_OUTPUT = 2 * 1024 * 1024;
 
 /** Starts dist/server/main.js with exactly `env` on top of a few safe defaults; resolves once it listens. */
-export async function startBuiltServer(env: Record<string, string>, dataDir: string): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--enable-source-maps', BUILT_SERVER], {
+export async function startBuiltServer(
+  env: Record<string, string>,
+  dataDir: string,
+  /**
+   * Source maps make the tests' stack traces readable, but Node keeps every map of the bundle in
+   * memory: benchmarks that measure memory run the server as `npm start` and the image do, without.
+   */
+  { sourceMaps = true }: { sourceMaps?: boolean } = {},
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...(sourceMaps ? ['--enable-source-maps'] : []), BUILT_SERVER], {
     // Not the project root: a developer's ./.env there would fill in settings the run did not choose.
     cwd: dataDir,
     env: {
@@ -127,7 +135,10 @@ export type PortalStack = {
  * An embedded PostgreSQL on a fixed free port plus the built server on it, each in a temporary
  * folder of its own. `env` adds to or overrides the server's settings (RATE_LIMIT_PER_MIN...).
  */
-export async function startPortalStack(env: Record<string, string> = {}): Promise<PortalStack> {
+export async function startPortalStack(
+  env: Record<string, string> = {},
+  options: { sourceMaps?: boolean } = {},
+): Promise<PortalStack> {
   // Separate folders: as root, PostgreSQL runs as `postgres` and must reach its folder's parents.
   const databaseDir = await mkdtemp(path.join(tmpdir(), 'portal-stack-pg-'));
   const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-stack-data-'));
@@ -148,6 +159,7 @@ export async function startPortalStack(env: Record<string, string> = {}): Promis
         ...env,
       },
       dataDir,
+      options,
     );
   } catch (error) {
     await database.stop();
