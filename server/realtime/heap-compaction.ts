@@ -47,16 +47,21 @@ export type HeapCompactionOptions = {
   quietMs: number;
   /** The least time between two collections. */
   minIntervalMs: number;
+  /** A storm that never goes quiet (steady churn) is collected this long after it began. */
+  maxWaitMs: number;
 };
 
 export const DEFAULT_HEAP_COMPACTION: HeapCompactionOptions = {
   churn: 500,
   quietMs: 2_000,
   minIntervalMs: 10_000,
+  maxWaitMs: 30_000,
 };
 
 export class HeapCompaction {
   private churned = 0;
+  /** When the churn counted now began (0: none counted since the last collection). */
+  private stormStartedAt = 0;
   private lastCollectedAt = 0;
   private timer: NodeJS.Timeout | undefined;
   /** Collections run so far (the tests read it). */
@@ -70,11 +75,14 @@ export class HeapCompaction {
   /** A socket opened or closed. */
   noteChurn(): void {
     if (!this.collect) return;
+    if (this.churned === 0) this.stormStartedAt = Date.now();
     this.churned += 1;
     if (this.churned < this.options.churn) return;
-    // Each new event restarts the wait: the collection comes when the storm is over.
+    // Each new event restarts the wait, so the collection comes when the storm is over; a storm
+    // that goes on (sockets replaced all day) is collected anyway after maxWaitMs.
+    const waited = Date.now() - this.stormStartedAt;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.run(), this.options.quietMs);
+    this.timer = setTimeout(() => this.run(), waited >= this.options.maxWaitMs ? 0 : this.options.quietMs);
     this.timer.unref();
   }
 
@@ -87,6 +95,7 @@ export class HeapCompaction {
       return;
     }
     this.churned = 0;
+    this.stormStartedAt = 0;
     this.lastCollectedAt = Date.now();
     this.collections += 1;
     this.collect?.();

@@ -9,7 +9,10 @@ describe('heap compaction after a storm of sockets', () => {
   it('collects once the churn reached the threshold and then went quiet, not during the storm', () => {
     vi.useFakeTimers();
     const collect = vi.fn();
-    const compaction = new HeapCompaction({ churn: 3, quietMs: 1_000, minIntervalMs: 10_000 }, collect);
+    const compaction = new HeapCompaction(
+      { churn: 3, quietMs: 1_000, minIntervalMs: 10_000, maxWaitMs: 60_000 },
+      collect,
+    );
     compaction.noteChurn();
     compaction.noteChurn();
     vi.advanceTimersByTime(5_000);
@@ -27,7 +30,10 @@ describe('heap compaction after a storm of sockets', () => {
   it('leaves at least minIntervalMs between two collections', () => {
     vi.useFakeTimers();
     const collect = vi.fn();
-    const compaction = new HeapCompaction({ churn: 1, quietMs: 100, minIntervalMs: 10_000 }, collect);
+    const compaction = new HeapCompaction(
+      { churn: 1, quietMs: 100, minIntervalMs: 10_000, maxWaitMs: 60_000 },
+      collect,
+    );
     compaction.noteChurn();
     vi.advanceTimersByTime(100);
     expect(collect).toHaveBeenCalledTimes(1);
@@ -39,9 +45,32 @@ describe('heap compaction after a storm of sockets', () => {
     compaction.close();
   });
 
+  it('collects a storm that never goes quiet once it lasted maxWaitMs', () => {
+    vi.useFakeTimers();
+    const collect = vi.fn();
+    const compaction = new HeapCompaction(
+      { churn: 2, quietMs: 1_000, minIntervalMs: 1_000, maxWaitMs: 5_000 },
+      collect,
+    );
+    for (let second = 0; second < 4; second++) {
+      compaction.noteChurn();
+      vi.advanceTimersByTime(500); // never quiet for a whole second
+    }
+    expect(collect).not.toHaveBeenCalled();
+    for (let second = 0; second < 8; second++) {
+      compaction.noteChurn();
+      vi.advanceTimersByTime(500);
+    }
+    expect(collect).toHaveBeenCalledTimes(1);
+    compaction.close();
+  });
+
   it('does nothing where no collector is available', () => {
     vi.useFakeTimers();
-    const compaction = new HeapCompaction({ churn: 1, quietMs: 10, minIntervalMs: 10 }, null);
+    const compaction = new HeapCompaction(
+      { churn: 1, quietMs: 10, minIntervalMs: 10, maxWaitMs: 60_000 },
+      null,
+    );
     compaction.noteChurn();
     vi.advanceTimersByTime(100);
     expect(compaction.collections).toBe(0);
