@@ -367,7 +367,7 @@ function goalsOf(m: Measured, full: boolean, loadNote: string): Goal[] {
   if (!full) reasons.push(`quick run: a soak of ${minutes} minutes, not the 10 the goal names`);
   if (f.growth > GROWTH_GOAL)
     reasons.push(
-      `RSS grew ${round(f.growth * 100, 1)}% after the first minute (highest at ${round(f.highest.startS / 60, 1)} min): memory that the churn leaves behind, per socket replaced about ${round((f.highest.rss - f.base) / Math.max(1, c.disconnects), 0)} bytes`,
+      `RSS grew ${round(f.growth * 100, 1)}% after the first minute (highest 10 s median at ${round(f.highest.startS / 60, 1)} min); the per-minute medians (table above) show whether it climbs with the churn or rises and falls with V8's heap between collections`,
     );
   if (c.eventsMissed)
     reasons.push(
