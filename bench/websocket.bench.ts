@@ -545,7 +545,9 @@ const websocketBench: Benchmark = {
       '',
       `Command: \`${COMMAND}\` (bench/websocket.bench.ts).`,
       '',
-      `What: the built server in one process of its own, started as \`npm start\` and the Docker image start it (\`node dist/server/main.js\`, no source maps; NODE_ENV=production, ${Object.entries(DEPLOYED_ENV)
+      `What: the built server in one process of its own, started as \`npm start\` and the Docker image start it (\`node dist/server/main.js\`, no source maps; NODE_ENV=production, ${Object.entries(
+        DEPLOYED_ENV,
+      )
         .map(([name, value]) => `${name}=${value}`)
         .join(
           ' ',
