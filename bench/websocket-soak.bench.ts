@@ -2,11 +2,9 @@ import { randomBytes, randomInt } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { signAccessToken } from '../server/security/access-tokens';
-import { hashPassword } from '../server/security/passwords';
 import { buildServerBundle, type PortalStack, startPortalStack } from '../server/test/built-server';
-import { withAdminClient } from '../server/test/databases';
 import { openTransaction, timedCall } from '../server/test/rest-client';
+import { insertPeople as insertBenchPeople, type Person } from './lib/bench-people';
 import type { Benchmark, Goal } from './lib/benchmark';
 import { type LiveClient, openLiveClient } from './lib/live-client';
 import { mib, rssBytes } from './lib/process-usage';
@@ -38,36 +36,17 @@ const SECRET = `bench-websocket-soak-${randomBytes(24).toString('hex')}`;
 /** What the Docker image sets (Dockerfile): fewer glibc arenas. */
 const DEPLOYED_ENV = { MALLOC_ARENA_MAX: '2' };
 
-type Person = { id: string; role: 'user' | 'admin'; token: string };
-
-/**
- * Users written straight into the users table in one statement (as bench/websocket.bench.ts
- * does): signing 2,000 people up through the API would spend minutes in argon2. Their access
- * tokens are signed with the server's own secret, exactly as a sign-in would.
- */
-async function insertPeople(databaseUrl: string, role: 'user' | 'admin', count: number): Promise<Person[]> {
-  const passwordHash = await hashPassword('never-used-to-sign-in', 'test');
-  const rows = await withAdminClient(databaseUrl, async (client) => {
-    const result = await client.query<{ id: string; token_version: number }>(
-      `INSERT INTO users (email, first_name, last_name, company, phone_number, password_hash, role,
-         is_admin_approved, email_verified_at)
-       SELECT 'soak-' || $1 || '-' || n || '@bench.test', 'Soak', initcap($1) || n, 'Socket Realty',
-         '555-020-' || lpad(n::text, 4, '0'), $2, $1::role, true, now()
-       FROM generate_series(1, $3::int) AS n
-       RETURNING id, token_version`,
-      [role, passwordHash, count],
-    );
-    return result.rows;
+/** The benchmark's people (bench/lib/bench-people.ts), signed with this run's secret. */
+const insertPeople = (databaseUrl: string, role: 'user' | 'admin', count: number): Promise<Person[]> =>
+  insertBenchPeople({
+    databaseUrl,
+    role,
+    count,
+    secret: SECRET,
+    tag: 'soak',
+    firstName: 'Soak',
+    phoneBlock: '020',
   });
-  const now = new Date();
-  return Promise.all(
-    rows.map(async (row) => ({
-      id: row.id,
-      role,
-      token: await signAccessToken({ sub: row.id, role, ver: row.token_version }, SECRET, now),
-    })),
-  );
-}
 
 /** 127.6.0.2 onwards: one loopback address per user, as separate users would have. */
 const addressOf = (n: number) => `127.6.${Math.floor(n / 200)}.${(n % 200) + 2}`;
