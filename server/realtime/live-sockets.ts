@@ -206,7 +206,11 @@ class LiveConnection {
           message: `Subscription ${path} did not return an observable or a AsyncGenerator`,
         });
       }
-      if (this.socket.readyState !== OPEN) return;
+      // Closed while the procedure started: the stream never runs (return() ends it unstarted).
+      if (this.socket.readyState !== OPEN || stop.signal.aborted) {
+        await iterable[Symbol.asyncIterator]().return?.();
+        return;
+      }
       this.subscriptions ??= new Map();
       if (this.subscriptions.has(id))
         throw new TRPCError({ code: 'BAD_REQUEST', message: `Duplicate id ${id}` });

@@ -72,4 +72,14 @@ describe('streamNotifications', () => {
     expect(await ended).toBe('revoked');
     expect(received).toEqual([]);
   });
+
+  it('a caller that went away before the stream began ends it at once, leaving no listener on the bus', async () => {
+    const gone = new AbortController();
+    gone.abort();
+    const ctx = await agentContext(gone.signal);
+    const received: Notification[] = [];
+    expect(await drain(streamNotifications(ctx, undefined), received)).toBe('ended');
+    expect(received).toEqual([]);
+    expect(bus.stats?.().subscriptions).toBe(0);
+  });
 });

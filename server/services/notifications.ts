@@ -298,7 +298,10 @@ export async function* streamNotifications(
   const inbox = new AsyncQueue<BusEvent>();
   // Listen before reading the table: an event committed in between is then queued, not lost.
   const unsubscribe = ctx.deps.bus.subscribe(userId, (event) => inbox.push(event));
-  ctx.signal?.addEventListener('abort', () => inbox.end(), { once: true });
+  // A caller gone before the stream began (a socket closed while it subscribed) would never see
+  // 'abort' fire: the stream would hold its bus listener forever (found by the soak, issue 23).
+  if (ctx.signal?.aborted) inbox.end();
+  else ctx.signal?.addEventListener('abort', () => inbox.end(), { once: true });
   const sent = new Set<string>();
   const remember = (id: string) => {
     sent.add(id);
