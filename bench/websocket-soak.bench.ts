@@ -3,6 +3,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildServerBundle, type PortalStack, startPortalStack } from '../server/test/built-server';
+import { DEPLOYED_ENV } from '../server/test/deployed-env';
 import { openTransaction, timedCall } from '../server/test/rest-client';
 import { insertPeople as insertBenchPeople, type Person } from './lib/bench-people';
 import type { Benchmark, Goal } from './lib/benchmark';
@@ -33,8 +34,6 @@ const WINDOW_S = 10;
 const GROWTH_GOAL = 0.1;
 const COMMAND = 'npm run bench -- websocket-soak';
 const SECRET = `bench-websocket-soak-${randomBytes(24).toString('hex')}`;
-/** What the Docker image sets (Dockerfile): fewer glibc arenas. */
-const DEPLOYED_ENV = { MALLOC_ARENA_MAX: '2' };
 
 /** The benchmark's people (bench/lib/bench-people.ts), signed with this run's secret. */
 const insertPeople = (databaseUrl: string, role: 'user' | 'admin', count: number): Promise<Person[]> =>
@@ -402,7 +401,7 @@ const websocketSoakBench: Benchmark = {
         .map(([name, value]) => `${name}=${value}`)
         .join(
           ' ',
-        )} as the Docker image sets it in the Dockerfile, an embedded PostgreSQL, rate limits at their defaults).`,
+        )} as \`npm start\` and the Docker image set them (server/test/deployed-env.ts), an embedded PostgreSQL, rate limits at their defaults).`,
       `${thousands(SOCKETS)} agents and ${ADMINS} admins are inserted into the users table in one statement each, their access tokens signed with the`,
       "server's secret as a sign-in would sign them. Each agent gets a subscribed socket from a loopback address of its own (127.6.x.y) that speaks",
       "the frames of the portal's client (bench/lib/live-client.ts), 250 at a time. Then, for",

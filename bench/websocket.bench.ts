@@ -13,6 +13,7 @@ import {
   stopBuiltServer,
 } from '../server/test/built-server';
 import { withAdminClient } from '../server/test/databases';
+import { DEPLOYED_ENV } from '../server/test/deployed-env';
 import { openTransaction, timedCall } from '../server/test/rest-client';
 import { insertPeople as insertBenchPeople, type Person } from './lib/bench-people';
 import type { Benchmark, Goal } from './lib/benchmark';
@@ -41,8 +42,6 @@ const FAN_OUT_ADMINS = 1_000;
 const SAMPLE_AGENTS = 20;
 const COMMAND = 'npm run bench -- websocket';
 const SECRET = `bench-websocket-${randomBytes(24).toString('hex')}`;
-/** What the Docker image sets (Dockerfile): fewer glibc arenas. Both servers run with it. */
-const DEPLOYED_ENV = { MALLOC_ARENA_MAX: '2' };
 
 /** The benchmark's people (bench/lib/bench-people.ts), signed with this run's secret. */
 const insertPeople = (databaseUrl: string, role: 'user' | 'admin', count: number): Promise<Person[]> =>
@@ -531,7 +530,7 @@ const websocketBench: Benchmark = {
         .map(([name, value]) => `${name}=${value}`)
         .join(
           ' ',
-        )} as the Docker image sets it, an embedded PostgreSQL, rate limits at their defaults). ${clientsLabel} users`,
+        )} as \`npm start\` and the Docker image set them (server/test/deployed-env.ts), an embedded PostgreSQL, rate limits at their defaults). ${clientsLabel} users`,
       `(${FAN_OUT_ADMINS.toLocaleString('en-US')} admins, the rest agents) are inserted into the users table in one statement each, and their access tokens are signed with`,
       "the server's secret as a sign-in would sign them. Each user gets a socket from a loopback address of its own (127.4.x.y)",
       "that speaks the frames of the portal's client (bench/lib/live-client.ts: `?connectionParams=1`, the token, one subscription to",
