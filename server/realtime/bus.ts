@@ -37,6 +37,25 @@ export type NotificationBus = {
   stats?(): BusStats;
 };
 
+/**
+ * A bus message of the notifications channel (services/notifications.ts writes them): one
+ * notification for several users, `{to: [[userId, notificationId], ...], notification}` with
+ * the notification's fields but its id. A message of one user, `{userId, notification}`, is
+ * what instances before issue 23 sent: still read, so instances of both kinds can share a
+ * database during a rolling deploy.
+ */
+export function notificationsOfPayload(payload: string): { userId: string; notification: Notification }[] {
+  const message = JSON.parse(payload) as
+    | { to: [string, string][]; notification: Omit<Notification, '_id'> }
+    | { userId: string; notification: Notification };
+  if (!('to' in message)) return [message];
+  const { message: text, link, read, createdAt, transactionDeleted } = message.notification;
+  return message.to.map(([userId, _id]) => ({
+    userId,
+    notification: { _id, message: text, link, read, createdAt, transactionDeleted },
+  }));
+}
+
 type Logger = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 
 export type BusOptions = { minDelayMs?: number; maxDelayMs?: number };
@@ -68,11 +87,9 @@ export function createNotificationBus(
       if (message.channel === SESSIONS_CHANNEL && message.payload) {
         emit(message.payload, { kind: 'revoked' });
       } else if (message.channel === NOTIFICATIONS_CHANNEL && message.payload) {
-        const { userId, notification } = JSON.parse(message.payload) as {
-          userId: string;
-          notification: Notification;
-        };
-        emit(userId, { kind: 'notification', notification });
+        for (const { userId, notification } of notificationsOfPayload(message.payload)) {
+          emit(userId, { kind: 'notification', notification });
+        }
       }
     } catch (error) {
       log.warn({ error: describeErrorForLog(error) }, 'ignored a malformed bus message');

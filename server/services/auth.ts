@@ -18,7 +18,7 @@ import { assertSelf } from './access';
 import { recordAudit } from './audit';
 import type { CallerContext, ServiceContext } from './context';
 import { queueMail } from './mail';
-import { activeAdminIds, notifyUsers } from './notifications';
+import { notifyActiveAdmins } from './notifications';
 import { publicUserSelect, toPublicUser } from './users';
 import { emitWebhook } from './webhooks/events';
 
@@ -160,9 +160,8 @@ export async function verifyEmail(ctx: ServiceContext, { token }: { token: strin
     });
     // Now it really awaits approval: every active admin hears of it (DESIGN.md section 7).
     if (verified.count === 1 && !user.isAdminApproved) {
-      await notifyUsers(
+      await notifyActiveAdmins(
         tx,
-        await activeAdminIds(tx),
         {
           message: `New registration awaiting approval: ${user.firstName} ${user.lastName} (${user.email})`,
           link: '/users',

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiMessages } from '../../shared/messages';
 import type { Transaction } from '../../shared/schemas/transactions';
-import { NOTIFICATIONS_CHANNEL } from '../realtime/bus';
+import { NOTIFICATIONS_CHANNEL, notificationsOfPayload } from '../realtime/bus';
 import { hashSecretToken } from '../security/secret-tokens';
 import {
   accessTokenFor,
@@ -243,8 +243,7 @@ describe('who hears about what', () => {
       await database.db.$transaction((tx) =>
         notifyUsers(tx, [agent.id, admin.id, agent.id], { message: 'Checked live', link }),
       );
-      const ours = () =>
-        payloads.map((payload) => JSON.parse(payload)).filter((e) => e.notification.link === link);
+      const ours = () => payloads.flatMap(notificationsOfPayload).filter((e) => e.notification.link === link);
       await until(() => ours().length >= 2, 3_000);
       const stored = await database.db.notification.findMany({
         where: { link },
@@ -255,6 +254,37 @@ describe('who hears about what', () => {
       expect(ours().sort(byUser)).toEqual(
         stored.map((row) => ({ userId: row.userId, notification: toNotification(row) })).sort(byUser),
       );
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it('many recipients share a bus message, each under the 8,000-byte limit of NOTIFY, each told once', async () => {
+    const { listener, payloads } = await listenToNotifications();
+    try {
+      const many = await Promise.all(Array.from({ length: 120 }, () => createUser(database.db)));
+      const link = `/home/many-${Date.now()}`;
+      // The longest message there is, every character escaped by JSON (\u0001 is six bytes).
+      const message = '\u0001'.repeat(400);
+      await database.db.$transaction((tx) =>
+        notifyUsers(
+          tx,
+          many.map((user) => user.id),
+          { message, link },
+        ),
+      );
+      const ours = () =>
+        payloads.filter((payload) => notificationsOfPayload(payload)[0]?.notification.link === link);
+      await until(() => ours().flatMap(notificationsOfPayload).length >= 120, 3_000);
+      expect(ours()).toHaveLength(3); // 50 + 50 + 20 recipients
+      for (const payload of ours()) expect(Buffer.byteLength(payload)).toBeLessThan(8_000);
+      const events = ours().flatMap(notificationsOfPayload);
+      expect(events.map((event) => event.userId).sort()).toEqual(many.map((user) => user.id).sort());
+      const stored = await database.db.notification.findMany({ where: { link }, select: notificationSelect });
+      expect(events.map((event) => event.notification).sort((a, b) => a._id.localeCompare(b._id))).toEqual(
+        stored.map(toNotification).sort((a, b) => a._id.localeCompare(b._id)),
+      );
+      expect(events[0]?.notification.message).toHaveLength(300);
     } finally {
       await listener.end();
     }
@@ -342,8 +372,7 @@ describe('a notification about a transaction deleted since (issue 17)', () => {
       await database.db.$transaction((tx) =>
         notifyUsers(tx, [agent.id], { message: 'After the delete', link, transactionId: deal._id }),
       );
-      const ours = () =>
-        payloads.map((payload) => JSON.parse(payload)).filter((e) => e.notification.link === link);
+      const ours = () => payloads.flatMap(notificationsOfPayload).filter((e) => e.notification.link === link);
       await until(() => ours().length >= 2, 3_000);
       expect(ours().map((e) => [e.notification.message, e.notification.transactionDeleted])).toEqual([
         ['Before the delete', false],

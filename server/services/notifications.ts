@@ -1,6 +1,6 @@
 import { apiMessages } from '../../shared/messages';
 import type { PagingInput } from '../../shared/schemas/common';
-import type { NotificationEvent } from '../../shared/schemas/notification-settings';
+import { DEFAULT_DELIVERY, type NotificationEvent } from '../../shared/schemas/notification-settings';
 import type { Notification } from '../../shared/schemas/notifications';
 import type { Db, Tx as DbTx } from '../db/client';
 import { Prisma } from '../db/generated/client';
@@ -76,8 +76,29 @@ export async function notifyUsers(
   const item = { message: event.message, link: event.link, transactionId: event.transactionId ?? null };
   await writeNotifications(
     tx,
-    recipients.map((userId) => ({ ...item, userId })),
+    { kind: 'items', items: recipients.map((userId) => ({ ...item, userId })) },
     event.event ?? null,
+    deps,
+  );
+}
+
+/**
+ * Notifies every active admin but `exceptUserId` (nobody needs to hear about their own action).
+ * The admins are chosen by the statement that writes their notifications: with 1,000 admins,
+ * reading their ids first cost a round trip and 1,000 rows through Prisma before the writing
+ * began (issue 23, the fan-out of bench/websocket.bench.ts).
+ */
+export async function notifyActiveAdmins(
+  tx: Tx,
+  event: NotificationInput & { event: NotificationEvent },
+  deps: AppDeps,
+  exceptUserId?: string,
+) {
+  const item = { message: event.message, link: event.link, transactionId: event.transactionId ?? null };
+  await writeNotifications(
+    tx,
+    { kind: 'admins', item, exceptUserId: exceptUserId ?? null },
+    event.event,
     deps,
   );
 }
@@ -93,71 +114,106 @@ export async function notifyEach(
   event: NotificationEvent,
   deps: AppDeps,
 ) {
-  await writeNotifications(tx, items, event, deps);
+  await writeNotifications(tx, { kind: 'items', items }, event, deps);
 }
 
 type NotificationItem = { userId: string; message: string; link: string; transactionId: string | null };
 
+/** Who is notified: listed items, or one item for every active admin but one. */
+type Recipients =
+  | { kind: 'items'; items: ReadonlyArray<NotificationItem> }
+  | { kind: 'admins'; item: Omit<NotificationItem, 'userId'>; exceptUserId: string | null };
+
+/**
+ * Recipients per bus message. A NOTIFY payload must stay under 8,000 bytes: 50 pairs of ids take
+ * about 4,000, the shared part at most about 2,100 (a 300-character message, every character
+ * escaped as \uXXXX, and a link).
+ */
+const RECIPIENTS_PER_MESSAGE = 50;
+
+const shortened = (message: string) =>
+  message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
+
+/** The rows to insert, as (user_id, message, link, transaction_id). */
+function recipientRows(recipients: Recipients): Prisma.Sql {
+  if (recipients.kind === 'admins') {
+    const { item, exceptUserId } = recipients;
+    return Prisma.sql`
+      SELECT u.id, ${shortened(item.message)}::text, ${item.link}::text, ${item.transactionId}::uuid
+        FROM users u
+       WHERE u.role = 'admin' AND u.is_admin_approved AND u.id IS DISTINCT FROM ${exceptUserId}::uuid`;
+  }
+  const { items } = recipients;
+  return Prisma.sql`
+    SELECT * FROM unnest(${items.map((item) => item.userId)}::uuid[],
+                         ${items.map((item) => shortened(item.message))}::text[],
+                         ${items.map((item) => item.link)}::text[],
+                         ${items.map((item) => item.transactionId)}::uuid[])`;
+}
+
 /**
  * The rows, their live events and the mails of those who chose e-mail for `event`, in three
- * statements whatever the number of items: the notifications with their pg_notify, the
- * recipients' preferences, and the mails (one outbox insert with its jobs). Through Prisma
- * (createManyAndReturn, then one payload per row) 1,000 recipients cost hundreds of milliseconds
- * and left the server about 100 MiB larger (issue 9, bench/websocket.bench.ts); per item, four
- * round trips made 10,000 reminders 40,000 (issue 19, bench/jobs.bench.ts). The payload is
- * toNotification's shape, built in SQL: createdAt as toISOString writes it, read false (the row
- * was just made), transactionDeleted as the transaction is now.
+ * statements whatever the number of recipients: the notifications with their pg_notify, the
+ * preferences of those who may be mailed, and the mails (one outbox insert with its jobs).
+ * Through Prisma (createManyAndReturn, then one payload per row) 1,000 recipients cost hundreds
+ * of milliseconds and left the server about 100 MiB larger (issue 9, bench/websocket.bench.ts);
+ * per item, four round trips made 10,000 reminders 40,000 (issue 19, bench/jobs.bench.ts).
+ *
+ * One bus message carries one notification for up to RECIPIENTS_PER_MESSAGE users (their ids
+ * and the ids of their rows), not one message per user: a comment that tells 1,000 admins is 20
+ * messages for every instance to receive and parse, not 1,000 (issue 23; realtime/bus.ts reads
+ * them). The notification is toNotification's shape, built in SQL: createdAt as toISOString
+ * writes it, read false (the row was just made), transactionDeleted as the transaction is now.
  */
 async function writeNotifications(
   tx: Tx,
-  items: ReadonlyArray<NotificationItem>,
+  recipients: Recipients,
   event: NotificationEvent | null,
   deps: AppDeps | undefined,
 ) {
-  if (items.length === 0) return;
-  const messages = items.map((item) =>
-    item.message.length > MAX_MESSAGE ? `${item.message.slice(0, MAX_MESSAGE - 1)}…` : item.message,
-  );
+  if (recipients.kind === 'items' && recipients.items.length === 0) return;
   await tx.$executeRaw`
     WITH inserted AS (
       INSERT INTO notifications (user_id, message, link, transaction_id, event, created_at)
       SELECT n.user_id, n.message, n.link, n.transaction_id, ${event}::notification_event, statement_timestamp()
-      FROM unnest(${items.map((item) => item.userId)}::uuid[], ${messages}::text[],
-                  ${items.map((item) => item.link)}::text[],
-                  ${items.map((item) => item.transactionId)}::uuid[]) AS n(user_id, message, link, transaction_id)
+        FROM (${recipientRows(recipients)}) AS n(user_id, message, link, transaction_id)
       RETURNING id, user_id, message, link, transaction_id, created_at
+    ), chunked AS (
+      SELECT *, (row_number() OVER (PARTITION BY message, link, transaction_id ORDER BY id) - 1)
+                / ${RECIPIENTS_PER_MESSAGE}::int AS chunk
+        FROM inserted
     )
     SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, json_build_object(
-      'userId', user_id,
+      'to', json_agg(json_build_array(user_id, id) ORDER BY id),
       'notification', json_build_object(
-        '_id', id,
         'message', message,
         'link', link,
         'read', false,
         'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
         'transactionDeleted', EXISTS (
-          SELECT 1 FROM transactions t WHERE t.id = inserted.transaction_id AND t.deleted_at IS NOT NULL
+          SELECT 1 FROM transactions t WHERE t.id = chunked.transaction_id AND t.deleted_at IS NOT NULL
         )
       )
     )::text)
-    FROM inserted`;
+    FROM chunked
+    GROUP BY message, link, transaction_id, created_at, chunk
+    ORDER BY min(id::text)`;
   if (event === null) return;
   if (!deps) throw new Error('notifying of an event needs deps to mail it');
-  const recipients = [...new Set(items.map((item) => item.userId))];
-  const users = await tx.$queryRaw<
-    { id: string; email: string; first_name: string; role: 'user' | 'admin'; deliveries: Prisma.JsonValue }[]
-  >`
-    SELECT id, email::text AS email, first_name, role::text AS role, notification_deliveries AS deliveries
-      FROM users WHERE id = ANY(${recipients}::uuid[]) AND is_admin_approved`;
   const mailed = new Map(
-    users
+    (await mailCandidates(tx, recipients, event))
       .filter((user) => deliveryOf(user.role, user.deliveries, event) === 'email')
       .map((user) => [user.id, user]),
   );
-  const mails = items.flatMap((item, index) => {
+  if (mailed.size === 0) return;
+  const items =
+    recipients.kind === 'items'
+      ? recipients.items
+      : [...mailed.keys()].map((userId) => ({ ...recipients.item, userId }));
+  const mails = items.flatMap((item) => {
     const user = mailed.get(item.userId);
     if (!user) return [];
-    const notification = { message: messages[index] as string, link: item.link, event };
+    const notification = { message: shortened(item.message), link: item.link, event };
     return [
       { kind: `notification.${event}`, userId: user.id, content: notificationMail(deps, user, notification) },
     ];
@@ -165,13 +221,29 @@ async function writeNotifications(
   await queueMails(tx, deps, mails);
 }
 
-/** Every active admin but the one who acted (nobody needs to hear about their own action). */
-export async function activeAdminIds(tx: Pick<Db, 'user'>, exceptUserId?: string): Promise<string[]> {
-  const admins = await tx.user.findMany({
-    where: { role: 'admin', isAdminApproved: true, ...(exceptUserId ? { id: { not: exceptUserId } } : {}) },
-    select: { id: true },
-  });
-  return admins.map((admin) => admin.id);
+type MailCandidate = {
+  id: string;
+  email: string;
+  first_name: string;
+  role: 'user' | 'admin';
+  deliveries: Prisma.JsonValue;
+};
+
+/**
+ * The recipients who may be mailed of `event`: those who chose a delivery for it, or all of them
+ * when its default is e-mail (deliveryOf then decides). A comment to 1,000 admins who kept the
+ * in-app default reads no row here instead of 1,000.
+ */
+function mailCandidates(tx: Tx, recipients: Recipients, event: NotificationEvent): Promise<MailCandidate[]> {
+  const who =
+    recipients.kind === 'items'
+      ? Prisma.sql`id = ANY(${[...new Set(recipients.items.map((item) => item.userId))]}::uuid[])`
+      : Prisma.sql`role = 'admin' AND id IS DISTINCT FROM ${recipients.exceptUserId}::uuid`;
+  return tx.$queryRaw<MailCandidate[]>`
+    SELECT id, email::text AS email, first_name, role::text AS role, notification_deliveries AS deliveries
+      FROM users
+     WHERE ${who} AND is_admin_approved
+       AND (notification_deliveries -> ${event}::text IS NOT NULL OR ${DEFAULT_DELIVERY[event] === 'email'})`;
 }
 
 /** Ends the live connections of a user on every instance (deactivation). */

@@ -1,7 +1,7 @@
 import type { NotificationEvent } from '../../../shared/schemas/notification-settings';
 import type { Tx } from '../../db/client';
 import type { CallerContext } from '../context';
-import { activeAdminIds, notifyUsers } from '../notifications';
+import { notifyActiveAdmins, notifyUsers } from '../notifications';
 
 /** Who hears of a change to a transaction, and in what words (DESIGN.md section 7). */
 
@@ -38,12 +38,7 @@ export async function notifyOtherSide(
   const actor = ctx.user;
   if (actor.id === transaction.userId) {
     const link = adminLink(transactionId);
-    await notifyUsers(
-      tx,
-      await activeAdminIds(tx, actor.id),
-      { message, link, transactionId, event },
-      ctx.deps,
-    );
+    await notifyActiveAdmins(tx, { message, link, transactionId, event }, ctx.deps, actor.id);
   } else {
     const link = agentLink(transactionId);
     await notifyUsers(tx, [transaction.userId], { message, link, transactionId, event }, ctx.deps);
