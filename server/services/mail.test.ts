@@ -132,13 +132,19 @@ describe('the mail outbox', () => {
       expect(received(to)).toEqual([]);
       // graphile-worker holds the job for a later attempt (back-off: e^1 s after the failure),
       // with its error. Measured from the job's creation, not from now(): on a loaded machine the
-      // 2.7 s could pass before this query runs, and the test failed for the machine's sake.
-      const [job] = await database.db.$queryRaw<
-        { attempts: number; last_error: string | null; later: boolean }[]
-      >`
-        SELECT attempts, last_error, run_at >= created_at + interval '2.5 seconds' AS later
-          FROM graphile_worker._private_jobs
-         WHERE payload->>'mailId' = ${id}`;
+      // 2.7 s could pass before this query runs, and the test failed for the machine's sake. The
+      // worker records the failure after the outbox row has its error: wait for that too.
+      const jobOf = async () => {
+        const [row] = await database.db.$queryRaw<
+          { attempts: number; last_error: string | null; later: boolean }[]
+        >`
+          SELECT attempts, last_error, run_at >= created_at + interval '2.5 seconds' AS later
+            FROM graphile_worker._private_jobs
+           WHERE payload->>'mailId' = ${id}`;
+        return row;
+      };
+      await until(async () => (await jobOf())?.last_error != null, 5_000);
+      const job = await jobOf();
       expect(job).toMatchObject({ attempts: 1, later: true });
       expect(job?.last_error).toContain('ECONNREFUSED');
     } finally {
