@@ -3,7 +3,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildServerBundle, type PortalStack, startPortalStack } from '../server/test/built-server';
-import { DEPLOYED_ENV } from '../server/test/deployed-env';
+import { DEPLOYED_ENV, DEPLOYED_SERVER_OPTIONS } from '../server/test/deployed-env';
 import { openTransaction, timedCall } from '../server/test/rest-client';
 import { insertPeople as insertBenchPeople, type Person } from './lib/bench-people';
 import type { Benchmark, Goal } from './lib/benchmark';
@@ -371,7 +371,7 @@ const websocketSoakBench: Benchmark = {
     log('building dist/server/main.js');
     await buildServerBundle();
     const loadBefore = os.loadavg()[0] ?? Number.NaN;
-    const stack = await startPortalStack({ JWT_SECRET: SECRET, ...DEPLOYED_ENV });
+    const stack = await startPortalStack({ JWT_SECRET: SECRET, ...DEPLOYED_ENV }, DEPLOYED_SERVER_OPTIONS);
     let m: Measured;
     try {
       m = await soak(stack, log, soakS);
@@ -397,7 +397,9 @@ const websocketSoakBench: Benchmark = {
       '',
       `Command: \`${COMMAND}\` (bench/websocket-soak.bench.ts; \`-- --quick\`: a 2-minute soak).`,
       '',
-      `What: the built server in one process of its own (NODE_ENV=production, ${Object.entries(DEPLOYED_ENV)
+      `What: the built server in one process of its own (\`node ${DEPLOYED_SERVER_OPTIONS.nodeFlags.join(' ')} dist/server/main.js\`, no source maps; NODE_ENV=production, ${Object.entries(
+        DEPLOYED_ENV,
+      )
         .map(([name, value]) => `${name}=${value}`)
         .join(
           ' ',

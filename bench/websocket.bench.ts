@@ -13,7 +13,7 @@ import {
   stopBuiltServer,
 } from '../server/test/built-server';
 import { withAdminClient } from '../server/test/databases';
-import { DEPLOYED_ENV } from '../server/test/deployed-env';
+import { DEPLOYED_ENV, DEPLOYED_SERVER_OPTIONS } from '../server/test/deployed-env';
 import { openTransaction, timedCall } from '../server/test/rest-client';
 import { insertPeople as insertBenchPeople, type Person } from './lib/bench-people';
 import type { Benchmark, Goal } from './lib/benchmark';
@@ -368,7 +368,7 @@ async function startSecondInstance(stack: PortalStack): Promise<ServerProcess> {
       ...DEPLOYED_ENV,
     },
     dataDir,
-    { sourceMaps: false },
+    DEPLOYED_SERVER_OPTIONS,
   );
 }
 
@@ -397,7 +397,7 @@ function goalsOf(m: Session, loadNote: string): Goal[] {
   const perSocket = (rss - idle) / m.clients;
   const memoryGap = `the idle process holds ${round(mib(idle), 0)} MiB and each subscribed socket about ${round(kib(perSocket), 1)} KiB (itemised in the table above): see "What a socket costs" for where it goes and what is left.`;
   const fanGap = (fans: FanOut[]) =>
-    `the first socket hears of the comment ${round(median(fans.map((f) => f.first)), 0)} ms after it was sent and the comment is answered after ${round(median(fans.map((f) => f.roundTripMs)), 0)} ms (medians): the comment's own transaction writes a row and a pg_notify per recipient. The server spends ${round(median(fans.map((f) => f.serverCpuMs)), 0)} ms of CPU per fan-out, the receiving clients ${round(median(fans.map((f) => f.clientCpuMs)), 0)} ms, on 2 shared cores (${loadNote}).`;
+    `the first socket hears of the comment ${round(median(fans.map((f) => f.first)), 0)} ms after it was sent and the comment is answered after ${round(median(fans.map((f) => f.roundTripMs)), 0)} ms (medians): the comment's own transaction writes a row per recipient and a pg_notify per 50 of them, and the first socket hears of it when that commits; then the server writes to each socket in turn, one system call each. The server spends ${round(median(fans.map((f) => f.serverCpuMs)), 0)} ms of CPU per fan-out, the receiving clients ${round(median(fans.map((f) => f.clientCpuMs)), 0)} ms, on 2 shared cores (${loadNote}).`;
   const goal = (
     name: string,
     target: string,
@@ -496,7 +496,7 @@ const websocketBench: Benchmark = {
     log('building dist/server/main.js');
     await buildServerBundle();
     const loadBefore = os.loadavg()[0] ?? Number.NaN;
-    const stack = await startPortalStack({ JWT_SECRET: SECRET, ...DEPLOYED_ENV }, { sourceMaps: false });
+    const stack = await startPortalStack({ JWT_SECRET: SECRET, ...DEPLOYED_ENV }, DEPLOYED_SERVER_OPTIONS);
     let m: Session;
     try {
       m = await session(stack, log, {
@@ -524,7 +524,7 @@ const websocketBench: Benchmark = {
       '',
       `Command: \`${COMMAND}\` (bench/websocket.bench.ts).`,
       '',
-      `What: the built server in one process of its own, started as \`npm start\` and the Docker image start it (\`node dist/server/main.js\`, no source maps; NODE_ENV=production, ${Object.entries(
+      `What: the built server in one process of its own, started as \`npm start\` and the Docker image start it (\`node ${DEPLOYED_SERVER_OPTIONS.nodeFlags.join(' ')} dist/server/main.js\`, no source maps; NODE_ENV=production, ${Object.entries(
         DEPLOYED_ENV,
       )
         .map(([name, value]) => `${name}=${value}`)

@@ -34,17 +34,24 @@ export type ServerProcess = {
 
 const MAX_OUTPUT = 2 * 1024 * 1024;
 
-/** Starts dist/server/main.js with exactly `env` on top of a few safe defaults; resolves once it listens. */
-export async function startBuiltServer(
-  env: Record<string, string>,
-  dataDir: string,
+export type BuiltServerOptions = {
   /**
    * Source maps make the tests' stack traces readable, but Node keeps every map of the bundle in
    * memory: benchmarks that measure memory run the server as `npm start` and the image do, without.
    */
-  { sourceMaps = true }: { sourceMaps?: boolean } = {},
+  sourceMaps?: boolean;
+  /** Node's own flags, as `npm start` passes them (server/test/deployed-env.ts). */
+  nodeFlags?: readonly string[];
+};
+
+/** Starts dist/server/main.js with exactly `env` on top of a few safe defaults; resolves once it listens. */
+export async function startBuiltServer(
+  env: Record<string, string>,
+  dataDir: string,
+  { sourceMaps = true, nodeFlags = [] }: BuiltServerOptions = {},
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...(sourceMaps ? ['--enable-source-maps'] : []), BUILT_SERVER], {
+  const flags = [...(sourceMaps ? ['--enable-source-maps'] : []), ...nodeFlags];
+  const child = spawn(process.execPath, [...flags, BUILT_SERVER], {
     // Not the project root: a developer's ./.env there would fill in settings the run did not choose.
     cwd: dataDir,
     env: {
@@ -137,7 +144,7 @@ export type PortalStack = {
  */
 export async function startPortalStack(
   env: Record<string, string> = {},
-  options: { sourceMaps?: boolean } = {},
+  options: BuiltServerOptions = {},
 ): Promise<PortalStack> {
   // Separate folders: as root, PostgreSQL runs as `postgres` and must reach its folder's parents.
   const databaseDir = await mkdtemp(path.join(tmpdir(), 'portal-stack-pg-'));

@@ -1,9 +1,12 @@
 /**
- * The environment the server runs with where it is deployed: `npm start` (package.json) and the
- * Docker image (Dockerfile) set these, so the benchmarks that measure the built server's memory
- * start it the same way (deployed-env.unit.test.ts keeps the three in step).
+ * The environment and Node flags the server runs with where it is deployed: `npm start`
+ * (package.json) and the Docker image (Dockerfile) set these, so the benchmarks that measure the
+ * built server's memory start it the same way (deployed-env.unit.test.ts keeps the three in step).
  *
- * - MALLOC_ARENA_MAX=2: fewer glibc malloc arenas for V8's and libuv's threads.
+ * - MALLOC_ARENA_MAX=1: one glibc malloc heap for every thread. V8's compiler and GC threads
+ *   left 9 to 59 MiB (it varied run to run) in a second arena that was never given back; with one
+ *   heap, 10,000 subscribed sockets measured 273 MiB instead of 295 (bench d), and the list
+ *   benchmark's CPU per answer stayed within its noise (1.63x raw with 1, 1.70x with 2).
  * - MALLOC_MMAP_THRESHOLD_=131072: glibc's default threshold rises to the size of the largest
  *   block freed, so after the first argon2 hash (19 MiB, on libuv's threads) such blocks come
  *   from an arena and stay resident after they are freed; a fixed threshold keeps blocks of
@@ -11,6 +14,17 @@
  *   211 MiB without it, 148 MiB with it (docs/PERFORMANCE.md section d).
  */
 export const DEPLOYED_ENV: Readonly<Record<string, string>> = {
-  MALLOC_ARENA_MAX: '2',
+  MALLOC_ARENA_MAX: '1',
   MALLOC_MMAP_THRESHOLD_: '131072',
 };
+
+/**
+ * --max-semi-space-size=4: V8's young generation grows to two 16 MiB halves by default, and an
+ * idle server keeps them; 4 MiB halves keep about 24 MiB less resident. Measured on the list
+ * benchmark (bench/api-list.bench.ts, CPU per answer, default 658 µs): 4 MiB 673 µs, within the
+ * run's noise; 2 MiB 739 µs, 12% more, so not smaller.
+ */
+export const DEPLOYED_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
+
+/** How a benchmark starts the built server as it is deployed: these flags, no source maps. */
+export const DEPLOYED_SERVER_OPTIONS = { sourceMaps: false, nodeFlags: DEPLOYED_NODE_FLAGS } as const;
