@@ -4,6 +4,7 @@
 // never reads: one file to start fast, plus chunks only for what a setting asks for.
 import { rm } from 'node:fs/promises';
 import { build } from 'esbuild';
+import { prismaWasmFromFile } from './prisma-wasm-from-file.mjs';
 
 await rm('dist/server', { recursive: true, force: true }); // no stale chunks beside the new ones
 
@@ -20,4 +21,5 @@ await build({
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',
+  plugins: [prismaWasmFromFile('dist/server/chunks')],
 });
