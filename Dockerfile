@@ -45,7 +45,8 @@ RUN sh deploy/install-production.sh
 FROM ${NODE_IMAGE} AS runtime
 # MALLOC_ARENA_MAX=1: one glibc malloc heap for all threads (arenas of V8's threads stayed
 # resident); MALLOC_MMAP_THRESHOLD_: large blocks (argon2's 19 MiB) given back when freed;
-# --max-semi-space-size=4: a smaller young generation. Why and how much: server/test/deployed-env.ts.
+# --max-semi-space-size=4: a smaller young generation; --v8-pool-size=1: one V8 worker thread.
+# Why and how much: server/test/deployed-env.ts.
 ENV NODE_ENV=production \
   HOST=0.0.0.0 \
   PORT=3000 \
@@ -73,4 +74,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
 # SHUTDOWN_DRAIN_MS, then in-flight requests finish, the pool closes, exit 0 within 8 s more). It starts no child processes, so no init
 # is needed to reap them; `docker run --init` does no harm.
 STOPSIGNAL SIGTERM
-CMD ["node","--max-semi-space-size=4","dist/server/main.js"]
+CMD ["node","--max-semi-space-size=4","--v8-pool-size=1","dist/server/main.js"]

@@ -19,12 +19,21 @@ export const DEPLOYED_ENV: Readonly<Record<string, string>> = {
 };
 
 /**
+ * --v8-pool-size=1: one V8 worker thread instead of four. The workers' compile jobs and GC
+ * worklists all come from the one malloc heap, and four at once left it about 52 MiB after start
+ * against about 35 MiB with one (five probes each; bench d: 10,000 sockets 266 -> 241 MiB, 5,000
+ * 214 -> 190 MiB). The cost is less parallel GC. The list benchmark measured 1.71x and 1.82x
+ * raw's CPU per answer in two runs with it, against 1.63x to 1.74x in runs without, and tRPC's
+ * throughput 0.79 and 0.81 of raw, against 0.80 to 0.88. That is within the spread of runs on
+ * this shared machine, but on the low side. A machine with more cores runs more instances
+ * rather than more V8 threads (docs/DEPLOYMENT.md: 1 to 2 vCPU an instance).
+ *
  * --max-semi-space-size=4: V8's young generation grows to two 16 MiB halves by default, and an
  * idle server keeps them; 4 MiB halves keep about 24 MiB less resident. Measured on the list
  * benchmark (bench/api-list.bench.ts, CPU per answer, default 658 µs): 4 MiB 673 µs, within the
  * run's noise; 2 MiB 739 µs, 12% more, so not smaller.
  */
-export const DEPLOYED_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
+export const DEPLOYED_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--v8-pool-size=1'];
 
 /** How a benchmark starts the built server as it is deployed: these flags, no source maps. */
 export const DEPLOYED_SERVER_OPTIONS = { sourceMaps: false, nodeFlags: DEPLOYED_NODE_FLAGS } as const;
