@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { buildServerBundle, type PortalStack, startPortalStack } from '../server/test/built-server';
 import { DEPLOYED_ENV, DEPLOYED_SERVER_OPTIONS } from '../server/test/deployed-env';
 import { openTransaction, timedCall } from '../server/test/rest-client';
-import { insertPeople as insertBenchPeople, type Person } from './lib/bench-people';
+import { type Person, peopleInserter } from './lib/bench-people';
 import type { Benchmark, Goal } from './lib/benchmark';
 import { type LiveClient, openLiveClient } from './lib/live-client';
 import { mib, rssBytes } from './lib/process-usage';
@@ -36,16 +36,7 @@ const COMMAND = 'npm run bench -- websocket-soak';
 const SECRET = `bench-websocket-soak-${randomBytes(24).toString('hex')}`;
 
 /** The benchmark's people (bench/lib/bench-people.ts), signed with this run's secret. */
-const insertPeople = (databaseUrl: string, role: 'user' | 'admin', count: number): Promise<Person[]> =>
-  insertBenchPeople({
-    databaseUrl,
-    role,
-    count,
-    secret: SECRET,
-    tag: 'soak',
-    firstName: 'Soak',
-    phoneBlock: '020',
-  });
+const insertPeople = peopleInserter({ secret: SECRET, tag: 'soak', firstName: 'Soak', phoneBlock: '020' });
 
 /** 127.6.0.2 onwards: one loopback address per user, as separate users would have. */
 const addressOf = (n: number) => `127.6.${Math.floor(n / 200)}.${(n % 200) + 2}`;

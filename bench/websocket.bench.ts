@@ -15,7 +15,7 @@ import {
 import { withAdminClient } from '../server/test/databases';
 import { DEPLOYED_ENV, DEPLOYED_SERVER_OPTIONS } from '../server/test/deployed-env';
 import { openTransaction, timedCall } from '../server/test/rest-client';
-import { insertPeople as insertBenchPeople, type Person } from './lib/bench-people';
+import { type Person, peopleInserter } from './lib/bench-people';
 import type { Benchmark, Goal } from './lib/benchmark';
 import { type LiveClient, openLiveClient } from './lib/live-client';
 import { cpuMs, type MemoryMap, memoryMap, mib, rssBytes } from './lib/process-usage';
@@ -44,16 +44,7 @@ const COMMAND = 'npm run bench -- websocket';
 const SECRET = `bench-websocket-${randomBytes(24).toString('hex')}`;
 
 /** The benchmark's people (bench/lib/bench-people.ts), signed with this run's secret. */
-const insertPeople = (databaseUrl: string, role: 'user' | 'admin', count: number): Promise<Person[]> =>
-  insertBenchPeople({
-    databaseUrl,
-    role,
-    count,
-    secret: SECRET,
-    tag: 'ws',
-    firstName: 'Bench',
-    phoneBlock: '010',
-  });
+const insertPeople = peopleInserter({ secret: SECRET, tag: 'ws', firstName: 'Bench', phoneBlock: '010' });
 
 /** What the clients are waiting for: events whose message holds the nonce. */
 type Expectation = { nonce: string; arrivals: number[]; expected: number; done: () => void };

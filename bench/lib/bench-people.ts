@@ -43,3 +43,12 @@ export async function insertPeople(options: {
     })),
   );
 }
+
+/** One benchmark's people: its secret signs their tokens, its tag and phone block keep them apart. */
+export type PeopleBatch = { secret: string; tag: string; firstName: string; phoneBlock: string };
+
+/** insertPeople with one benchmark's batch settings filled in. */
+export function peopleInserter(batch: PeopleBatch) {
+  return (databaseUrl: string, role: 'user' | 'admin', count: number): Promise<Person[]> =>
+    insertPeople({ databaseUrl, role, count, ...batch });
+}
