@@ -7,12 +7,12 @@ import { runInNewContext } from 'node:vm';
  * When thousands of clients connect at once (a deploy, a restart, a network blip), each one's
  * upgrade, context and first queries leave garbage that V8 promotes to its old generation while
  * the queries wait. V8 collects the old generation only when it needs room, so an idle server
- * kept that garbage, and the pages under it, for as long as nothing else allocated: measured on
- * 10,000 subscribed sockets, 379 MiB of RSS before a full collection and 300 MiB after
- * (docs/PERFORMANCE.md section d). Its memory reducer runs later and gave back less than a third.
+ * kept that garbage, and the pages under it, for as long as nothing else allocated: measured in
+ * bench d, 10,000 subscribed sockets held 471 MiB of RSS 5 s after their storm without this
+ * collection and 314 MiB with it (docs/PERFORMANCE.md, "What a socket costs").
  *
  * So once a storm is over (many sockets opened or closed, then a quiet moment), the server asks
- * for one full, compacting collection: a pause of tens of milliseconds, at a moment when nothing
+ * for one full, compacting collection: a pause of up to about 80 ms, at a moment when nothing
  * is waiting, at most once per `minIntervalMs`. The collector is V8's own `gc`, exposed at run
  * time; where it cannot be (another engine), nothing happens.
  */

@@ -73,7 +73,7 @@ export async function notifyUsers(
   deps?: AppDeps,
 ) {
   const recipients = [...new Set(userIds)];
-  const item = { message: event.message, link: event.link, transactionId: event.transactionId ?? null };
+  const item = itemOf(event);
   await writeNotifications(
     tx,
     { kind: 'items', items: recipients.map((userId) => ({ ...item, userId })) },
@@ -94,7 +94,7 @@ export async function notifyActiveAdmins(
   deps: AppDeps,
   exceptUserId?: string,
 ) {
-  const item = { message: event.message, link: event.link, transactionId: event.transactionId ?? null };
+  const item = itemOf(event);
   await writeNotifications(
     tx,
     { kind: 'admins', item, exceptUserId: exceptUserId ?? null },
@@ -118,6 +118,13 @@ export async function notifyEach(
 }
 
 type NotificationItem = { userId: string; message: string; link: string; transactionId: string | null };
+
+/** What every recipient of one notification is told. */
+const itemOf = (event: NotificationInput): Omit<NotificationItem, 'userId'> => ({
+  message: event.message,
+  link: event.link,
+  transactionId: event.transactionId ?? null,
+});
 
 /** Who is notified: listed items, or one item for every active admin but one. */
 type Recipients =
