@@ -7,6 +7,11 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
   private waiting: ((result: IteratorResult<T>) => void) | undefined;
   private ended = false;
 
+  /** Items pushed and not yet taken. */
+  get size(): number {
+    return this.items.length;
+  }
+
   push(item: T): void {
     if (this.ended) return;
     if (this.waiting) {

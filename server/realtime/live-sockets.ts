@@ -185,7 +185,10 @@ class LiveConnection {
         path,
         type,
         input,
-        ctx: context.ctx,
+        ctx:
+          type === 'subscription'
+            ? this.subscriptionContext(context.ctx, id, jsonrpc, stop.signal)
+            : context.ctx,
         signal: stop.signal,
         batchIndex,
       });
@@ -250,13 +253,11 @@ class LiveConnection {
         // Stopped while it waited: the stream saw the abort and ended; nothing more is sent.
         if (next.done || stopped.aborted) break;
         const tracked = trackedEvent(next.value);
-        this.respond({
-          id,
-          jsonrpc,
-          result: tracked
-            ? { type: 'data', id: tracked.id, data: tracked }
-            : { type: 'data', data: next.value },
-        });
+        this.respond(
+          tracked
+            ? trackedFrame(id, jsonrpc, tracked.id, tracked.data)
+            : { id, jsonrpc, result: { type: 'data', data: next.value } },
+        );
       }
       this.respond({ id, jsonrpc, result: { type: 'stopped' } });
     } finally {
@@ -264,6 +265,24 @@ class LiveConnection {
       // Ends a generator that is still suspended at a yield (the stop came between two events).
       await iterator.return?.().catch(() => {});
     }
+  }
+
+  /**
+   * The context of one subscription: the connection's, plus `sendTracked` for the events its
+   * stream sends without yielding them (Context.sendTracked). Nothing is sent once it is stopped.
+   */
+  private subscriptionContext(
+    ctx: Context,
+    id: RequestId,
+    jsonrpc: SocketMessage['jsonrpc'],
+    stopped: AbortSignal,
+  ): Context {
+    return {
+      ...ctx,
+      sendTracked: (eventId, data) => {
+        if (!stopped.aborted) this.respond(trackedFrame(id, jsonrpc, eventId, data));
+      },
+    };
   }
 
   /** The socket closed: every subscription stops (their streams unsubscribe from the bus). */
@@ -304,6 +323,13 @@ class LiveConnection {
     if (this.socket.readyState === OPEN) this.socket.send(text);
   }
 }
+
+/** The frame of one `tracked(eventId, data)` event of subscription `id`, as tRPC's adapter writes it. */
+const trackedFrame = (id: RequestId, jsonrpc: SocketMessage['jsonrpc'], eventId: string, data: unknown) => ({
+  id,
+  jsonrpc,
+  result: { type: 'data', id: eventId, data: { id: eventId, data } },
+});
 
 /** The first message of a client that announced connectionParams, read as tRPC's adapter reads it. */
 function readConnectionParams(text: string): SocketFacts['connectionParams'] {

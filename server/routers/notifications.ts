@@ -1,6 +1,7 @@
 import { messageAnswer } from '../../shared/schemas/common';
 import {
   markReadInput,
+  type Notification,
   notificationStreamInput,
   notificationsListInput,
   notificationsPage,
@@ -30,7 +31,10 @@ export const notificationsRouter = router({
     input,
     signal,
   }) {
-    const stream = notifications.streamNotifications({ ...ctx, signal }, input);
+    const { sendTracked } = ctx;
+    // Over a WebSocket, a caught-up stream sends its live events itself, tracked the same way.
+    const direct = sendTracked && ((event: Notification) => sendTracked(event._id, event));
+    const stream = notifications.streamNotifications({ ...ctx, signal }, input, direct);
     try {
       for (;;) {
         const next = await stream.next();

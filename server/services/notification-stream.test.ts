@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '../../shared/schemas/notifications';
 import { createNotificationBus } from '../realtime/bus';
+import { withAdminClient } from '../test/databases';
 import { createNotification, createUser } from '../test/factories';
 import { serviceContext, setupTestDatabase, testDeps } from '../test/harness';
 import { until } from '../test/until';
@@ -71,6 +72,73 @@ describe('streamNotifications', () => {
     await revokeLiveSessions(database.db, ctx.user.id);
     expect(await ended).toBe('revoked');
     expect(received).toEqual([]);
+  });
+
+  it('with a direct delivery, the catch-up is yielded and each live event goes to it once, in order', async () => {
+    const aborted = new AbortController();
+    const ctx = await agentContext(aborted.signal);
+    const seen = await createNotification(database.db, { userId: ctx.user.id, message: 'seen' });
+    await createNotification(database.db, { userId: ctx.user.id, message: 'missed' });
+    const yielded: Notification[] = [];
+    const direct: Notification[] = [];
+    const stream = streamNotifications(ctx, { lastEventId: seen.id }, (event) => direct.push(event));
+    const ended = drain(stream, yielded);
+    await until(async () => yielded.length === 1 && (bus.stats?.().subscriptions ?? 0) > 0, 5_000);
+
+    for (const message of ['one', 'two', 'three']) {
+      await notifyUsers(database.db, [ctx.user.id], { message, link: '/home' });
+    }
+    await until(async () => direct.length === 3, 5_000);
+    expect(yielded.map((event) => event.message)).toEqual(['missed']);
+    expect(direct.map((event) => event.message)).toEqual(['one', 'two', 'three']);
+    expect(new Set(direct.map((event) => event._id)).size).toBe(3);
+
+    aborted.abort();
+    expect(await ended).toBe('ended');
+    await notifyUsers(database.db, [ctx.user.id], { message: 'after the end', link: '/home' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(direct).toHaveLength(3);
+    expect(bus.stats?.().subscriptions).toBe(0);
+  });
+
+  it('with a direct delivery, what comes while the generator is busy is yielded, and so is a resync', async () => {
+    const aborted = new AbortController();
+    const ctx = await agentContext(aborted.signal);
+    const seen = await createNotification(database.db, { userId: ctx.user.id, message: 'seen' });
+    await createNotification(database.db, { userId: ctx.user.id, message: 'missed' });
+    const direct: Notification[] = [];
+    const stream = streamNotifications(ctx, { lastEventId: seen.id }, (event) => direct.push(event));
+
+    // Suspended at the yield of the catch-up: the caller has not taken the next event yet.
+    expect((await stream.next()).value).toMatchObject({ message: 'missed' });
+    await notifyUsers(database.db, [ctx.user.id], { message: 'queued', link: '/home' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(direct).toEqual([]);
+    expect((await stream.next()).value).toMatchObject({ message: 'queued' });
+
+    // Waiting now, nothing queued: a new event goes direct.
+    const waiting = stream.next();
+    await notifyUsers(database.db, [ctx.user.id], { message: 'direct', link: '/home' });
+    await until(async () => direct.length === 1, 5_000);
+
+    // The bus's listener drops (a database restart): on reconnecting it sends a resync, and the
+    // generator reads what it missed from the table, which no live event announced.
+    await createNotification(database.db, { userId: ctx.user.id, message: 'unannounced' });
+    await withAdminClient(database.url, (client) =>
+      client.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE application_name = 'portal-notification-bus' AND datname = current_database()`,
+      ),
+    );
+    expect((await waiting).value).toMatchObject({ message: 'unannounced' });
+    expect(direct.map((event) => event.message)).toEqual(['direct']);
+
+    // And a revocation, which always goes through the generator, still ends it.
+    const last = stream.next();
+    await until(async () => bus.stats?.().listening === true, 5_000);
+    await revokeLiveSessions(database.db, ctx.user.id);
+    expect(await last).toEqual({ done: true, value: 'revoked' });
+    aborted.abort();
   });
 
   it('a caller that went away before the stream began ends it at once, leaving no listener on the bus', async () => {

@@ -365,39 +365,74 @@ const REMEMBERED_IDS = 500;
 export type StreamEnd = 'ended' | 'revoked';
 
 /**
+ * Sends one live notification to the caller at once, without the generator (Context.sendTracked
+ * on a WebSocket: the frame its yield would have become).
+ */
+export type DirectDelivery = (notification: Notification) => void;
+
+/**
  * The caller's own notifications, live (DESIGN.md section 7): first what the client missed after
  * `lastEventId` (or nothing, for a first connection), then each new one as the bus delivers it,
  * each once. It ends when `ctx.signal` aborts, or with 'revoked' when the user is deactivated.
+ *
+ * With `direct`, a stream that is caught up and has nothing queued hands each new notification
+ * straight to it from the bus's callback instead of yielding it (issue 23). A comment that tells
+ * 10,000 admins then costs a frame per socket, not a resumption of three async generators per
+ * socket, whose promises V8's young generation had to copy while the fan-out ran. Everything
+ * else still goes through the generator, in order: a resync (catch-up from the table), a
+ * revocation, and any event that arrives while the generator is busy.
  */
 export async function* streamNotifications(
   ctx: CallerContext,
   input: { lastEventId?: string | null } | undefined,
+  direct?: DirectDelivery,
 ): AsyncGenerator<Notification, StreamEnd> {
   const userId = ctx.user.id;
   const inbox = new AsyncQueue<BusEvent>();
-  // Listen before reading the table: an event committed in between is then queued, not lost.
-  const unsubscribe = ctx.deps.bus.subscribe(userId, (event) => inbox.push(event));
-  // A caller gone before the stream began (a socket closed while it subscribed) would never see
-  // 'abort' fire: the stream would hold its bus listener forever (found by the soak, issue 23).
-  if (ctx.signal?.aborted) inbox.end();
-  else ctx.signal?.addEventListener('abort', () => inbox.end(), { once: true });
   const sent = new Set<string>();
   const remember = (id: string) => {
     sent.add(id);
     if (sent.size > REMEMBERED_IDS) sent.delete(sent.values().next().value as string);
   };
+  let cursor: Cursor | undefined;
+  /** Whether the bus's events may go straight to `direct`: caught up, and waiting with nothing queued. */
+  let idle = false;
+  /** Marks a notification sent (once) and moves the cursor past it; false if it was sent already. */
+  const advance = (notification: Notification) => {
+    if (sent.has(notification._id)) return false;
+    remember(notification._id);
+    cursor = { createdAt: new Date(notification.createdAt), id: notification._id };
+    return true;
+  };
+  // Listen before reading the table: an event committed in between is then queued, not lost.
+  const unsubscribe = ctx.deps.bus.subscribe(userId, (event) => {
+    if (idle && direct && event.kind === 'notification') {
+      if (advance(event.notification)) direct(event.notification);
+      return;
+    }
+    // A resync or revocation: the generator takes over, and what follows queues behind it.
+    idle = false;
+    inbox.push(event);
+  });
+  const stop = () => {
+    idle = false;
+    inbox.end();
+  };
+  // A caller gone before the stream began (a socket closed while it subscribed) would never see
+  // 'abort' fire: the stream would hold its bus listener forever (found by the soak, issue 23).
+  if (ctx.signal?.aborted) stop();
+  else ctx.signal?.addEventListener('abort', stop, { once: true });
   try {
-    let cursor = await startCursor(ctx.db, userId, input?.lastEventId);
-    const catchUp = () => notificationsAfter(ctx.db, userId, cursor);
+    cursor = await startCursor(ctx.db, userId, input?.lastEventId);
+    const catchUp = () => notificationsAfter(ctx.db, userId, cursor as Cursor);
     let pending = await catchUp();
     for (;;) {
       for (const notification of pending) {
-        if (sent.has(notification._id)) continue;
-        remember(notification._id);
-        cursor = { createdAt: new Date(notification.createdAt), id: notification._id };
-        yield notification;
+        if (advance(notification)) yield notification;
       }
+      idle = direct !== undefined && inbox.size === 0 && !ctx.signal?.aborted;
       const next = await inbox[Symbol.asyncIterator]().next();
+      idle = false;
       if (next.done) return 'ended';
       const event = next.value;
       if (event.kind === 'revoked') return 'revoked';

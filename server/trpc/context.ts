@@ -23,6 +23,13 @@ export type Context = ServiceContext & {
   apiKeyRefusal?: string;
   /** For a WebSocket call: ends the whole connection (a deactivated user's live socket). */
   closeConnection?: () => void;
+  /**
+   * For a subscription over a WebSocket: sends one event of it now, in the frame a `yield
+   * tracked(id, data)` of its generator would become. A stream that is caught up and idle
+   * hands its live events to this instead of yielding them (issue 23): a fan-out to thousands
+   * of sockets then costs a frame each, not a trip through three async generators each.
+   */
+  sendTracked?: (id: string, data: unknown) => void;
 };
 
 type Closable = { close(code?: number, reason?: string): void };
