@@ -291,6 +291,42 @@ describe('who hears about what', () => {
   });
 });
 
+describe('notification ids', () => {
+  it('are UUIDv7 of the moment, unique across statements of the same millisecond, in row order', async () => {
+    const users = await Promise.all(Array.from({ length: 30 }, () => createUser(database.db)));
+    const before = Date.now();
+    // Ten statements at once: many share a millisecond, each draws its own random bits.
+    await Promise.all(
+      Array.from({ length: 10 }, (_, n) =>
+        database.db.$transaction((tx) =>
+          notifyUsers(
+            tx,
+            users.map((user) => user.id),
+            { message: `batch ${n}`, link: '/home/ids' },
+          ),
+        ),
+      ),
+    );
+    const after = Date.now();
+    const rows = await database.db.notification.findMany({
+      where: { link: '/home/ids' },
+      select: { id: true, userId: true, message: true },
+    });
+    expect(rows).toHaveLength(300);
+    expect(new Set(rows.map((row) => row.id)).size).toBe(300);
+    for (const { id } of rows) {
+      // Version 7, variant 10xx (RFC 9562), which zod's uuid() and every validator accept.
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const millisecond = Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+      expect(millisecond).toBeGreaterThanOrEqual(before - 1_000);
+      expect(millisecond).toBeLessThanOrEqual(after + 1_000);
+    }
+    // Within a statement, the ids follow the recipients' order.
+    const batch = rows.filter((row) => row.message === 'batch 0').sort((a, b) => a.id.localeCompare(b.id));
+    expect(batch.map((row) => row.userId)).toEqual(users.map((user) => user.id));
+  });
+});
+
 describe('the list and mark-as-read', () => {
   it('newest first, own only (403 for another user), unread count, mark all read', async () => {
     const res = await call('GET', `/api/notifications/${agent.id}?page=1&limit=2`, agent);

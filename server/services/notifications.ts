@@ -141,12 +141,13 @@ const RECIPIENTS_PER_MESSAGE = 50;
 const shortened = (message: string) =>
   message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
 
-/** The rows to insert, as (user_id, message, link, transaction_id). */
+/** The rows to insert, as (user_id, message, link, transaction_id, ord), ord numbering them from 1. */
 function recipientRows(recipients: Recipients): Prisma.Sql {
   if (recipients.kind === 'admins') {
     const { item, exceptUserId } = recipients;
     return Prisma.sql`
-      SELECT u.id, ${shortened(item.message)}::text, ${item.link}::text, ${item.transactionId}::uuid
+      SELECT u.id, ${shortened(item.message)}::text, ${item.link}::text, ${item.transactionId}::uuid,
+             row_number() OVER ()
         FROM users u
        WHERE u.role = 'admin' AND u.is_admin_approved AND u.id IS DISTINCT FROM ${exceptUserId}::uuid`;
   }
@@ -155,8 +156,23 @@ function recipientRows(recipients: Recipients): Prisma.Sql {
     SELECT * FROM unnest(${items.map((item) => item.userId)}::uuid[],
                          ${items.map((item) => shortened(item.message))}::text[],
                          ${items.map((item) => item.link)}::text[],
-                         ${items.map((item) => item.transactionId)}::uuid[])`;
+                         ${items.map((item) => item.transactionId)}::uuid[]) WITH ORDINALITY`;
 }
+
+/**
+ * The ids of one statement's notifications: UUIDv7 (RFC 9562) with the statement's millisecond,
+ * 74 bits drawn at random once, and the row's number added to the last 44 of them (the RFC's
+ * counter method). gen_random_uuid() per row cost 2.6 µs each here, and its random keys scattered
+ * 10,000 inserts across the primary key's index: a comment to 10,000 admins wrote its rows in
+ * about 160 ms instead of 230 (issue 23). `seed.prefix || lpad(to_hex(seed.base + ord), 12, '0')`
+ * makes row ord's id.
+ */
+const ID_SEED = Prisma.sql`
+  SELECT lpad(to_hex((extract(epoch FROM statement_timestamp()) * 1000)::bigint), 12, '0') || '7'
+         || substr(r, 1, 3) || substr('89ab', 1 + ('x' || substr(r, 4, 1))::bit(4)::int % 4, 1)
+         || substr(r, 5, 3) AS prefix,
+         ('x' || substr(r, 9, 11))::bit(44)::bigint AS base
+    FROM (SELECT replace(gen_random_uuid()::text, '-', '') AS r) AS random`;
 
 /**
  * The rows, their live events and the mails of those who chose e-mail for `event`, in three
@@ -180,10 +196,11 @@ async function writeNotifications(
 ) {
   if (recipients.kind === 'items' && recipients.items.length === 0) return;
   await tx.$executeRaw`
-    WITH inserted AS (
-      INSERT INTO notifications (user_id, message, link, transaction_id, event, created_at)
-      SELECT n.user_id, n.message, n.link, n.transaction_id, ${event}::notification_event, statement_timestamp()
-        FROM (${recipientRows(recipients)}) AS n(user_id, message, link, transaction_id)
+    WITH seed AS (${ID_SEED}), inserted AS (
+      INSERT INTO notifications (id, user_id, message, link, transaction_id, event, created_at)
+      SELECT (seed.prefix || lpad(to_hex(seed.base + n.ord), 12, '0'))::uuid,
+             n.user_id, n.message, n.link, n.transaction_id, ${event}::notification_event, statement_timestamp()
+        FROM seed, (${recipientRows(recipients)}) AS n(user_id, message, link, transaction_id, ord)
       RETURNING id, user_id, message, link, transaction_id, created_at
     ), chunked AS (
       SELECT *, (row_number() OVER (PARTITION BY message, link, transaction_id ORDER BY id) - 1)
@@ -291,7 +308,11 @@ export async function markAllRead(ctx: CallerContext, { userId }: { userId: stri
 }
 
 /** A position in a user's notifications, in the order they are listed (oldest first here). */
-export type Cursor = { createdAt: Date; id: string };
+export type Cursor = {
+  /** A row's time, or a live event's createdAt as sent (ISO): no Date parsed per event. */
+  createdAt: Date | string;
+  id: string;
+};
 
 type CursorRow = { id: string; created_at: Date };
 type StreamRow = {
@@ -401,7 +422,7 @@ export async function* streamNotifications(
   const advance = (notification: Notification) => {
     if (sent.has(notification._id)) return false;
     remember(notification._id);
-    cursor = { createdAt: new Date(notification.createdAt), id: notification._id };
+    cursor = { createdAt: notification.createdAt, id: notification._id };
     return true;
   };
   // Listen before reading the table: an event committed in between is then queued, not lost.

@@ -1,4 +1,4 @@
-import { TRPCError } from '@trpc/server';
+import { initTRPC, TRPCError } from '@trpc/server';
 import { pino } from 'pino';
 import { describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
@@ -163,6 +163,14 @@ describe('tRPC internals the project relies on', () => {
     expect(httpStatusOf([ok, failed])).toBe(207);
     // No transformer: answers and inputs travel as plain JSON (DESIGN.md section 5).
     expect(serializeResponse(testRouter, [ok, failed])).toEqual([ok, failed]);
+    // ...without a copy: tRPC's default transformer is what a router without one has.
+    expect(serializeResponse(testRouter, ok)).toBe(ok);
+    const superjsonLike = {
+      serialize: (value: unknown) => ({ json: value }),
+      deserialize: (value: unknown) => (value as { json: unknown }).json,
+    };
+    const transforming = initTRPC.create({ transformer: superjsonLike }).router({});
+    expect(serializeResponse(transforming, ok)).toEqual({ result: { data: { json: { greeting: 'hi' } } } });
     const input = { when: '2026-11-21T12:00:00.000Z', n: 1 };
     expect(deserializeInput(testRouter, input)).toBe(input);
   });
