@@ -17,11 +17,11 @@ import {
 } from '../../shared/schemas/transactions';
 import * as intake from '../services/intake/split';
 import * as transactions from '../services/transactions';
-import { protectedProcedure, router } from '../trpc/init';
+import { protectedListProcedure, protectedProcedure, router } from '../trpc/init';
 
 /** An agent's own transactions (spec section 2, /home and /home/transactions/{id}). */
 export const transactionsRouter = router({
-  list: protectedProcedure
+  list: protectedListProcedure
     .input(userListInput)
     .output(transactionsPage)
     .query(({ ctx, input }) => transactions.listForUser(ctx, input)),

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps';
+import type { SessionToConfirm } from './sessions';
 
 /**
  * The one shape of a service operation (issue 16): `operation(ctx, input)`, where `ctx` is a
@@ -41,6 +42,12 @@ export type ServiceContext = {
    * APP_URL links otherwise (the documented REST API). Absent means absolute.
    */
   fileLinks?: FileLinks;
+  /**
+   * Set on a list whose own statement confirms the session (init.ts, protectedListProcedure):
+   * `user` then comes from the access token's claims, not yet from the database. The statement
+   * must include confirmedSessionSql and mark it confirmed, or the answer is thrown away.
+   */
+  sessionToConfirm?: SessionToConfirm;
 };
 
 export type FileLinks = 'same-origin' | 'absolute';

@@ -42,3 +42,26 @@ export async function sessionUser(ctx: ServiceContext, { id }: { id: string }): 
     tokenVersion: row.token_version,
   };
 }
+
+/**
+ * A session a statement confirms itself (issue 23): the claims of an access token, which the
+ * statement checks against the user's row in the same round trip. A list then costs one
+ * statement instead of two, and the Node CPU of a second query was most of what the portal's list
+ * cost beyond a bare Fastify + pg route (docs/PERFORMANCE.md, sections a and b).
+ */
+export type SessionToConfirm = {
+  id: string;
+  role: 'user' | 'admin';
+  tokenVersion: number;
+  /** Set by the statement's reader once the statement confirmed it. */
+  confirmed: boolean;
+};
+
+/**
+ * True exactly when sessionUser would accept the token and give the claimed role: the user
+ * exists, is approved, has the token's version and role. The owner is left to the full check
+ * (the claims do not say who the owner is).
+ */
+export const confirmedSessionSql = (session: SessionToConfirm): Prisma.Sql => Prisma.sql`
+  EXISTS (SELECT 1 FROM users WHERE id = ${session.id}::uuid AND role = ${session.role}::role
+             AND token_version = ${session.tokenVersion}::int AND is_admin_approved AND NOT is_owner)`;

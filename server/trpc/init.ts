@@ -2,12 +2,13 @@ import { type AnyProcedure, initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from
 import { apiMessages, integrationMessages } from '../../shared/messages';
 import type { ApiErrorCode } from '../../shared/schemas/common';
 import { classifyError } from '../errors';
+import type { Caller } from '../services/context';
 import { sessionUser } from '../services/sessions';
 import type { Context } from './context';
 import { procedureMetaOf, validateSynchronously } from './internals';
 
 /**
- * The only initTRPC of the project (DESIGN.md section 10). Routers import the four base
+ * The only initTRPC of the project (DESIGN.md section 10). Routers import the base
  * procedures below and `router`; nothing else from tRPC.
  */
 
@@ -110,9 +111,11 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
 
 export const publicProcedure = base.meta({ access: 'public' }).use(storableInput);
 
-/** Signed in: a valid access token AND a user who still exists, is approved and has not
- * changed password since the token was issued. Loaded on every call, never cached. */
-const signedIn = base.use(async ({ ctx, next }) => {
+/**
+ * Signed in: a valid access token AND a user who still exists, is approved and has not changed
+ * password since the token was issued. Loaded on every call, never cached.
+ */
+async function signedInUser(ctx: Context): Promise<Caller> {
   if (ctx.apiKey) {
     // A key acts as its creator, who must still be an active admin (DESIGN.md 12.3).
     const creator = await sessionUser(ctx, { id: ctx.apiKey.userId });
@@ -120,7 +123,7 @@ const signedIn = base.use(async ({ ctx, next }) => {
       throw new TRPCError({ code: 'UNAUTHORIZED', message: integrationMessages.keyCreatorInactive });
     }
     const apiKey = { id: ctx.apiKey.id, name: ctx.apiKey.name };
-    return next({ ctx: { user: { id: creator.id, role: creator.role, isOwner: creator.isOwner, apiKey } } });
+    return { id: creator.id, role: creator.role, isOwner: creator.isOwner, apiKey };
   }
   if (!ctx.auth) {
     throw new TRPCError({
@@ -133,10 +136,33 @@ const signedIn = base.use(async ({ ctx, next }) => {
   if (!user?.isAdminApproved || user.tokenVersion !== ctx.auth.ver) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: apiMessages.sessionInvalid });
   }
-  return next({ ctx: { user: { id: user.id, role: user.role, isOwner: user.isOwner } } });
-});
+  return { id: user.id, role: user.role, isOwner: user.isOwner };
+}
+
+const signedIn = base.use(async ({ ctx, next }) => next({ ctx: { user: await signedInUser(ctx) } }));
 
 export const protectedProcedure = signedIn.meta({ access: 'user' }).use(storableInput);
+
+/**
+ * A signed-in list whose own statement confirms the session (issue 23): the call first runs with
+ * the user the access token claims and `ctx.sessionToConfirm`, and its statement checks those
+ * claims against the user's row in the same round trip (services/sessions.ts). Its answer is kept
+ * only if that statement confirmed them. Any other outcome (a claim the row no longer bears, an
+ * error, a service that did not check) runs the call again the usual way, which then answers what
+ * signedIn would have: so the result is always what the full check gives, at the cost of a
+ * second run when the token's claims are out of date. Only for queries, which change nothing.
+ */
+const signedInByStatement = base.use(async ({ ctx, next, type }) => {
+  if (type === 'query' && ctx.auth && !ctx.apiKey) {
+    const session = { id: ctx.auth.sub, role: ctx.auth.role, tokenVersion: ctx.auth.ver, confirmed: false };
+    const claimed = { id: session.id, role: session.role, isOwner: false };
+    const result = await next({ ctx: { user: claimed, sessionToConfirm: session } });
+    if (session.confirmed && result.ok) return result;
+  }
+  return next({ ctx: { user: await signedInUser(ctx), sessionToConfirm: undefined } });
+});
+
+export const protectedListProcedure = signedInByStatement.meta({ access: 'user' }).use(storableInput);
 
 /** The role comes from the database row, not the token, so a demotion applies at once. */
 export const adminProcedure = signedIn

@@ -13,6 +13,7 @@ import { AppError } from '../../errors';
 import { assertSelfOrAdmin } from '../access';
 import type { CallerContext } from '../context';
 import { escapeLike, pageCount } from '../paging';
+import { confirmedSessionSql, type SessionToConfirm } from '../sessions';
 import { toProgress } from './mappers';
 
 /**
@@ -157,16 +158,27 @@ async function listPage(
   filter: Prisma.Sql,
   paging: PagingInput,
 ): Promise<TransactionsPage> {
+  const statement = transactionPageSql(filter, paging, 'per-use', ctx.deps.clock.now());
+  const session = ctx.sessionToConfirm;
   // The plan of a list does not depend on its values (an index in every case): prepared.
-  const rows = await sqlRows<PageRow>(
-    ctx.db,
-    transactionPageSql(filter, paging, 'per-use', ctx.deps.clock.now()),
-    {
-      prepared: true,
-    },
-  );
+  const rows = await sqlRows<PageRow>(ctx.db, session ? confirmingSession(statement, session) : statement, {
+    prepared: true,
+  });
+  if (session) {
+    // The page always has a row (its total), so none means the session was not confirmed.
+    if (rows.length === 0) return toTransactionsPage([], paging.limit);
+    session.confirmed = true;
+  }
   return toTransactionsPage(rows, paging.limit);
 }
+
+/**
+ * The page's rows only if the session's claims still hold (SessionToConfirm), in the same round
+ * trip: PostgreSQL evaluates the EXISTS once, before any row, and skips the page when it fails.
+ */
+const confirmingSession = (page: Prisma.Sql, session: SessionToConfirm) => Prisma.sql`
+  SELECT page.* FROM (${page}) AS page WHERE ${confirmedSessionSql(session)}
+   ORDER BY page.created_at DESC, page.id DESC`;
 
 /** Joins the four address fields in transactions_search_idx. */
 const SEPARATOR = '\u001f';
