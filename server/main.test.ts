@@ -190,7 +190,12 @@ describe('the server process', { timeout: 120_000 }, () => {
       expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
 
       const { code, ms } = await stop(server, signal);
-      expect({ signal, code }).toEqual({ signal, code: 0 });
+      // What the processes printed, should one not exit cleanly (a rare failure under load).
+      expect({ signal, code, output: code === 0 ? '' : server.output() }).toEqual({
+        signal,
+        code: 0,
+        output: '',
+      });
       expect(ms).toBeLessThan(10_000);
       expect(await processesUsing(dataDir)).toEqual([]);
     }
