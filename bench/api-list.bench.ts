@@ -341,10 +341,10 @@ const bench: Benchmark = {
         goal(
           restSummary,
           'a. REST list vs raw Fastify + pg',
-          'what is left is spread thin (tRPC, zod, logger, context: each 2 to 7%); the one large item is the user ' +
-            'lookup, which could only be cheaper in the same round trip as the page (node-postgres does not pipeline) ' +
-            'or cached with an invalidation every instance sees before its next request (LISTEN/NOTIFY is asynchronous): ' +
-            'neither is available, so the CPU goal needs a decision on the lookup rather than more trimming.',
+          'the session lookup is already inside the page statement; what is left is spread thin (the adapter, zod, ' +
+            "Fastify's hooks, the context: each 1 to 5% of the app's CPU in a profile), and the same code measured " +
+            "from 1.44x to 1.75x raw's CPU across runs on this shared machine: rerun on a quiet one before trimming, " +
+            'then take the largest of those items.',
         ),
         goal(
           trpcSummary,
@@ -520,12 +520,11 @@ const COMPRESSION_HISTORY = [
 
 /** What the app does for an answer beyond the raw route: where the rest of its CPU goes. */
 const APP_WORK =
-  'the user loaded from the database on every call, a second round trip (its write, read and parse cost ' +
-  "about a quarter of raw's whole answer, mostly in the kernel's loopback TCP) never cached so that a " +
-  'deactivation or a demotion applies at once; the bearer token checked (a remembered verification); the per-IP ' +
-  "rate limit; the request id, security headers and a request logger; tRPC's middleware chain (error " +
-  'mapping, authentication, the lone-surrogate check); the input and the page checked and stripped by their ' +
-  'zod schemas.';
+  "the session confirmed inside the page's own statement (the token's claims against the user's row, never " +
+  'cached, so that a deactivation or a demotion applies at once); the bearer token checked (a remembered ' +
+  "verification); the per-IP rate limit; the request id, security headers and a request logger; tRPC's " +
+  'middleware chain (error mapping, authentication, the lone-surrogate check); the input and the page checked ' +
+  'and stripped by their zod schemas.';
 
 /**
  * What was changed in the product for goals a and b, with the figures measured before (same
@@ -586,13 +585,22 @@ const LIST_CHANGES = [
   "- **Fewer promises per request**: the query fast path's preHandler sits on tRPC's route only (it ran, and " +
     "returned, on every REST request), and app.ts's request-id and connection-close hooks are callbacks.",
   '',
-  'Not cut, on purpose: the user row loaded on every call (DESIGN.md section 4: a deactivation, a demotion or a ' +
-    'password change applies to the very next request, which no cache shared by several instances can promise; ' +
-    'it is already one prepared primary-key lookup on the pg pool), the per-IP rate limit, the request id and the ' +
-    'output validation. That lookup is the largest item left: a second round trip whose socket write and read, ' +
-    "in the kernel's loopback TCP, and protocol parsing cost about a quarter of the raw route's whole answer. " +
-    'With it, 1.5 times raw leaves little room for everything else an authenticated, validated call does; the ' +
-    'table above says how close the routes come.',
+  "- **The session confirmed in the page's own statement** (protectedListProcedure in server/trpc/init.ts, " +
+    'SessionToConfirm in server/services/sessions.ts): every signed-in call loads its user fresh (DESIGN.md ' +
+    'section 4: a deactivation, a demotion or a password change applies to the very next request, which no cache ' +
+    'shared by several instances can promise), and that lookup was a second round trip whose socket write and ' +
+    "read, in the kernel's loopback TCP, and protocol parsing cost about a quarter of the raw route's whole " +
+    'answer. The list now runs with the user its access token claims, and its statement returns the page only if ' +
+    "the user's row still bears those claims (exists, approved, same token version, same role, not the owner), " +
+    'in the same round trip. An answer is kept only when that statement confirmed the claims; any other outcome ' +
+    '(a claim out of date, an error, the owner) runs the call again through the full check, so every answer is the ' +
+    "full check's (server/trpc/list-session.test.ts: deactivated, password changed, demoted, promoted, owner). " +
+    'Before, in runs of this benchmark on 2026-11-26 and 28: 1.74x and 1.75x, then 1.44x and 1.57x on a busier ' +
+    'machine; the table above is the run after.',
+  '',
+  'Not cut, on purpose: the per-IP rate limit, the request id and the output validation (it strips an answer to ' +
+    'its contract). What is left beyond raw is spread thin: the REST adapter or the query fast path, zod, ' +
+    "Fastify's hooks and the context, each 1 to 5% of the app's CPU in a profile.",
 ].join('\n');
 
 export default bench;
