@@ -38,6 +38,17 @@ async function drain(stream: AsyncGenerator<Notification, string>, into: Notific
   }
 }
 
+/** An agent's stream with a direct delivery, resuming after 'seen' with 'missed' to catch up on. */
+async function directStreamAfterOneMissed() {
+  const aborted = new AbortController();
+  const ctx = await agentContext(aborted.signal);
+  const seen = await createNotification(database.db, { userId: ctx.user.id, message: 'seen' });
+  await createNotification(database.db, { userId: ctx.user.id, message: 'missed' });
+  const direct: Notification[] = [];
+  const stream = streamNotifications(ctx, { lastEventId: seen.id }, (event) => direct.push(event));
+  return { aborted, ctx, direct, stream };
+}
+
 describe('streamNotifications', () => {
   it('sends what the client missed after its last event, then each new one once, until the caller goes away', async () => {
     const aborted = new AbortController();
@@ -75,13 +86,8 @@ describe('streamNotifications', () => {
   });
 
   it('with a direct delivery, the catch-up is yielded and each live event goes to it once, in order', async () => {
-    const aborted = new AbortController();
-    const ctx = await agentContext(aborted.signal);
-    const seen = await createNotification(database.db, { userId: ctx.user.id, message: 'seen' });
-    await createNotification(database.db, { userId: ctx.user.id, message: 'missed' });
     const yielded: Notification[] = [];
-    const direct: Notification[] = [];
-    const stream = streamNotifications(ctx, { lastEventId: seen.id }, (event) => direct.push(event));
+    const { aborted, ctx, direct, stream } = await directStreamAfterOneMissed();
     const ended = drain(stream, yielded);
     await until(async () => yielded.length === 1 && (bus.stats?.().subscriptions ?? 0) > 0, 5_000);
 
@@ -102,12 +108,7 @@ describe('streamNotifications', () => {
   });
 
   it('with a direct delivery, what comes while the generator is busy is yielded, and so is a resync', async () => {
-    const aborted = new AbortController();
-    const ctx = await agentContext(aborted.signal);
-    const seen = await createNotification(database.db, { userId: ctx.user.id, message: 'seen' });
-    await createNotification(database.db, { userId: ctx.user.id, message: 'missed' });
-    const direct: Notification[] = [];
-    const stream = streamNotifications(ctx, { lastEventId: seen.id }, (event) => direct.push(event));
+    const { aborted, ctx, direct, stream } = await directStreamAfterOneMissed();
 
     // Suspended at the yield of the catch-up: the caller has not taken the next event yet.
     expect((await stream.next()).value).toMatchObject({ message: 'missed' });
