@@ -1,5 +1,4 @@
 import type { AppDeps } from '../deps';
-import type { SessionToConfirm } from './sessions';
 
 /**
  * The one shape of a service operation (issue 16): `operation(ctx, input)`, where `ctx` is a
@@ -54,3 +53,17 @@ export type FileLinks = 'same-origin' | 'absolute';
 
 /** The context of a signed-in call. */
 export type CallerContext = ServiceContext & { user: Caller };
+
+/**
+ * A session a statement confirms itself (issue 23): the claims of an access token, which the
+ * statement checks against the user's row in the same round trip. A list then costs one
+ * statement instead of two, and the Node CPU of a second query was most of what the portal's list
+ * cost beyond a bare Fastify + pg route (docs/PERFORMANCE.md, sections a and b).
+ */
+export type SessionToConfirm = {
+  id: string;
+  role: 'user' | 'admin';
+  tokenVersion: number;
+  /** Set by the statement's reader once the statement confirmed it. */
+  confirmed: boolean;
+};

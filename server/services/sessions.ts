@@ -1,6 +1,6 @@
 import { Prisma } from '../db/generated/client';
 import { sqlRows } from '../db/sql';
-import type { ServiceContext } from './context';
+import type { ServiceContext, SessionToConfirm } from './context';
 
 /**
  * What every authenticated call reads about its user (DESIGN.md section 4: loaded fresh on every
@@ -42,20 +42,6 @@ export async function sessionUser(ctx: ServiceContext, { id }: { id: string }): 
     tokenVersion: row.token_version,
   };
 }
-
-/**
- * A session a statement confirms itself (issue 23): the claims of an access token, which the
- * statement checks against the user's row in the same round trip. A list then costs one
- * statement instead of two, and the Node CPU of a second query was most of what the portal's list
- * cost beyond a bare Fastify + pg route (docs/PERFORMANCE.md, sections a and b).
- */
-export type SessionToConfirm = {
-  id: string;
-  role: 'user' | 'admin';
-  tokenVersion: number;
-  /** Set by the statement's reader once the statement confirmed it. */
-  confirmed: boolean;
-};
 
 /**
  * True exactly when sessionUser would accept the token and give the claimed role: the user

@@ -11,9 +11,9 @@ import { Prisma } from '../../db/generated/client';
 import { isStatementTimeout, sqlRows, sqlRowsWithin } from '../../db/sql';
 import { AppError } from '../../errors';
 import { assertSelfOrAdmin } from '../access';
-import type { CallerContext } from '../context';
+import type { CallerContext, SessionToConfirm } from '../context';
 import { escapeLike, pageCount } from '../paging';
-import { confirmedSessionSql, type SessionToConfirm } from '../sessions';
+import { confirmedSessionSql } from '../sessions';
 import { toProgress } from './mappers';
 
 /**
