@@ -62,7 +62,7 @@ export type CallerContext = ServiceContext & { user: Caller };
  */
 export type SessionToConfirm = {
   id: string;
-  role: 'user' | 'admin';
+  role: Caller['role'];
   tokenVersion: number;
   /** Set by the statement's reader once the statement confirmed it. */
   confirmed: boolean;

@@ -164,11 +164,8 @@ async function listPage(
   const rows = await sqlRows<PageRow>(ctx.db, session ? confirmingSession(statement, session) : statement, {
     prepared: true,
   });
-  if (session) {
-    // The page always has a row (its total), so none means the session was not confirmed.
-    if (rows.length === 0) return toTransactionsPage([], paging.limit);
-    session.confirmed = true;
-  }
+  // The page always has a row (its total), so none means the session was not confirmed.
+  if (session && rows.length > 0) session.confirmed = true;
   return toTransactionsPage(rows, paging.limit);
 }
 
