@@ -1,4 +1,5 @@
 import { ui } from '../shared/messages';
+import { axeFindings } from './support/a11y';
 import { expect, type Page, test } from './support/test';
 
 /**
@@ -98,4 +99,27 @@ test('the banner editor keeps konva out of the main bundle (it loads with its pa
   expect(withKonva.length).toBeGreaterThan(0);
   expect(withKonva.every((name) => name.startsWith('Banner'))).toBe(true);
   expect(scripts.filter((name) => name.startsWith('index-') && withKonva.includes(name))).toEqual([]);
+});
+
+test('the accessibility check reports what it is there to catch', async ({ page }) => {
+  // Every journey asserts that axeFindings finds nothing; this one shows that it would find
+  // something: three faults planted on the sign-in page, each of a kind the check must report.
+  await page.goto('/auth/login');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  expect(await axeFindings(page, 'the sign-in page')).toEqual([]);
+  await page.evaluate(() => {
+    const main = document.querySelector('main') ?? document.body;
+    main.append(document.createElement('button')); // no accessible name
+    const faint = document.createElement('p');
+    faint.textContent = 'Barely there';
+    Object.assign(faint.style, { color: '#f4f4f4', background: '#ffffff' });
+    main.append(faint);
+    const skipped = document.createElement('h5'); // skips heading levels
+    skipped.textContent = 'Out of order';
+    main.append(skipped);
+  });
+  const findings = (await axeFindings(page, 'planted')).join('\n');
+  expect(findings).toContain('button-name (critical)');
+  expect(findings).toContain('color-contrast (serious)');
+  expect(findings).toContain('heading-order');
 });
