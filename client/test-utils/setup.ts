@@ -30,12 +30,8 @@ window.ResizeObserver = ResizeObserverStub;
 
 Element.prototype.scrollIntoView = () => {};
 
-// jsdom prints "Not implemented" for the pseudo-element argument Mantine passes; drop it. Once
-// per window: the client project shares one window between files, and runs this file for each.
-const jsdomGetComputedStyle = Symbol.for('portal.jsdomGetComputedStyle');
-const withOriginal = window as unknown as Record<symbol, typeof window.getComputedStyle | undefined>;
-const getComputedStyle = withOriginal[jsdomGetComputedStyle] ?? window.getComputedStyle;
-withOriginal[jsdomGetComputedStyle] = getComputedStyle;
+// jsdom prints "Not implemented" for the pseudo-element argument Mantine passes; drop it.
+const { getComputedStyle } = window;
 window.getComputedStyle = (element: Element) => getComputedStyle(element);
 
 // Without Vitest globals Testing Library cannot register its own cleanup.
