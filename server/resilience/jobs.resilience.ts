@@ -135,6 +135,15 @@ async function mailSettled(databaseUrl: string): Promise<boolean> {
   return row?.queued === '0' && row?.jobs === '0';
 }
 
+/** How many mails (of any kind) the outbox records as sent. */
+async function sentCount(databaseUrl: string): Promise<number> {
+  const [row] = await runSql<{ sent: string }>(
+    databaseUrl,
+    "SELECT count(*) AS sent FROM mail_outbox WHERE status = 'sent'",
+  );
+  return Number(row?.sent ?? 0);
+}
+
 /** The inbox's messages to these recipients, counted by recipient and by Message-ID. */
 function countDeliveries(messages: ReceivedMail[], recipients: string[]) {
   const wanted = new Set(recipients);
@@ -212,6 +221,11 @@ describe('mail jobs in flight when the server is killed', () => {
     const emails = await register(first.server.baseUrl, 'killed', 20);
     // Some delivered, some mid-send (their data arrived, their 250 not yet sent).
     await until(() => inbox.messages.length >= 3 && inbox.receiving() >= 2, 60_000, 10);
+    // The kill lands outside the one window SMTP cannot close (a 250 on the wire as the sender
+    // dies: the mail arrived, the sender never learns it, and sends it again). The inbox answers
+    // nothing more, and the kill waits until every mail it did accept is recorded as sent.
+    inbox.holdAnswers();
+    await until(async () => (await sentCount(databaseUrl)) === inbox.messages.length, 10_000, 10);
     const inFlight = inbox.receiving();
     const pid = first.server.child.pid;
     if (!pid) throw new Error('the server has no pid');
@@ -219,6 +233,9 @@ describe('mail jobs in flight when the server is killed', () => {
     const exit = await first.server.exited;
     expect(exit.signal).toBe('SIGKILL');
     servers.splice(servers.indexOf(first.server), 1);
+    // The dead server's connections are closed: the held mails are dropped, never kept.
+    await until(() => inbox.openConnections() === 0, 10_000, 10);
+    inbox.releaseAnswers();
     const beforeRestart = countDeliveries(inbox.messages, emails).recipients;
     expect(beforeRestart).toBeLessThan(20);
 

@@ -43,6 +43,17 @@ export type SmtpInbox = {
   receiving(): number;
   /** Messages dropped because their client went away before the 250 (acceptDelayMs). */
   dropped(): number;
+  /** SMTP connections open now. */
+  openConnections(): number;
+  /**
+   * Keeps every message that finishes its acceptDelayMs from here on waiting, with no 250, until
+   * releaseAnswers(). A test that kills the client uses it to kill outside the window SMTP
+   * cannot close: a 250 on the wire while the client dies delivers a mail the client never
+   * learns was sent, and it is sent again (the same Message-ID each time, for the receiver).
+   */
+  holdAnswers(): void;
+  /** Answers the held messages: kept if their client is still there, dropped if it went away. */
+  releaseAnswers(): void;
   /** Resolves with the next message to `to` (already received or still to come). */
   waitFor(to: string, options?: { timeoutMs?: number; after?: number }): Promise<ReceivedMail>;
   close(): Promise<void>;
@@ -52,6 +63,9 @@ export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<Sm
   const messages: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
   let connections = 0;
+  let openConnections = 0;
+  let holding = false;
+  const held: (() => void)[] = [];
   const closedSessions = new Set<string>();
   let receiving = 0;
   let dropped = 0;
@@ -65,9 +79,11 @@ export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<Sm
     closeTimeout: 100,
     onConnect(_session, callback) {
       connections++;
+      openConnections++;
       callback();
     },
     onClose(session) {
+      openConnections--;
       closedSessions.add(session.id);
     },
     onData(stream, session, callback) {
@@ -103,9 +119,10 @@ export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<Sm
             })
             .catch(callback);
         };
+        const answer = () => (holding ? held.push(keep) : keep());
         receiving++;
-        if (acceptDelayMs > 0) setTimeout(keep, acceptDelayMs);
-        else keep();
+        if (acceptDelayMs > 0) setTimeout(answer, acceptDelayMs);
+        else answer();
       });
     },
   });
@@ -128,6 +145,14 @@ export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<Sm
     },
     receiving: () => receiving,
     dropped: () => dropped,
+    openConnections: () => openConnections,
+    holdAnswers() {
+      holding = true;
+    },
+    releaseAnswers() {
+      holding = false;
+      for (const keep of held.splice(0)) keep();
+    },
     waitFor(to, { timeoutMs = 5_000, after = 0 } = {}) {
       const find = () => messages.slice(after).find((m) => m.to.includes(to.toLowerCase()));
       return new Promise((resolve, reject) => {
