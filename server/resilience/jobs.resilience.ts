@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from '../db/embedded';
 import {
   type ServerProcess,
@@ -37,8 +37,6 @@ const METRICS_TOKEN = 'jobs-resilience-metrics-token-0123456789';
 
 let database: EmbeddedDatabase;
 const folders: string[] = [];
-const servers: ServerProcess[] = [];
-const inboxes: SmtpInbox[] = [];
 
 beforeAll(async () => {
   const databaseDir = await mkdtemp(path.join(tmpdir(), 'portal-jobs-pg-'));
@@ -46,53 +44,72 @@ beforeAll(async () => {
   database = await startEmbeddedPostgres({ dataDir: databaseDir, ephemeral: true });
 });
 
-afterEach(async (context) => {
-  const failed = context.task.result?.state === 'fail';
-  for (const server of servers.splice(0)) {
-    const code = await stopBuiltServer(server);
-    if (code !== 0 || failed)
-      console.warn(`Server log (exit ${code}):\n${summariseServerLog(server.output())}`);
-  }
-  for (const inbox of inboxes.splice(0)) await inbox.close();
-});
-
 afterAll(async () => {
   await database?.stop();
   for (const folder of folders) await rm(folder, { recursive: true, force: true });
 });
 
-async function startServer(
-  databaseUrl: string,
-  env: Record<string, string>,
-  dataDir?: string,
-): Promise<{ server: ServerProcess; dataDir: string }> {
-  const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'portal-jobs-data-')));
-  if (!dataDir) folders.push(dir);
-  const server = await startBuiltServer(
-    {
-      DATABASE_URL: databaseUrl,
-      JWT_SECRET: SECRET,
-      ADMIN_EMAIL: OWNER.email,
-      ADMIN_PASSWORD: OWNER.password,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MIN: '0',
-      // Each registration below comes "from" its own address (X-Forwarded-For), so the
-      // per-address registration limit (20 an hour) does not stop the 50 this run needs.
-      TRUST_PROXY: 'true',
-      METRICS_TOKEN,
-      ...env,
-    },
-    dir,
-  );
-  servers.push(server);
-  return { server, dataDir: dir };
-}
+/**
+ * The servers and inboxes of one test, stopped when that test finishes. The tests of this file
+ * run at once (describe.concurrent below): the SMTP outage spends most of its time waiting out
+ * the outage, and the other two run in that time, each on its own database.
+ */
+type TestRig = {
+  startServer(
+    databaseUrl: string,
+    env: Record<string, string>,
+    dataDir?: string,
+  ): Promise<{ server: ServerProcess; dataDir: string }>;
+  startInbox(options: Parameters<typeof startSmtpInbox>[0]): Promise<SmtpInbox>;
+  /** A server the test stopped itself (killed): not stopped again at the end. */
+  forget(server: ServerProcess): void;
+};
 
-async function startInbox(options: Parameters<typeof startSmtpInbox>[0]): Promise<SmtpInbox> {
-  const inbox = await startSmtpInbox(options);
-  inboxes.push(inbox);
-  return inbox;
+function rigFor(context: TestContext): TestRig {
+  const servers: ServerProcess[] = [];
+  const inboxes: SmtpInbox[] = [];
+  context.onTestFinished(async ({ task }) => {
+    const failed = task.result?.state === 'fail';
+    for (const server of servers.splice(0)) {
+      const code = await stopBuiltServer(server);
+      if (code !== 0 || failed)
+        console.warn(`Server log (exit ${code}):\n${summariseServerLog(server.output())}`);
+    }
+    for (const inbox of inboxes.splice(0)) await inbox.close();
+  });
+  return {
+    async startServer(databaseUrl, env, dataDir) {
+      const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'portal-jobs-data-')));
+      if (!dataDir) folders.push(dir);
+      const server = await startBuiltServer(
+        {
+          DATABASE_URL: databaseUrl,
+          JWT_SECRET: SECRET,
+          ADMIN_EMAIL: OWNER.email,
+          ADMIN_PASSWORD: OWNER.password,
+          SEED_DEMO: 'false',
+          LOG_LEVEL: 'warn',
+          RATE_LIMIT_PER_MIN: '0',
+          // Each registration below comes "from" its own address (X-Forwarded-For), so the
+          // per-address registration limit (20 an hour) does not stop the 50 this run needs.
+          TRUST_PROXY: 'true',
+          METRICS_TOKEN,
+          ...env,
+        },
+        dir,
+      );
+      servers.push(server);
+      return { server, dataDir: dir };
+    },
+    async startInbox(options) {
+      const inbox = await startSmtpInbox(options);
+      inboxes.push(inbox);
+      return inbox;
+    },
+    forget(server) {
+      servers.splice(servers.indexOf(server), 1);
+    },
+  };
 }
 
 const registrantEmail = (prefix: string, i: number) => `${prefix}${i}@mail.test`;
@@ -164,102 +181,6 @@ function countDeliveries(messages: ReceivedMail[], recipients: string[]) {
   };
 }
 
-describe('mail through an SMTP outage', () => {
-  it('queues 50 mails while SMTP is down for a minute and delivers each once after it returns', async () => {
-    const databaseUrl = await createDatabase(database.adminUrl, 'jobs_smtp_outage');
-    // The inbox's port, closed for now: every send is refused until the inbox opens on it.
-    const smtpPort = await freePort();
-    const { server } = await startServer(databaseUrl, { SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
-
-    const outageBegan = Date.now();
-    const emails = await register(server.baseUrl, 'outage', 50);
-    // Every mail has been tried and refused at least once: the outage is real to the engine.
-    await until(async () => {
-      const [row] = await runSql<{ failed: string }>(
-        databaseUrl,
-        "SELECT count(*) AS failed FROM mail_outbox WHERE kind = 'account.verify-email' AND attempts >= 1 AND last_error IS NOT NULL",
-      );
-      return row?.failed === '50';
-    }, 30_000);
-
-    // The outage lasts a minute from the first registration (the scenario, not a wait for the engine).
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, outageBegan + 60_000 - Date.now())));
-    const inbox = await startInbox({ port: smtpPort });
-    const returnedAt = Date.now();
-
-    // graphile-worker's back-off retries at about 3, 10, 30, 85 and 233 s after the first try:
-    // after a minute down, the 85 s retry delivers; 150 s after the return bounds it.
-    await until(() => countDeliveries(inbox.messages, emails).recipients === 50, 150_000, 250);
-    const deliveredAfterMs = Date.now() - returnedAt;
-    await until(() => mailSettled(databaseUrl), 30_000, 250);
-
-    const counted = countDeliveries(inbox.messages, emails);
-    expect(counted.repeatedRecipients).toEqual([]);
-    expect(counted.repeatedMessageIds).toEqual([]);
-    expect(counted.messageIds).toBe(50);
-    const [outbox] = await runSql<{ sent: string; attempts: string }>(
-      databaseUrl,
-      "SELECT count(*) FILTER (WHERE status = 'sent') AS sent, min(attempts) AS attempts FROM mail_outbox WHERE kind = 'account.verify-email'",
-    );
-    expect(outbox?.sent).toBe('50');
-    // Each was refused more than once before the inbox came back: the back-off did the work.
-    expect(Number(outbox?.attempts)).toBeGreaterThan(2);
-    console.warn(
-      `SMTP outage: 50 mails delivered once each, ${(deliveredAfterMs / 1000).toFixed(1)} s after SMTP returned`,
-    );
-  }, 240_000);
-});
-
-describe('mail jobs in flight when the server is killed', () => {
-  it('delivers each of 20 mails once after a SIGKILL mid-send and a restart', async () => {
-    const databaseUrl = await createDatabase(database.adminUrl, 'jobs_sigkill');
-    // A slow mail server: 2 s between a message's data and its 250.
-    const inbox = await startInbox({ acceptDelayMs: 2_000 });
-    const env = { SMTP_URL: inbox.url, JOB_WORKER_STALE_MS: '3000' };
-    const first = await startServer(databaseUrl, env);
-
-    const emails = await register(first.server.baseUrl, 'killed', 20);
-    // Some delivered, some mid-send (their data arrived, their 250 not yet sent).
-    await until(() => inbox.messages.length >= 3 && inbox.receiving() >= 2, 60_000, 10);
-    // The kill lands outside the one window SMTP cannot close (a 250 on the wire as the sender
-    // dies: the mail arrived, the sender never learns it, and sends it again). The inbox answers
-    // nothing more, and the kill waits until every mail it did accept is recorded as sent.
-    inbox.holdAnswers();
-    await until(async () => (await sentCount(databaseUrl)) === inbox.messages.length, 10_000, 10);
-    const inFlight = inbox.receiving();
-    const pid = first.server.child.pid;
-    if (!pid) throw new Error('the server has no pid');
-    process.kill(pid, 'SIGKILL');
-    const exit = await first.server.exited;
-    expect(exit.signal).toBe('SIGKILL');
-    servers.splice(servers.indexOf(first.server), 1);
-    // The dead server's connections are closed: the held mails are dropped, never kept.
-    await until(() => inbox.openConnections() === 0, 10_000, 10);
-    inbox.releaseAnswers();
-    const beforeRestart = countDeliveries(inbox.messages, emails).recipients;
-    expect(beforeRestart).toBeLessThan(20);
-
-    // Same data folder and database; its workers find the dead ones silent after 3 s and unlock their jobs.
-    const restartedAt = Date.now();
-    await startServer(databaseUrl, env, first.dataDir);
-    await until(() => countDeliveries(inbox.messages, emails).recipients === 20, 90_000, 100);
-    const deliveredAfterMs = Date.now() - restartedAt;
-    await until(() => mailSettled(databaseUrl), 30_000, 100);
-
-    // The mails cut off mid-send were dropped by the inbox (no 250 reached the dead client)...
-    expect(inbox.dropped()).toBeGreaterThanOrEqual(1);
-    // ...and sent again after the restart, each exactly once.
-    const counted = countDeliveries(inbox.messages, emails);
-    expect(counted.repeatedRecipients).toEqual([]);
-    expect(counted.repeatedMessageIds).toEqual([]);
-    expect(counted.recipients).toBe(20);
-    expect(counted.messageIds).toBe(20);
-    console.warn(
-      `SIGKILL: ${inFlight} mails mid-send, ${beforeRestart} delivered before the kill, all 20 once each ${(deliveredAfterMs / 1000).toFixed(1)} s after the restart`,
-    );
-  }, 180_000);
-});
-
 /** A zone where it is well past 08:00 and before midnight now, so today's 08:00 reminder is due. */
 function zoneAfterEightToday(): { zone: string; today: string } {
   const zones = [
@@ -303,8 +224,103 @@ function zoneAfterEightToday(): { zone: string; today: string } {
 const nextDay = (day: string) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
-describe('two instances sweeping the same due reminders', () => {
-  it('make one notification and one mail per reminder for 200 transactions', async () => {
+describe.concurrent('the job engine', () => {
+  it('queues 50 mails while SMTP is down for a minute and delivers each once after it returns', async (context) => {
+    const { startServer, startInbox } = rigFor(context);
+    const databaseUrl = await createDatabase(database.adminUrl, 'jobs_smtp_outage');
+    // The inbox's port, closed for now: every send is refused until the inbox opens on it.
+    const smtpPort = await freePort();
+    const { server } = await startServer(databaseUrl, { SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
+
+    const outageBegan = Date.now();
+    const emails = await register(server.baseUrl, 'outage', 50);
+    // Every mail has been tried and refused at least once: the outage is real to the engine.
+    await until(async () => {
+      const [row] = await runSql<{ failed: string }>(
+        databaseUrl,
+        "SELECT count(*) AS failed FROM mail_outbox WHERE kind = 'account.verify-email' AND attempts >= 1 AND last_error IS NOT NULL",
+      );
+      return row?.failed === '50';
+    }, 30_000);
+
+    // The outage lasts a minute from the first registration (the scenario, not a wait for the engine).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, outageBegan + 60_000 - Date.now())));
+    const inbox = await startInbox({ port: smtpPort });
+    const returnedAt = Date.now();
+
+    // graphile-worker's back-off retries at about 3, 10, 30, 85 and 233 s after the first try:
+    // after a minute down, the 85 s retry delivers; 150 s after the return bounds it.
+    await until(() => countDeliveries(inbox.messages, emails).recipients === 50, 150_000, 250);
+    const deliveredAfterMs = Date.now() - returnedAt;
+    await until(() => mailSettled(databaseUrl), 30_000, 250);
+
+    const counted = countDeliveries(inbox.messages, emails);
+    expect(counted.repeatedRecipients).toEqual([]);
+    expect(counted.repeatedMessageIds).toEqual([]);
+    expect(counted.messageIds).toBe(50);
+    const [outbox] = await runSql<{ sent: string; attempts: string }>(
+      databaseUrl,
+      "SELECT count(*) FILTER (WHERE status = 'sent') AS sent, min(attempts) AS attempts FROM mail_outbox WHERE kind = 'account.verify-email'",
+    );
+    expect(outbox?.sent).toBe('50');
+    // Each was refused more than once before the inbox came back: the back-off did the work.
+    expect(Number(outbox?.attempts)).toBeGreaterThan(2);
+    console.warn(
+      `SMTP outage: 50 mails delivered once each, ${(deliveredAfterMs / 1000).toFixed(1)} s after SMTP returned`,
+    );
+  }, 240_000);
+
+  it('delivers each of 20 mails once after a SIGKILL mid-send and a restart', async (context) => {
+    const { startServer, startInbox, forget } = rigFor(context);
+    const databaseUrl = await createDatabase(database.adminUrl, 'jobs_sigkill');
+    // A slow mail server: 2 s between a message's data and its 250.
+    const inbox = await startInbox({ acceptDelayMs: 2_000 });
+    const env = { SMTP_URL: inbox.url, JOB_WORKER_STALE_MS: '3000' };
+    const first = await startServer(databaseUrl, env);
+
+    const emails = await register(first.server.baseUrl, 'killed', 20);
+    // Some delivered, some mid-send (their data arrived, their 250 not yet sent).
+    await until(() => inbox.messages.length >= 3 && inbox.receiving() >= 2, 60_000, 10);
+    // The kill lands outside the one window SMTP cannot close (a 250 on the wire as the sender
+    // dies: the mail arrived, the sender never learns it, and sends it again). The inbox answers
+    // nothing more, and the kill waits until every mail it did accept is recorded as sent.
+    inbox.holdAnswers();
+    await until(async () => (await sentCount(databaseUrl)) === inbox.messages.length, 10_000, 10);
+    const inFlight = inbox.receiving();
+    const pid = first.server.child.pid;
+    if (!pid) throw new Error('the server has no pid');
+    process.kill(pid, 'SIGKILL');
+    const exit = await first.server.exited;
+    expect(exit.signal).toBe('SIGKILL');
+    forget(first.server);
+    // The dead server's connections are closed: the held mails are dropped, never kept.
+    await until(() => inbox.openConnections() === 0, 10_000, 10);
+    inbox.releaseAnswers();
+    const beforeRestart = countDeliveries(inbox.messages, emails).recipients;
+    expect(beforeRestart).toBeLessThan(20);
+
+    // Same data folder and database; its workers find the dead ones silent after 3 s and unlock their jobs.
+    const restartedAt = Date.now();
+    await startServer(databaseUrl, env, first.dataDir);
+    await until(() => countDeliveries(inbox.messages, emails).recipients === 20, 90_000, 100);
+    const deliveredAfterMs = Date.now() - restartedAt;
+    await until(() => mailSettled(databaseUrl), 30_000, 100);
+
+    // The mails cut off mid-send were dropped by the inbox (no 250 reached the dead client)...
+    expect(inbox.dropped()).toBeGreaterThanOrEqual(1);
+    // ...and sent again after the restart, each exactly once.
+    const counted = countDeliveries(inbox.messages, emails);
+    expect(counted.repeatedRecipients).toEqual([]);
+    expect(counted.repeatedMessageIds).toEqual([]);
+    expect(counted.recipients).toBe(20);
+    expect(counted.messageIds).toBe(20);
+    console.warn(
+      `SIGKILL: ${inFlight} mails mid-send, ${beforeRestart} delivered before the kill, all 20 once each ${(deliveredAfterMs / 1000).toFixed(1)} s after the restart`,
+    );
+  }, 180_000);
+
+  it('two instances sweeping the same due reminders make one notification and one mail per reminder for 200 transactions', async (context) => {
+    const { startServer, startInbox } = rigFor(context);
     const databaseUrl = await createDatabase(database.adminUrl, 'jobs_reminders');
     const inbox = await startInbox({});
     const env = { SMTP_URL: inbox.url };
