@@ -11,8 +11,9 @@ export default defineConfig({
     include: ['server/resilience/**/*.resilience.ts'],
     environment: 'node',
     globalSetup: ['server/resilience/global-setup.ts'],
-    // One at a time: each run wants the machine to itself, and the load figures would be
-    // meaningless with a fault run beside it.
+    // One file at a time within a run: the load figures would be meaningless with a fault run
+    // beside it. `npm run test:resilience` (scripts/test-resilience.mjs) starts a second run
+    // only for files that measure nothing (the job engine beside the two instances).
     fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 120_000,

@@ -5,5 +5,7 @@ import { buildServerBundle } from '../test/built-server';
  * the working tree first so a run never measures a stale bundle (and works from a clean clone).
  */
 export default async function setup() {
+  // scripts/test-resilience.mjs builds it once before it starts two runs at once.
+  if (process.env.RESILIENCE_SERVER_BUILT === '1') return;
   await buildServerBundle();
 }
