@@ -596,7 +596,8 @@ const LIST_CHANGES = [
     '(a claim out of date, an error, the owner) runs the call again through the full check, so every answer is the ' +
     "full check's (server/trpc/list-session.test.ts: deactivated, password changed, demoted, promoted, owner). " +
     'Before, in runs of this benchmark on 2026-11-26 and 28: 1.74x and 1.75x, then 1.44x and 1.57x on a busier ' +
-    'machine; the table above is the run after.',
+    'machine. After it, three runs on 2026-11-28 and 29 measured 1.49x to 1.66x, and the run in the table above ' +
+    '1.37x (REST) and 1.42x (tRPC): under the goal in that run, at its edge across runs on this shared machine.',
   '',
   'Not cut, on purpose: the per-IP rate limit, the request id and the output validation (it strips an answer to ' +
     'its contract). What is left beyond raw is spread thin: the REST adapter or the query fast path, zod, ' +
