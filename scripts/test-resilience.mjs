@@ -7,12 +7,14 @@
 // With arguments (file filters, -t ...), one Vitest run takes them instead, as `vitest run` would.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 const CONFIG = ['run', '--config', 'vitest.resilience.config.ts'];
+/** Each in a Vitest run of its own, at the same time. */
 const BESIDE_EACH_OTHER = [
-  ['server/resilience/jobs.resilience.ts'],
-  ['server/resilience/multi-instance.resilience.ts'],
+  'server/resilience/jobs.resilience.ts',
+  'server/resilience/multi-instance.resilience.ts',
 ];
 const ALONE = [
   'server/resilience/fault.resilience.ts',
@@ -45,7 +47,7 @@ if (passThrough.length > 0) {
 }
 
 // A new file must be placed in a phase here, or it would never run.
-const listed = new Set([...BESIDE_EACH_OTHER.flat(), ...ALONE]);
+const listed = new Set([...BESIDE_EACH_OTHER, ...ALONE]);
 const unplaced = readdirSync('server/resilience')
   .filter((name) => name.endsWith('.resilience.ts'))
   .map((name) => `server/resilience/${name}`)
@@ -61,11 +63,8 @@ if (built !== 0) process.exit(built);
 const env = { RESILIENCE_SERVER_BUILT: '1' };
 
 const together = await Promise.all(
-  BESIDE_EACH_OTHER.map((files) =>
-    run('npx', ['vitest', ...CONFIG, ...files], {
-      label: files.map((file) => file.replace(/^.*\/|\.resilience\.ts$/g, '')).join(','),
-      env,
-    }),
+  BESIDE_EACH_OTHER.map((file) =>
+    run('npx', ['vitest', ...CONFIG, file], { label: path.basename(file, '.resilience.ts'), env }),
   ),
 );
 const alone = await run('npx', ['vitest', ...CONFIG, ...ALONE], { env });

@@ -63,7 +63,6 @@ export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<Sm
   const messages: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
   let connections = 0;
-  let openConnections = 0;
   let holding = false;
   const held: (() => void)[] = [];
   const closedSessions = new Set<string>();
@@ -79,11 +78,9 @@ export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<Sm
     closeTimeout: 100,
     onConnect(_session, callback) {
       connections++;
-      openConnections++;
       callback();
     },
     onClose(session) {
-      openConnections--;
       closedSessions.add(session.id);
     },
     onData(stream, session, callback) {
@@ -145,7 +142,8 @@ export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<Sm
     },
     receiving: () => receiving,
     dropped: () => dropped,
-    openConnections: () => openConnections,
+    // Every connection's session closes once: those opened and not closed yet.
+    openConnections: () => connections - closedSessions.size,
     holdAnswers() {
       holding = true;
     },
