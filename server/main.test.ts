@@ -135,7 +135,7 @@ describe('the server process', { timeout: 120_000 }, () => {
     );
 
     const { code, ms } = await stop(server, 'SIGINT');
-    expect(code).toBe(0);
+    expect(code, server.output()).toBe(0);
     expect(ms).toBeLessThan(10_000);
     expect(await processesUsing(dataDir)).toEqual([]);
   });
@@ -151,7 +151,7 @@ describe('the server process', { timeout: 120_000 }, () => {
     ]);
 
     const { code, ms } = await stop(server, 'SIGTERM');
-    expect(code).toBe(0);
+    expect(code, server.output()).toBe(0);
     expect(ms).toBeLessThan(10_000);
     expect(await processesUsing(dataDir)).toEqual([]);
   });
@@ -173,7 +173,7 @@ describe('the server process', { timeout: 120_000 }, () => {
     });
     expect(during.status).toBe(401); // answered in full, not refused
     const { code, ms } = await stopping;
-    expect(code).toBe(0);
+    expect(code, server.output()).toBe(0);
     expect(ms).toBeGreaterThanOrEqual(drainMs);
     expect(ms).toBeLessThan(drainMs + 10_000);
     expect(server.output()).toContain(`draining for ${drainMs} ms before closing`);

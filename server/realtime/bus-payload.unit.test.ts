@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notificationsOfPayload } from './bus';
+import { busMessageOf } from './bus';
 
 describe('the notifications channel payload', () => {
   const shared = {
@@ -18,16 +18,41 @@ describe('the notifications channel payload', () => {
       ],
       notification: shared,
     });
-    expect(notificationsOfPayload(payload)).toEqual([
-      { userId: 'u1', notification: { _id: 'n1', ...shared } },
-      { userId: 'u2', notification: { _id: 'n2', ...shared } },
-    ]);
+    expect(busMessageOf(payload)).toEqual({
+      kind: 'users',
+      deliveries: [
+        { userId: 'u1', notification: { _id: 'n1', ...shared } },
+        { userId: 'u2', notification: { _id: 'n2', ...shared } },
+      ],
+    });
+  });
+
+  it('a notice to every admin: one notification with the id of the notice, and whom it excepts', () => {
+    const payload = JSON.stringify({ admins: { id: 'a1', except: 'u7' }, notification: shared });
+    expect(busMessageOf(payload)).toEqual({
+      kind: 'admins',
+      except: 'u7',
+      notification: { _id: 'a1', ...shared },
+    });
+  });
+
+  it('keeps only the fields of a notification, whatever else a message carries', () => {
+    const payload = JSON.stringify({
+      admins: { id: 'a2', except: null },
+      notification: { ...shared, extra: 1 },
+    });
+    expect(busMessageOf(payload)).toEqual({
+      kind: 'admins',
+      except: null,
+      notification: { _id: 'a2', ...shared },
+    });
   });
 
   it("an older instance's message of one user is still read (rolling deploys share the database)", () => {
     const notification = { _id: 'n9', ...shared };
-    expect(notificationsOfPayload(JSON.stringify({ userId: 'u9', notification }))).toEqual([
-      { userId: 'u9', notification },
-    ]);
+    expect(busMessageOf(JSON.stringify({ userId: 'u9', notification }))).toEqual({
+      kind: 'users',
+      deliveries: [{ userId: 'u9', notification }],
+    });
   });
 });

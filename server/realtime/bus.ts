@@ -30,31 +30,57 @@ export type BusStats = {
 };
 
 export type NotificationBus = {
-  /** Calls `listener` for every event of that user on this instance; returns the unsubscribe. */
-  subscribe(userId: string, listener: (event: BusEvent) => void): () => void;
+  /**
+   * Calls `listener` for every event of that user on this instance, and with `admin` for every
+   * notice to all admins but the one it excepts; returns the unsubscribe.
+   */
+  subscribe(userId: string, admin: boolean, listener: (event: BusEvent) => void): () => void;
   close(): Promise<void>;
   /** Absent on the tests' stand-in buses, which have nothing to report. */
   stats?(): BusStats;
 };
 
 /**
- * A bus message of the notifications channel (services/notifications.ts writes them): one
- * notification for several users, `{to: [[userId, notificationId], ...], notification}` with
- * the notification's fields but its id. A message of one user, `{userId, notification}`, is
- * what instances before issue 23 sent: still read, so instances of both kinds can share a
- * database during a rolling deploy.
+ * A bus message of the notifications channel, as services/notifications.ts writes them:
+ * - one notification for several users, `{to: [[userId, notificationId], ...], notification}`
+ *   with the notification's fields but its id;
+ * - a notice to every active admin but one, `{admins: {id, except}, notification}`: one message
+ *   whatever their number (issue 23);
+ * - `{userId, notification}`, one user's, as instances before issue 23 sent them: still read, so
+ *   instances of both kinds can share a database during a rolling deploy.
  */
-export function notificationsOfPayload(payload: string): { userId: string; notification: Notification }[] {
+export type BusMessage =
+  | { kind: 'users'; deliveries: { userId: string; notification: Notification }[] }
+  | { kind: 'admins'; except: string | null; notification: Notification };
+
+export function busMessageOf(payload: string): BusMessage {
   const message = JSON.parse(payload) as
     | { to: [string, string][]; notification: Omit<Notification, '_id'> }
+    | { admins: { id: string; except: string | null }; notification: Omit<Notification, '_id'> }
     | { userId: string; notification: Notification };
-  if (!('to' in message)) return [message];
-  const { message: text, link, read, createdAt, transactionDeleted } = message.notification;
-  return message.to.map(([userId, _id]) => ({
-    userId,
-    notification: { _id, message: text, link, read, createdAt, transactionDeleted },
-  }));
+  if ('admins' in message) {
+    return {
+      kind: 'admins',
+      except: message.admins.except,
+      notification: { _id: message.admins.id, ...fieldsOf(message.notification) },
+    };
+  }
+  if (!('to' in message)) return { kind: 'users', deliveries: [message] };
+  const fields = fieldsOf(message.notification);
+  return {
+    kind: 'users',
+    deliveries: message.to.map(([userId, _id]) => ({ userId, notification: { _id, ...fields } })),
+  };
 }
+
+/** A notification's fields but its id, and nothing else the message may carry. */
+const fieldsOf = ({ message, link, read, createdAt, transactionDeleted }: Omit<Notification, '_id'>) => ({
+  message,
+  link,
+  read,
+  createdAt,
+  transactionDeleted,
+});
 
 type Logger = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 
@@ -68,6 +94,8 @@ export function createNotificationBus(
   const minDelay = options.minDelayMs ?? 200;
   const maxDelay = options.maxDelayMs ?? 10_000;
   const listeners = new Map<string, Set<(event: BusEvent) => void>>();
+  /** The users subscribed as admins here, with how many of their subscriptions are. */
+  const admins = new Map<string, number>();
   let subscriptions = 0;
   let client: pg.Client | undefined;
   let closed = false;
@@ -87,8 +115,15 @@ export function createNotificationBus(
       if (message.channel === SESSIONS_CHANNEL && message.payload) {
         emit(message.payload, { kind: 'revoked' });
       } else if (message.channel === NOTIFICATIONS_CHANNEL && message.payload) {
-        for (const { userId, notification } of notificationsOfPayload(message.payload)) {
-          emit(userId, { kind: 'notification', notification });
+        const parsed = busMessageOf(message.payload);
+        if (parsed.kind === 'admins') {
+          // One event object for every admin: their streams only read it.
+          const event: BusEvent = { kind: 'notification', notification: parsed.notification };
+          for (const userId of admins.keys()) if (userId !== parsed.except) emit(userId, event);
+        } else {
+          for (const { userId, notification } of parsed.deliveries) {
+            emit(userId, { kind: 'notification', notification });
+          }
         }
       }
     } catch (error) {
@@ -159,7 +194,7 @@ export function createNotificationBus(
 
   return {
     ready,
-    subscribe(userId, listener) {
+    subscribe(userId, admin, listener) {
       let set = listeners.get(userId);
       if (!set) {
         set = new Set();
@@ -167,6 +202,7 @@ export function createNotificationBus(
       }
       set.add(listener);
       subscriptions += 1;
+      if (admin) admins.set(userId, (admins.get(userId) ?? 0) + 1);
       let subscribed = true;
       return () => {
         // Counted once even if a caller unsubscribes twice (the gauge must not drift below zero).
@@ -175,6 +211,11 @@ export function createNotificationBus(
         subscriptions -= 1;
         set.delete(listener);
         if (set.size === 0) listeners.delete(userId);
+        if (admin) {
+          const left = (admins.get(userId) ?? 1) - 1;
+          if (left === 0) admins.delete(userId);
+          else admins.set(userId, left);
+        }
       };
     },
     stats: () => ({ listening: client !== undefined, subscriptions }),

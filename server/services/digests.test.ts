@@ -18,7 +18,7 @@ import { runTestJobs } from '../test/jobs';
 import { type Actor, restCalls } from '../test/rest-calls';
 import { type SmtpInbox, startSmtpInbox } from '../test/smtp-inbox';
 import { sweepDigestBatch } from './digests';
-import { notifyUsers } from './notifications';
+import { notifyActiveAdmins, notifyUsers } from './notifications';
 
 /**
  * The daily digest (DESIGN.md 12.2) on a TestClock: the events a user set to `digest` gather, and
@@ -232,5 +232,28 @@ describe('the daily digest', () => {
     setClock(new Date(cut.getTime() + 24 * 3600_000));
     await sweep();
     expect(await digestsOf(admin.id)).toHaveLength(1);
+  });
+
+  // Last: its notice reaches every admin this file made, whose digests the tests above are done with.
+  it('a notice to every admin is in the digest of each admin who has it, not of the admin who caused it', async () => {
+    const told = await createAdmin(database.db, { email: address('digest-notice') });
+    const actor = await createAdmin(database.db, { email: address('digest-actor') });
+    await database.db.$transaction((tx) =>
+      notifyActiveAdmins(
+        tx,
+        {
+          message: 'Ann uploaded "Deed" (2 Oak Ave, Springfield)',
+          link: '/adminTransactions',
+          event: 'documentUploaded',
+        },
+        deps,
+        actor.id,
+      ),
+    );
+    setClock(await nextCut('America/New_York'));
+    await sweep();
+    const [mail] = await digestMails(told.email);
+    expect(mail?.text).toContain('Document uploaded: Ann uploaded "Deed" (2 Oak Ave, Springfield)');
+    expect(await digestsOf(actor.id)).toEqual([]);
   });
 });

@@ -52,7 +52,7 @@ export async function sweepDigestBatch(ctx: ServiceContext): Promise<number> {
       if (events.length > 0) {
         const entries = await tx.$queryRaw<(DigestEntry & { total: number })[]>`
           SELECT message, link, event::text AS event, created_at AS "createdAt", count(*) OVER ()::int AS total
-            FROM notifications
+            FROM notification_feed
            WHERE user_id = ${user.id}::uuid AND created_at > ${user.digest_through} AND created_at <= ${user.cut}
              AND event = ANY(${events}::notification_event[])
            ORDER BY created_at, id

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '../../shared/schemas/notifications';
 import { createNotificationBus } from '../realtime/bus';
 import { withAdminClient } from '../test/databases';
-import { createNotification, createUser } from '../test/factories';
+import { createAdmin, createNotification, createUser } from '../test/factories';
 import { serviceContext, setupTestDatabase, testDeps } from '../test/harness';
 import { until } from '../test/until';
 import type { CallerContext } from './context';
-import { notifyUsers, revokeLiveSessions, streamNotifications } from './notifications';
+import { notifyActiveAdmins, notifyUsers, revokeLiveSessions, streamNotifications } from './notifications';
 
 /**
  * The live notification stream is a service (issue 16): driven here directly, with a context made
@@ -71,6 +71,47 @@ describe('streamNotifications', () => {
     // Its subscription to the bus went with it.
     expect(bus.stats?.().subscriptions).toBe(0);
     expect(received.map((event) => event.message)).toEqual(['missed', 'live']);
+  });
+
+  it("an admin's stream: the notices to every admin missed after its last event, its own rows, then each live one but its own action's", async () => {
+    const aborted = new AbortController();
+    const admin = await createAdmin(database.db);
+    const other = await createAdmin(database.db);
+    const deps = testDeps(database.db, { bus });
+    const ctx = {
+      ...serviceContext(deps, { id: admin.id, role: 'admin', isOwner: false }),
+      signal: aborted.signal,
+    };
+    const toAdmins = (message: string, exceptUserId?: string) =>
+      notifyActiveAdmins(
+        database.db,
+        { message, link: '/adminTransactions', event: 'comment' },
+        deps,
+        exceptUserId,
+      );
+    await toAdmins('seen notice');
+    const [seen] = await database.db.adminNotice.findMany({ where: { message: 'seen notice' } });
+    await toAdmins('missed notice');
+    await createNotification(database.db, { userId: admin.id, message: 'missed row' });
+    await toAdmins('not theirs to hear', admin.id);
+
+    const yielded: Notification[] = [];
+    const direct: Notification[] = [];
+    const ended = drain(
+      streamNotifications(ctx, { lastEventId: seen?.id }, (event) => direct.push(event)),
+      yielded,
+    );
+    await until(async () => yielded.length === 2 && (bus.stats?.().subscriptions ?? 0) > 0, 5_000);
+    expect(yielded.map((event) => event.message)).toEqual(['missed notice', 'missed row']);
+
+    await toAdmins('live notice', other.id);
+    await toAdmins('live, their own action', admin.id);
+    await toAdmins('live again');
+    await until(async () => direct.length === 2, 5_000);
+    expect(direct.map((event) => event.message)).toEqual(['live notice', 'live again']);
+    aborted.abort();
+    expect(await ended).toBe('ended');
+    expect(bus.stats?.().subscriptions).toBe(0);
   });
 
   it('a first connection starts after the newest notification; a deactivation ends it as revoked', async () => {

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiMessages } from '../../shared/messages';
 import type { Transaction } from '../../shared/schemas/transactions';
-import { NOTIFICATIONS_CHANNEL, notificationsOfPayload } from '../realtime/bus';
+import { Prisma } from '../db/generated/client';
+import { createNotificationBus, NOTIFICATIONS_CHANNEL } from '../realtime/bus';
 import { hashSecretToken } from '../security/secret-tokens';
 import {
   accessTokenFor,
@@ -15,8 +17,9 @@ import {
   createUser,
 } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
+import { deliveriesOf, feedEntries } from '../test/notification-feed';
 import { until } from '../test/until';
-import { notificationSelect, notifyUsers, toNotification } from './notifications';
+import { FEED_COLUMNS, type FeedRow, notifyActiveAdmins, notifyUsers, toNotification } from './notifications';
 
 /**
  * Each event of DESIGN.md section 7 notifies exactly the right people, written in the same
@@ -60,15 +63,17 @@ afterAll(() => app.close());
  * a JavaScript timestamp can compare as made after it.
  */
 let seen = new Set<string>();
+/** The feed's rows as the list reads them (FEED_COLUMNS), with their user, matching `where` on `n`. */
+const feedRows = (where: Prisma.Sql) =>
+  database.db.$queryRaw<(FeedRow & { user_id: string })[]>`
+    SELECT n.user_id, ${FEED_COLUMNS} FROM notification_feed n WHERE ${where} ORDER BY n.created_at, n.id`;
+
 async function markSeen(): Promise<void> {
-  seen = new Set((await database.db.notification.findMany({ select: { id: true } })).map((row) => row.id));
+  seen = new Set((await feedEntries(database.db)).map((row) => row.id));
 }
 beforeEach(markSeen);
 async function received(): Promise<Record<string, string[]>> {
-  const rows = await database.db.notification.findMany({
-    where: { id: { notIn: [...seen] } },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
+  const rows = (await feedEntries(database.db)).filter((row) => !seen.has(row.id));
   const byUser: Record<string, string[]> = {};
   for (const row of rows) byUser[row.userId] = [...(byUser[row.userId] ?? []), row.message];
   return byUser;
@@ -168,11 +173,8 @@ describe('who hears about what', () => {
 
   it('notifications link to the page each side uses', async () => {
     const deal = await open(agent);
-    const toAdmin = await database.db.notification.findFirstOrThrow({
-      where: { userId: admin.id },
-      orderBy: { createdAt: 'desc' },
-    });
-    expect(toAdmin.link).toBe(`/adminTransactions/transactions/${deal._id}`);
+    const toAdmin = (await feedEntries(database.db, Prisma.sql`user_id = ${admin.id}::uuid`)).at(-1);
+    expect(toAdmin?.link).toBe(`/adminTransactions/transactions/${deal._id}`);
     await attachTestFile(database.db, { id: deal.forms[0]?._id ?? '', transactionId: deal._id });
     await call('POST', `/api/admin/transactions/${deal._id}/forms/${deal.forms[0]?._id}/comments`, admin, {
       status: 'accepted',
@@ -214,7 +216,8 @@ describe('who hears about what', () => {
   });
 
   it("nobody else ever hears of an agent's deal", async () => {
-    const before = await database.db.notification.count({ where: { userId: otherAgent.id } });
+    const theirs = () => feedEntries(database.db, Prisma.sql`user_id = ${otherAgent.id}::uuid`);
+    const before = (await theirs()).length;
     const deal = await open(agent);
     await call('POST', `/api/transactions/${deal._id}/forms/${deal.forms[0]?._id}/comments`, agent, {
       text: 'x',
@@ -222,18 +225,25 @@ describe('who hears about what', () => {
     await call('POST', `/api/admin/transactions/${deal._id}/forms/${deal.forms[0]?._id}/comments`, admin, {
       status: 'accepted',
     });
-    expect(await database.db.notification.count({ where: { userId: otherAgent.id } })).toBe(before);
+    expect(await theirs()).toHaveLength(before);
   });
 
   it('a rolled-back change creates no notification', async () => {
     const before = await database.db.notification.count();
+    const noticesBefore = await database.db.adminNotice.count();
     await expect(
       database.db.$transaction(async (tx) => {
         await notifyUsers(tx, [agent.id, admin.id], { message: 'never seen', link: '/home' });
+        await notifyActiveAdmins(
+          tx,
+          { message: 'never seen', link: '/home', event: 'comment' },
+          testDeps(database.db),
+        );
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
     expect(await database.db.notification.count()).toBe(before);
+    expect(await database.db.adminNotice.count()).toBe(noticesBefore);
   });
 
   it('each live event is the stored notification as the list shows it, once per recipient', async () => {
@@ -243,16 +253,13 @@ describe('who hears about what', () => {
       await database.db.$transaction((tx) =>
         notifyUsers(tx, [agent.id, admin.id, agent.id], { message: 'Checked live', link }),
       );
-      const ours = () => payloads.flatMap(notificationsOfPayload).filter((e) => e.notification.link === link);
+      const ours = () => payloads.flatMap((p) => deliveriesOf(p)).filter((e) => e.notification.link === link);
       await until(() => ours().length >= 2, 3_000);
-      const stored = await database.db.notification.findMany({
-        where: { link },
-        select: notificationSelect,
-      });
+      const stored = await feedRows(Prisma.sql`n.link = ${link}`);
       const byUser = (a: { userId: string }, b: { userId: string }) => a.userId.localeCompare(b.userId);
       expect(stored).toHaveLength(2);
       expect(ours().sort(byUser)).toEqual(
-        stored.map((row) => ({ userId: row.userId, notification: toNotification(row) })).sort(byUser),
+        stored.map((row) => ({ userId: row.user_id, notification: toNotification(row) })).sort(byUser),
       );
     } finally {
       await listener.end();
@@ -273,14 +280,13 @@ describe('who hears about what', () => {
           { message, link },
         ),
       );
-      const ours = () =>
-        payloads.filter((payload) => notificationsOfPayload(payload)[0]?.notification.link === link);
-      await until(() => ours().flatMap(notificationsOfPayload).length >= 120, 3_000);
+      const ours = () => payloads.filter((payload) => deliveriesOf(payload)[0]?.notification.link === link);
+      await until(() => ours().flatMap((p) => deliveriesOf(p)).length >= 120, 3_000);
       expect(ours()).toHaveLength(3); // 50 + 50 + 20 recipients
       for (const payload of ours()) expect(Buffer.byteLength(payload)).toBeLessThan(8_000);
-      const events = ours().flatMap(notificationsOfPayload);
+      const events = ours().flatMap((p) => deliveriesOf(p));
       expect(events.map((event) => event.userId).sort()).toEqual(many.map((user) => user.id).sort());
-      const stored = await database.db.notification.findMany({ where: { link }, select: notificationSelect });
+      const stored = await feedRows(Prisma.sql`n.link = ${link}`);
       expect(events.map((event) => event.notification).sort((a, b) => a._id.localeCompare(b._id))).toEqual(
         stored.map(toNotification).sort((a, b) => a._id.localeCompare(b._id)),
       );
@@ -408,7 +414,7 @@ describe('a notification about a transaction deleted since (issue 17)', () => {
       await database.db.$transaction((tx) =>
         notifyUsers(tx, [agent.id], { message: 'After the delete', link, transactionId: deal._id }),
       );
-      const ours = () => payloads.flatMap(notificationsOfPayload).filter((e) => e.notification.link === link);
+      const ours = () => payloads.flatMap((p) => deliveriesOf(p)).filter((e) => e.notification.link === link);
       await until(() => ours().length >= 2, 3_000);
       expect(ours().map((e) => [e.notification.message, e.notification.transactionDeleted])).toEqual([
         ['Before the delete', false],
@@ -417,5 +423,130 @@ describe('a notification about a transaction deleted since (issue 17)', () => {
     } finally {
       await listener.end();
     }
+  });
+});
+
+describe('a notice to every active admin (fan-out on read, issue 23)', () => {
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+  const noticeToAdmins = (message: string, exceptUserId?: string) =>
+    database.db.$transaction((tx) =>
+      notifyActiveAdmins(
+        tx,
+        { message, link: '/adminTransactions', event: 'comment' },
+        testDeps(database.db),
+        exceptUserId,
+      ),
+    );
+  const messagesOf = async (userId: string, prefix: string) =>
+    (
+      await feedEntries(database.db, Prisma.sql`user_id = ${userId}::uuid AND message LIKE ${`${prefix}%`}`)
+    ).map((row) => row.message);
+
+  it('is one row and one bus message whatever the number of admins, heard by every subscribed admin but the actor', async () => {
+    const { listener, payloads } = await listenToNotifications();
+    const bus = createNotificationBus(database.url, pino({ level: 'silent' }));
+    const heard: Record<string, string[]> = {};
+    const hear = (userId: string, admin: boolean) =>
+      bus.subscribe(userId, admin, (event) => {
+        if (event.kind === 'notification') heard[userId] = [...(heard[userId] ?? []), event.notification._id];
+      });
+    try {
+      await bus.ready;
+      const unsubscribes = [hear(admin.id, true), hear(owner.id, true), hear(agent.id, false)];
+      const rowsBefore = await database.db.notification.count();
+      const noticesBefore = await database.db.adminNotice.count();
+      await noticeToAdmins('Fan-out one row', admin.id);
+      expect(await database.db.notification.count()).toBe(rowsBefore);
+      expect(await database.db.adminNotice.count()).toBe(noticesBefore + 1);
+      const notice = await database.db.adminNotice.findFirstOrThrow({
+        where: { message: 'Fan-out one row' },
+      });
+
+      const ours = () =>
+        payloads.filter((p) => deliveriesOf(p, [admin.id, owner.id])[0]?.notification._id === notice.id);
+      await until(() => ours().length === 1 && heard[owner.id] !== undefined, 3_000);
+      expect(deliveriesOf(ours()[0] as string, [admin.id, owner.id, agent.id]).map((d) => d.userId)).toEqual([
+        owner.id,
+        agent.id,
+      ]);
+      // The bus hands it to admins only, and not to the admin whose action it tells of.
+      expect(heard).toEqual({ [owner.id]: [notice.id] });
+      for (const unsubscribe of unsubscribes) unsubscribe();
+      // What the event said is what the list says.
+      const [listed] = (await call('GET', `/api/notifications/${owner.id}?page=1&limit=1`, owner)).json()
+        .notifications;
+      const live = deliveriesOf(ours()[0] as string, [owner.id])[0]?.notification;
+      expect(listed).toEqual(live);
+      expect(live).toMatchObject({
+        _id: notice.id,
+        message: 'Fan-out one row',
+        read: false,
+        transactionDeleted: false,
+      });
+    } finally {
+      await bus.close();
+      await listener.end();
+    }
+  });
+
+  it('reaches the admins of the moment: not those made later, not during a deactivation, again after it', async () => {
+    await noticeToAdmins('Term: before');
+    await tick();
+    const newcomer = await createAdmin(database.db);
+    await tick();
+    await noticeToAdmins('Term: first');
+    await tick();
+    await database.db.user.update({ where: { id: newcomer.id }, data: { isAdminApproved: false } });
+    await tick();
+    await noticeToAdmins('Term: while deactivated');
+    await tick();
+    await database.db.user.update({ where: { id: newcomer.id }, data: { isAdminApproved: true } });
+    await tick();
+    await noticeToAdmins('Term: second');
+    expect(await messagesOf(newcomer.id, 'Term: ')).toEqual(['Term: first', 'Term: second']);
+    expect(await messagesOf(admin.id, 'Term: ')).toEqual([
+      'Term: before',
+      'Term: first',
+      'Term: while deactivated',
+      'Term: second',
+    ]);
+    expect(await messagesOf(agent.id, 'Term: ')).toEqual([]);
+    expect(await messagesOf(inactiveAdmin.id, 'Term: ')).toEqual([]);
+    // The list pages and counts the same feed.
+    const newcomerActor = await actor(newcomer);
+    const page = (
+      await call('GET', `/api/notifications/${newcomer.id}?page=1&limit=1`, newcomerActor)
+    ).json();
+    expect(page).toMatchObject({ total: 2, unread: 2, totalPages: 2 });
+    expect(page.notifications.map((n: { message: string }) => n.message)).toEqual(['Term: second']);
+    await database.db.user.update({ where: { id: newcomer.id }, data: { isAdminApproved: false } });
+  });
+
+  it('is read by each admin on their own: marking all read marks it for the caller only', async () => {
+    await noticeToAdmins('Read mark: one');
+    await noticeToAdmins('Read mark: two', owner.id);
+    const listOf = async (who: Actor) =>
+      (await call('GET', `/api/notifications/${who.id}?page=1&limit=100`, who)).json() as {
+        unread: number;
+        notifications: { message: string; read: boolean }[];
+      };
+    const readMarks = (page: Awaited<ReturnType<typeof listOf>>) =>
+      page.notifications.filter((n) => n.message.startsWith('Read mark: ')).map((n) => [n.message, n.read]);
+    const ownerBefore = await listOf(owner);
+    expect(readMarks(ownerBefore)).toEqual([['Read mark: one', false]]);
+
+    expect((await call('POST', `/api/notifications/${admin.id}/read`, admin)).statusCode).toBe(200);
+    const adminAfter = await listOf(admin);
+    expect(adminAfter.unread).toBe(0);
+    expect(readMarks(adminAfter)).toEqual([
+      ['Read mark: two', true],
+      ['Read mark: one', true],
+    ]);
+    const ownerAfter = await listOf(owner);
+    expect(ownerAfter.unread).toBe(ownerBefore.unread);
+    expect(readMarks(ownerAfter)).toEqual([['Read mark: one', false]]);
+    // Marking again changes nothing and fails nothing.
+    expect((await call('POST', `/api/notifications/${admin.id}/read`, admin)).statusCode).toBe(200);
+    expect((await listOf(admin)).unread).toBe(0);
   });
 });

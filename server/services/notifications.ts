@@ -24,27 +24,36 @@ import { pageCount } from './paging';
 /** A database transaction: notifying writes rows, events and mails in it. */
 type Tx = DbTx;
 
-/** What a notification answer is made of (toNotification); the tests read rows the same way. */
-export const notificationSelect = {
-  id: true,
-  userId: true,
-  message: true,
-  link: true,
-  readAt: true,
-  createdAt: true,
-  transaction: { select: { deletedAt: true } },
-} as const satisfies Prisma.NotificationSelect;
-type NotificationRow = Prisma.NotificationGetPayload<{ select: typeof notificationSelect }>;
+/**
+ * A row of the notification_feed view (migration 20261202090000_admin_notices): a user's own
+ * notifications and the admin notices of their admin terms, in one shape. Every read of a user's
+ * notifications goes through it: the list, the counts, mark-as-read, the live stream's catch-up
+ * and the digest.
+ */
+export type FeedRow = {
+  id: string;
+  message: string;
+  link: string;
+  read: boolean;
+  created_at: Date;
+  transaction_deleted: boolean;
+};
 
-export function toNotification(row: NotificationRow): Notification {
+/** The columns of a FeedRow, read from `notification_feed n` (with its transaction, if any). */
+export const FEED_COLUMNS = Prisma.sql`
+  n.id, n.message, n.link, n.read_at IS NOT NULL AS read, n.created_at,
+  coalesce((SELECT t.deleted_at IS NOT NULL FROM transactions t WHERE t.id = n.transaction_id), false)
+    AS transaction_deleted`;
+
+export function toNotification(row: FeedRow): Notification {
   return {
     _id: row.id,
     message: row.message,
     link: row.link,
-    read: row.readAt !== null,
-    createdAt: row.createdAt.toISOString(),
+    read: row.read,
+    createdAt: row.created_at.toISOString(),
     // History is kept, but the link would open "not found": the client shows it without one.
-    transactionDeleted: Boolean(row.transaction?.deletedAt),
+    transactionDeleted: row.transaction_deleted,
   };
 }
 
@@ -83,10 +92,12 @@ export async function notifyUsers(
 }
 
 /**
- * Notifies every active admin but `exceptUserId` (nobody needs to hear about their own action).
- * The admins are chosen by the statement that writes their notifications: with 1,000 admins,
- * reading their ids first cost a round trip and 1,000 rows through Prisma before the writing
- * began (issue 23, the fan-out of bench/websocket.bench.ts).
+ * Notifies every active admin but `exceptUserId` (nobody needs to hear about their own action)
+ * with one admin notice, stored once and read by each admin through notification_feed (fan-out
+ * on read, issue 23). A row per admin made a comment to 10,000 admins write 10,000 rows (about
+ * 160 ms) in its own transaction, before its live event could leave: the fan-out of
+ * bench/websocket.bench.ts could not meet its goal while the audience's size was paid in that
+ * transaction.
  */
 export async function notifyActiveAdmins(
   tx: Tx,
@@ -142,22 +153,28 @@ const shortened = (message: string) =>
   message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
 
 /** The rows to insert, as (user_id, message, link, transaction_id, ord), ord numbering them from 1. */
-function recipientRows(recipients: Recipients): Prisma.Sql {
-  if (recipients.kind === 'admins') {
-    const { item, exceptUserId } = recipients;
-    return Prisma.sql`
-      SELECT u.id, ${shortened(item.message)}::text, ${item.link}::text, ${item.transactionId}::uuid,
-             row_number() OVER ()
-        FROM users u
-       WHERE u.role = 'admin' AND u.is_admin_approved AND u.id IS DISTINCT FROM ${exceptUserId}::uuid`;
-  }
-  const { items } = recipients;
+function recipientRows(items: ReadonlyArray<NotificationItem>): Prisma.Sql {
   return Prisma.sql`
     SELECT * FROM unnest(${items.map((item) => item.userId)}::uuid[],
                          ${items.map((item) => shortened(item.message))}::text[],
                          ${items.map((item) => item.link)}::text[],
                          ${items.map((item) => item.transactionId)}::uuid[]) WITH ORDINALITY`;
 }
+
+/**
+ * The live event's notification, toNotification's shape built in SQL from a row just written
+ * (`message`, `link`, `transaction_id`, `created_at` in scope): createdAt as toISOString writes
+ * it, read false, transactionDeleted as the transaction is now. Its id travels beside it.
+ */
+const EVENT_NOTIFICATION = Prisma.sql`json_build_object(
+  'message', message,
+  'link', link,
+  'read', false,
+  'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'transactionDeleted', EXISTS (
+    SELECT 1 FROM transactions t WHERE t.id = transaction_id AND t.deleted_at IS NOT NULL
+  )
+)`;
 
 /**
  * The ids of one statement's notifications: UUIDv7 (RFC 9562) with the statement's millisecond,
@@ -176,17 +193,12 @@ const ID_SEED = Prisma.sql`
 
 /**
  * The rows, their live events and the mails of those who chose e-mail for `event`, in three
- * statements whatever the number of recipients: the notifications with their pg_notify, the
- * preferences of those who may be mailed, and the mails (one outbox insert with its jobs).
- * Through Prisma (createManyAndReturn, then one payload per row) 1,000 recipients cost hundreds
- * of milliseconds and left the server about 100 MiB larger (issue 9, bench/websocket.bench.ts);
- * per item, four round trips made 10,000 reminders 40,000 (issue 19, bench/jobs.bench.ts).
- *
- * One bus message carries one notification for up to RECIPIENTS_PER_MESSAGE users (their ids
- * and the ids of their rows), not one message per user: a comment that tells 1,000 admins is 20
- * messages for every instance to receive and parse, not 1,000 (issue 23; realtime/bus.ts reads
- * them). The notification is toNotification's shape, built in SQL: createdAt as toISOString
- * writes it, read false (the row was just made), transactionDeleted as the transaction is now.
+ * statements whatever the number of recipients: the notifications (or the one admin notice) with
+ * their pg_notify, the preferences of those who may be mailed, and the mails (one outbox insert
+ * with its jobs). Through Prisma (createManyAndReturn, then one payload per row) 1,000
+ * recipients cost hundreds of milliseconds and left the server about 100 MiB larger (issue 9,
+ * bench/websocket.bench.ts); per item, four round trips made 10,000 reminders 40,000 (issue 19,
+ * bench/jobs.bench.ts).
  */
 async function writeNotifications(
   tx: Tx,
@@ -195,33 +207,8 @@ async function writeNotifications(
   deps: AppDeps | undefined,
 ) {
   if (recipients.kind === 'items' && recipients.items.length === 0) return;
-  await tx.$executeRaw`
-    WITH seed AS (${ID_SEED}), inserted AS (
-      INSERT INTO notifications (id, user_id, message, link, transaction_id, event, created_at)
-      SELECT (seed.prefix || lpad(to_hex(seed.base + n.ord), 12, '0'))::uuid,
-             n.user_id, n.message, n.link, n.transaction_id, ${event}::notification_event, statement_timestamp()
-        FROM seed, (${recipientRows(recipients)}) AS n(user_id, message, link, transaction_id, ord)
-      RETURNING id, user_id, message, link, transaction_id, created_at
-    ), chunked AS (
-      SELECT *, (row_number() OVER (PARTITION BY message, link, transaction_id ORDER BY id) - 1)
-                / ${RECIPIENTS_PER_MESSAGE}::int AS chunk
-        FROM inserted
-    )
-    SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, json_build_object(
-      'to', json_agg(json_build_array(user_id, id) ORDER BY id),
-      'notification', json_build_object(
-        'message', message,
-        'link', link,
-        'read', false,
-        'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-        'transactionDeleted', EXISTS (
-          SELECT 1 FROM transactions t WHERE t.id = chunked.transaction_id AND t.deleted_at IS NOT NULL
-        )
-      )
-    )::text)
-    FROM chunked
-    GROUP BY message, link, transaction_id, created_at, chunk
-    ORDER BY min(id::text)`;
+  if (recipients.kind === 'admins') await writeAdminNotice(tx, recipients, event);
+  else await writeUserNotifications(tx, recipients.items, event);
   if (event === null) return;
   if (!deps) throw new Error('notifying of an event needs deps to mail it');
   const mailed = new Map(
@@ -243,6 +230,63 @@ async function writeNotifications(
     ];
   });
   await queueMails(tx, deps, mails);
+}
+
+/**
+ * One notification for each item's user. One bus message carries one notification for up to
+ * RECIPIENTS_PER_MESSAGE users (their ids and the ids of their rows), not one message per user
+ * (realtime/bus.ts reads them).
+ */
+async function writeUserNotifications(
+  tx: Tx,
+  items: ReadonlyArray<NotificationItem>,
+  event: NotificationEvent | null,
+) {
+  await tx.$executeRaw`
+    WITH seed AS (${ID_SEED}), inserted AS (
+      INSERT INTO notifications (id, user_id, message, link, transaction_id, event, created_at)
+      SELECT (seed.prefix || lpad(to_hex(seed.base + n.ord), 12, '0'))::uuid,
+             n.user_id, n.message, n.link, n.transaction_id, ${event}::notification_event, statement_timestamp()
+        FROM seed, (${recipientRows(items)}) AS n(user_id, message, link, transaction_id, ord)
+      RETURNING id, user_id, message, link, transaction_id, created_at
+    ), chunked AS (
+      SELECT *, (row_number() OVER (PARTITION BY message, link, transaction_id ORDER BY id) - 1)
+                / ${RECIPIENTS_PER_MESSAGE}::int AS chunk
+        FROM inserted
+    )
+    SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, json_build_object(
+      'to', json_agg(json_build_array(user_id, id) ORDER BY id),
+      'notification', ${EVENT_NOTIFICATION}
+    )::text)
+    FROM chunked
+    GROUP BY message, link, transaction_id, created_at, chunk
+    ORDER BY min(id::text)`;
+}
+
+/**
+ * The one row of a notice to every active admin but one, and its one bus message,
+ * `{admins: {id, except}, notification}`: each instance hands it to the streams of its admins.
+ */
+async function writeAdminNotice(
+  tx: Tx,
+  recipients: Extract<Recipients, { kind: 'admins' }>,
+  event: NotificationEvent | null,
+) {
+  const { item, exceptUserId } = recipients;
+  await tx.$executeRaw`
+    WITH seed AS (${ID_SEED}), inserted AS (
+      INSERT INTO admin_notices (id, message, link, transaction_id, event, except_user_id, created_at)
+      SELECT (seed.prefix || lpad(to_hex(seed.base + 1), 12, '0'))::uuid, ${shortened(item.message)},
+             ${item.link}, ${item.transactionId}::uuid, ${event}::notification_event,
+             ${exceptUserId}::uuid, statement_timestamp()
+        FROM seed
+      RETURNING id, message, link, transaction_id, except_user_id, created_at
+    )
+    SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, json_build_object(
+      'admins', json_build_object('id', id, 'except', except_user_id),
+      'notification', ${EVENT_NOTIFICATION}
+    )::text)
+    FROM inserted`;
 }
 
 type MailCandidate = {
@@ -278,32 +322,44 @@ export async function revokeLiveSessions(tx: Pick<Db, '$executeRaw'>, userId: st
 export async function listNotifications(ctx: CallerContext, input: PagingInput & { userId: string }) {
   assertSelfOrAdmin(ctx.user, input.userId);
   const { db } = ctx;
-  const where = { userId: input.userId };
-  const [rows, total, unread] = await Promise.all([
-    db.notification.findMany({
-      where,
-      select: notificationSelect,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      skip: (input.page - 1) * input.limit,
-      take: input.limit,
-    }),
-    db.notification.count({ where }),
-    db.notification.count({ where: { ...where, readAt: null } }),
+  const [rows, [counts]] = await Promise.all([
+    sqlRows<FeedRow>(
+      db,
+      Prisma.sql`SELECT ${FEED_COLUMNS} FROM notification_feed n WHERE n.user_id = ${input.userId}::uuid
+                  ORDER BY n.created_at DESC, n.id DESC
+                 OFFSET ${(input.page - 1) * input.limit}::int LIMIT ${input.limit}::int`,
+      { prepared: true },
+    ),
+    sqlRows<{ total: number; unread: number }>(
+      db,
+      Prisma.sql`SELECT count(*)::int AS total, (count(*) FILTER (WHERE read_at IS NULL))::int AS unread
+                   FROM notification_feed WHERE user_id = ${input.userId}::uuid`,
+      { prepared: true },
+    ),
   ]);
+  const total = counts?.total ?? 0;
   return {
     notifications: rows.map(toNotification),
     totalPages: pageCount(total, input.limit),
     total,
-    unread,
+    unread: counts?.unread ?? 0,
   };
 }
 
+/** Marks every notification of the user read: their own rows, and a read mark per admin notice. */
 export async function markAllRead(ctx: CallerContext, { userId }: { userId: string }) {
   assertSelfOrAdmin(ctx.user, userId);
-  await ctx.db.notification.updateMany({
-    where: { userId, readAt: null },
-    data: { readAt: ctx.deps.clock.now() },
-  });
+  const now = ctx.deps.clock.now();
+  await ctx.db.$transaction([
+    ctx.db.notification.updateMany({ where: { userId, readAt: null }, data: { readAt: now } }),
+    ctx.db.$executeRaw`
+      INSERT INTO admin_notice_reads (user_id, notice_id, read_at)
+      SELECT t.user_id, a.id, ${now}
+        FROM admin_terms t
+        JOIN admin_notices a ON a.created_at >= t.started_at AND (t.ended_at IS NULL OR a.created_at < t.ended_at)
+       WHERE t.user_id = ${userId}::uuid AND a.except_user_id IS DISTINCT FROM t.user_id
+      ON CONFLICT (user_id, notice_id) DO NOTHING`,
+  ]);
   return { message: apiMessages.notificationsRead };
 }
 
@@ -315,14 +371,6 @@ export type Cursor = {
 };
 
 type CursorRow = { id: string; created_at: Date };
-type StreamRow = {
-  id: string;
-  message: string;
-  link: string;
-  read: boolean;
-  created_at: Date;
-  transaction_deleted: boolean;
-};
 
 /**
  * Where a live stream starts: after the event the client last saw, else after the newest. The
@@ -334,16 +382,19 @@ type StreamRow = {
 async function startCursor(db: Db, userId: string, lastEventId: string | null | undefined): Promise<Cursor> {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   if (lastEventId && uuid.test(lastEventId)) {
+    // An admin notice's id marks a moment whether or not the notice is in the user's feed.
     const [seen] = await sqlRows<CursorRow>(
       db,
-      Prisma.sql`SELECT id, created_at FROM notifications WHERE id = ${lastEventId}::uuid AND user_id = ${userId}::uuid`,
+      Prisma.sql`SELECT id, created_at FROM notifications WHERE id = ${lastEventId}::uuid AND user_id = ${userId}::uuid
+                 UNION ALL
+                 SELECT id, created_at FROM admin_notices WHERE id = ${lastEventId}::uuid`,
       { prepared: true },
     );
     if (seen) return { id: seen.id, createdAt: seen.created_at };
   }
   const [newest] = await sqlRows<CursorRow>(
     db,
-    Prisma.sql`SELECT id, created_at FROM notifications WHERE user_id = ${userId}::uuid
+    Prisma.sql`SELECT id, created_at FROM notification_feed WHERE user_id = ${userId}::uuid
                 ORDER BY created_at DESC, id DESC LIMIT 1`,
     { prepared: true },
   );
@@ -359,24 +410,15 @@ async function notificationsAfter(
   cursor: Cursor,
   take = 100,
 ): Promise<Notification[]> {
-  const rows = await sqlRows<StreamRow>(
+  const rows = await sqlRows<FeedRow>(
     db,
-    Prisma.sql`SELECT n.id, n.message, n.link, n.read_at IS NOT NULL AS read, n.created_at,
-                      coalesce(t.deleted_at IS NOT NULL, false) AS transaction_deleted
-                 FROM notifications n LEFT JOIN transactions t ON t.id = n.transaction_id
+    Prisma.sql`SELECT ${FEED_COLUMNS} FROM notification_feed n
                 WHERE n.user_id = ${userId}::uuid
                   AND (n.created_at, n.id) > (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)
                 ORDER BY n.created_at, n.id LIMIT ${take}::int`,
     { prepared: true },
   );
-  return rows.map((row) => ({
-    _id: row.id,
-    message: row.message,
-    link: row.link,
-    read: row.read,
-    createdAt: row.created_at.toISOString(),
-    transactionDeleted: row.transaction_deleted,
-  }));
+  return rows.map(toNotification);
 }
 
 /** Bounded memory of what a stream already sent, so a catch-up never repeats an event. */
@@ -426,7 +468,7 @@ export async function* streamNotifications(
     return true;
   };
   // Listen before reading the table: an event committed in between is then queued, not lost.
-  const unsubscribe = ctx.deps.bus.subscribe(userId, (event) => {
+  const unsubscribe = ctx.deps.bus.subscribe(userId, ctx.user.role === 'admin', (event) => {
     if (idle && direct && event.kind === 'notification') {
       if (advance(event.notification)) direct(event.notification);
       return;

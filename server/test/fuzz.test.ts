@@ -1145,7 +1145,7 @@ function metricsRequest(): fc.Arbitrary<FuzzRequest> {
 
 /** Every stream ends as soon as it starts: the fuzzer checks how a subscription starts, not what it streams. */
 const endingBus: NotificationBus = {
-  subscribe: (_userId, listener) => {
+  subscribe: (_userId, _admin, listener) => {
     listener({ kind: 'revoked' });
     return () => {};
   },

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '../../shared/schemas/notifications';
+import { Prisma } from '../db/generated/client';
 import { createNotificationBus } from '../realtime/bus';
 import { notifyUsers } from '../services/notifications';
 import { bearer, multipartBody, subscribeOverWebSocket, TINY_PDF, trpcRequest } from './api-calls';
@@ -20,6 +21,7 @@ import {
   createUser,
 } from './factories';
 import { buildTestApp, setupTestDatabase, TEST_DATA_DIR, TestClock, testDeps } from './harness';
+import { feedEntries } from './notification-feed';
 import { until } from './until';
 
 /**
@@ -411,17 +413,17 @@ async function checkNotificationsAndProfiles(caller: Agent, others: Agent[], pag
     const page = res.json() as { notifications: Array<{ _id: string }>; totalPages: number };
     return { items: page.notifications.map((item) => item._id), pages: page.totalPages };
   });
-  const own = await database.db.notification.findMany({ where: { userId: caller.id }, select: { id: true } });
+  const own = await feedEntries(database.db, Prisma.sql`user_id = ${caller.id}::uuid`);
   expect(sorted(listed)).toEqual(sorted(own.map((row) => row.id)));
 
+  const unreadOf = async (userId: string) =>
+    (await feedEntries(database.db, Prisma.sql`user_id = ${userId}::uuid AND read_at IS NULL`)).length;
   for (const other of others) {
-    const unreadBefore = await database.db.notification.count({ where: { userId: other.id, readAt: null } });
+    const unreadBefore = await unreadOf(other.id);
     expect((await rest('GET', `/api/notifications/${other.id}`, caller)).statusCode).toBe(403);
     expect((await rest('POST', `/api/notifications/${other.id}/read`, caller)).statusCode).toBe(403);
     expect((await trpc('notifications.list', 'query', { userId: other.id }, caller)).statusCode).toBe(403);
-    expect(await database.db.notification.count({ where: { userId: other.id, readAt: null } })).toBe(
-      unreadBefore,
-    );
+    expect(await unreadOf(other.id)).toBe(unreadBefore);
     expect((await rest('GET', `/api/settings/getUser/${other.id}`, caller)).statusCode).toBe(403);
     expect((await rest('GET', `/api/transactions/${other.id}`, caller)).statusCode).toBe(403);
     expect((await rest('GET', `/api/transactions/search/${other.id}/a`, caller)).statusCode).toBe(403);

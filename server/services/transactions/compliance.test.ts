@@ -17,6 +17,7 @@ import {
   createUser,
 } from '../../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../../test/harness';
+import { feedEntries } from '../../test/notification-feed';
 
 /**
  * The compliance workflow of issue 18 through its REST paths (DESIGN.md 12.1), on a real
@@ -189,14 +190,11 @@ const formOf = (t: Transaction, label: string) => {
 
 let seen = new Set<string>();
 async function markSeen() {
-  seen = new Set((await database.db.notification.findMany({ select: { id: true } })).map((row) => row.id));
+  seen = new Set((await feedEntries(database.db)).map((row) => row.id));
 }
 beforeEach(markSeen);
 async function received(): Promise<Record<string, string[]>> {
-  const rows = await database.db.notification.findMany({
-    where: { id: { notIn: [...seen] } },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
+  const rows = (await feedEntries(database.db)).filter((row) => !seen.has(row.id));
   const byUser: Record<string, string[]> = {};
   for (const row of rows) byUser[row.userId] = [...(byUser[row.userId] ?? []), row.message];
   return byUser;
