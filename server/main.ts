@@ -104,7 +104,16 @@ async function main(): Promise<void> {
     if (reportsEventLoop) reportEventLoopDelayOnSignal(announce);
     const skip = reportsEventLoop ? [EVENT_LOOP_REPORT_SIGNAL] : [];
     const drainMs = resolved.shutdownDrainMs;
-    closeWithGrace({ delay: drainMs + SHUTDOWN_GRACE_MS, logger: false, skip }, async ({ signal, err }) => {
+    const graceOptions = {
+      delay: drainMs + SHUTDOWN_GRACE_MS,
+      logger: false as const,
+      skip,
+      // close-with-grace exits 1 at once on an error thrown while shutting down, silently: say why.
+      onSecondError: (error: unknown) =>
+        log.error({ error: describeErrorForLog(error) }, 'an error during shutdown ended it early'),
+      onTimeout: (ms: number) => log.error(`shutdown took longer than ${ms} ms; exiting`),
+    };
+    closeWithGrace(graceOptions, async ({ signal, err }) => {
       if (err) log.error({ error: describeErrorForLog(err) }, 'shutting down after an unexpected error');
       else log.info(`${signal ?? 'exit'} received, shutting down`);
       draining.abort();

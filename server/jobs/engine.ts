@@ -9,6 +9,7 @@ import {
   type TaskList,
   type WorkerEvents,
 } from 'graphile-worker';
+import pg from 'pg';
 import type { AppDeps } from '../deps';
 import { describeErrorForLog } from '../errors';
 import type { ServiceLog } from '../services/context';
@@ -100,8 +101,19 @@ export async function startJobEngine(
   events.on('pool:release', ({ workerPool }) => workers.delete(workerPool.id));
   events.on('worker:create', ({ worker }) => workers.add(worker.workerId));
   events.on('worker:release', ({ worker }) => workers.delete(worker.workerId));
+  // The engine's pool is ours, and stop() ends it and waits: the pool graphile-worker makes from a
+  // connection string is ended without waiting (its releaser calls pgPool.end() and returns), so
+  // runner.stop() could resolve while one of its clients was still in a query. PostgreSQL stopping
+  // next (the embedded one, at shutdown) failed that query outside any handler, and the process
+  // exited 1 instead of 0: about once in six starts stopped at once on a loaded machine
+  // (server/main.test.ts). Its size is graphile-worker's default, 10.
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: 10 });
+  const lost = (error: Error) =>
+    log.warn({ error: describeErrorForLog(error) }, 'job engine connection lost');
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
   const runner: Runner = await run({
-    connectionString: options.connectionString,
+    pgPool: pool,
     concurrency: options.concurrency,
     noHandleSignals: true,
     pollInterval: 2_000,
@@ -139,8 +151,9 @@ export async function startJobEngine(
     workerIds: () => [...workers],
     async stop() {
       clearInterval(timer);
-      // Lets running jobs finish (graceful), then releases the pool's connections.
+      // Lets running jobs finish (graceful), then waits for every connection to come back.
       await runner.stop();
+      await pool.end();
       const ids = [...workers];
       await deps.db.$executeRaw`DELETE FROM job_workers WHERE worker_id = ANY(${ids}::text[])`.catch(
         () => {},
