@@ -19,7 +19,14 @@ const router = t.router({
     yield 'first';
     await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve()));
   }),
+  /** Hands its Context.sendTracked out, as the notification stream does once it is caught up. */
+  direct: t.procedure.subscription(async function* ({ ctx, signal }) {
+    if (ctx.sendTracked) directs.push(ctx.sendTracked);
+    yield* [];
+    await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve()));
+  }),
 });
+let directs: Array<NonNullable<Context['sendTracked']>> = [];
 
 const cleanup: Array<() => void> = [];
 afterEach(() => {
@@ -47,7 +54,8 @@ async function serve(keepAlive = { pingMs: 60_000, pongWaitMs: 60_000 }) {
 function connect(url: string) {
   const socket = new WebSocket(url);
   const frames: string[] = [];
-  socket.on('message', (data) => frames.push(data.toString()));
+  const binaryFrames: string[] = [];
+  socket.on('message', (data, isBinary) => (isBinary ? binaryFrames : frames).push(data.toString()));
   cleanup.push(() => socket.terminate());
   const next = (count: number) =>
     new Promise<string[]>((resolve, reject) => {
@@ -60,7 +68,13 @@ function connect(url: string) {
       };
       check();
     });
-  return { socket, frames, next, opened: new Promise((resolve) => socket.once('open', resolve)) };
+  return {
+    socket,
+    frames,
+    binaryFrames,
+    next,
+    opened: new Promise((resolve) => socket.once('open', resolve)),
+  };
 }
 
 describe('the WebSocket protocol at /trpc', () => {
@@ -90,6 +104,35 @@ describe('the WebSocket protocol at /trpc', () => {
     client.socket.send(JSON.stringify({ id: 7, method: 'subscription.stop' }));
     const frames = await client.next(3);
     expect(JSON.parse(frames[2] as string)).toEqual({ id: 7, result: { type: 'stopped' } });
+  });
+
+  it('sends an event handed to several streams as the same text frame, each with its own request id', async () => {
+    directs = [];
+    const url = await serve();
+    const clients = [connect(url), connect(url), connect(url)];
+    await Promise.all(clients.map((client) => client.opened));
+    for (const [n, client] of clients.entries()) {
+      client.socket.send(
+        JSON.stringify({ id: n < 2 ? 3 : 4, method: 'subscription', params: { path: 'direct' } }),
+      );
+    }
+    await Promise.all(clients.map((client) => client.next(1)));
+    await expect.poll(() => directs.length).toBe(3);
+    const notice = { message: 'to every admin' };
+    for (const send of directs) send('e1', notice);
+    // A new event, even one equal to the last, is a frame of its own.
+    for (const send of directs) send('e2', { ...notice });
+    const frames = await Promise.all(clients.map((client) => client.next(3)));
+    const event = (id: number, eventId: string) => ({
+      id,
+      result: { type: 'data', id: eventId, data: { id: eventId, data: notice } },
+    });
+    expect(frames.map((each) => each.slice(1).map((frame) => JSON.parse(frame)))).toEqual([
+      [event(3, 'e1'), event(3, 'e2')],
+      [event(3, 'e1'), event(3, 'e2')],
+      [event(4, 'e1'), event(4, 'e2')],
+    ]);
+    for (const client of clients) expect(client.binaryFrames).toEqual([]);
   });
 
   it('pings a quiet client and ends the socket when it does not answer', async () => {
