@@ -11,6 +11,13 @@ import { describeErrorForLog } from '../errors';
  */
 
 export const NOTIFICATIONS_CHANNEL = 'portal_notifications';
+/**
+ * Carries `<userId>:admin` or `<userId>:not-admin` when an account becomes or stops being an
+ * active admin: sent by the admin_terms trigger on users (migration 20261202090000), so the
+ * notices to every admin reach exactly the streams of the admins of the moment.
+ */
+export const ADMINS_CHANNEL = 'portal_admins';
+
 /** Carries a user id whose live connections must close (deactivation). */
 export const SESSIONS_CHANNEL = 'portal_sessions';
 
@@ -94,8 +101,11 @@ export function createNotificationBus(
   const minDelay = options.minDelayMs ?? 200;
   const maxDelay = options.maxDelayMs ?? 10_000;
   const listeners = new Map<string, Set<(event: BusEvent) => void>>();
-  /** The users subscribed as admins here, with how many of their subscriptions are. */
-  const admins = new Map<string, number>();
+  /**
+   * The subscribed users who are active admins: as their sessions said when they subscribed,
+   * then as ADMINS_CHANNEL tells.
+   */
+  const admins = new Set<string>();
   let subscriptions = 0;
   let client: pg.Client | undefined;
   let closed = false;
@@ -112,14 +122,18 @@ export function createNotificationBus(
 
   function onNotification(message: pg.Notification) {
     try {
-      if (message.channel === SESSIONS_CHANNEL && message.payload) {
+      if (message.channel === ADMINS_CHANNEL && message.payload) {
+        const [userId = '', status] = message.payload.split(':');
+        if (status === 'admin' && listeners.has(userId)) admins.add(userId);
+        else if (status === 'not-admin') admins.delete(userId);
+      } else if (message.channel === SESSIONS_CHANNEL && message.payload) {
         emit(message.payload, { kind: 'revoked' });
       } else if (message.channel === NOTIFICATIONS_CHANNEL && message.payload) {
         const parsed = busMessageOf(message.payload);
         if (parsed.kind === 'admins') {
           // One event object for every admin: their streams only read it.
           const event: BusEvent = { kind: 'notification', notification: parsed.notification };
-          for (const userId of admins.keys()) if (userId !== parsed.except) emit(userId, event);
+          for (const userId of admins) if (userId !== parsed.except) emit(userId, event);
         } else {
           for (const { userId, notification } of parsed.deliveries) {
             emit(userId, { kind: 'notification', notification });
@@ -165,6 +179,7 @@ export function createNotificationBus(
       await next.connect();
       await next.query(`LISTEN ${NOTIFICATIONS_CHANNEL}`);
       await next.query(`LISTEN ${SESSIONS_CHANNEL}`);
+      await next.query(`LISTEN ${ADMINS_CHANNEL}`);
     } catch (error) {
       next.removeAllListeners();
       next.on('error', () => {});
@@ -202,7 +217,7 @@ export function createNotificationBus(
       }
       set.add(listener);
       subscriptions += 1;
-      if (admin) admins.set(userId, (admins.get(userId) ?? 0) + 1);
+      if (admin) admins.add(userId);
       let subscribed = true;
       return () => {
         // Counted once even if a caller unsubscribes twice (the gauge must not drift below zero).
@@ -210,11 +225,9 @@ export function createNotificationBus(
         subscribed = false;
         subscriptions -= 1;
         set.delete(listener);
-        if (set.size === 0) listeners.delete(userId);
-        if (admin) {
-          const left = (admins.get(userId) ?? 1) - 1;
-          if (left === 0) admins.delete(userId);
-          else admins.set(userId, left);
+        if (set.size === 0) {
+          listeners.delete(userId);
+          admins.delete(userId);
         }
       };
     },

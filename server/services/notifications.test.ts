@@ -19,7 +19,7 @@ import {
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
 import { deliveriesOf, feedEntries } from '../test/notification-feed';
 import { until } from '../test/until';
-import { FEED_COLUMNS, type FeedRow, notifyActiveAdmins, notifyUsers, toNotification } from './notifications';
+import { type FeedRow, notifyActiveAdmins, notifyUsers, toNotification } from './notifications';
 
 /**
  * Each event of DESIGN.md section 7 notifies exactly the right people, written in the same
@@ -63,10 +63,13 @@ afterAll(() => app.close());
  * a JavaScript timestamp can compare as made after it.
  */
 let seen = new Set<string>();
-/** The feed's rows as the list reads them (FEED_COLUMNS), with their user, matching `where` on `n`. */
+/** The feed's rows in the list's shape, with their user, matching `where` on `n`. */
 const feedRows = (where: Prisma.Sql) =>
   database.db.$queryRaw<(FeedRow & { user_id: string })[]>`
-    SELECT n.user_id, ${FEED_COLUMNS} FROM notification_feed n WHERE ${where} ORDER BY n.created_at, n.id`;
+    SELECT n.user_id, n.id, n.message, n.link, n.read_at IS NOT NULL AS read, n.created_at,
+           coalesce(t.deleted_at IS NOT NULL, false) AS transaction_deleted
+      FROM notification_feed n LEFT JOIN transactions t ON t.id = n.transaction_id
+     WHERE ${where} ORDER BY n.created_at, n.id`;
 
 async function markSeen(): Promise<void> {
   seen = new Set((await feedEntries(database.db)).map((row) => row.id));
@@ -489,6 +492,34 @@ describe('a notice to every active admin (fan-out on read, issue 23)', () => {
     }
   });
 
+  it('reaches a stream opened before its user became an admin, and no longer once they are not one', async () => {
+    const bus = createNotificationBus(database.url, pino({ level: 'silent' }));
+    const promoted = await createUser(database.db);
+    const heard: string[] = [];
+    try {
+      await bus.ready;
+      // Subscribed as an agent: what the session said when the socket opened.
+      const unsubscribe = bus.subscribe(promoted.id, false, (event) => {
+        if (event.kind === 'notification') heard.push(event.notification.message);
+      });
+      await noticeToAdmins('Promotion: before');
+      await database.db.user.update({ where: { id: promoted.id }, data: { role: 'admin' } });
+      await noticeToAdmins('Promotion: as an admin');
+      await until(() => heard.length > 0, 3_000);
+      await database.db.user.update({ where: { id: promoted.id }, data: { isAdminApproved: false } });
+      await noticeToAdmins('Promotion: deactivated');
+      await database.db.user.update({ where: { id: promoted.id }, data: { isAdminApproved: true } });
+      await noticeToAdmins('Promotion: active again');
+      await until(() => heard.length > 1, 3_000);
+      expect(heard).toEqual(['Promotion: as an admin', 'Promotion: active again']);
+      expect(await messagesOf(promoted.id, 'Promotion: ')).toEqual(heard);
+      unsubscribe();
+    } finally {
+      await database.db.user.update({ where: { id: promoted.id }, data: { isAdminApproved: false } });
+      await bus.close();
+    }
+  });
+
   it('reaches the admins of the moment: not those made later, not during a deactivation, again after it', async () => {
     await noticeToAdmins('Term: before');
     await tick();
@@ -548,5 +579,58 @@ describe('a notice to every active admin (fan-out on read, issue 23)', () => {
     // Marking again changes nothing and fails nothing.
     expect((await call('POST', `/api/notifications/${admin.id}/read`, admin)).statusCode).toBe(200);
     expect((await listOf(admin)).unread).toBe(0);
+  });
+
+  it('marks the notices older than a minute read by one watermark, the newer ones by marks, and pages them all', async () => {
+    const reader = await createAdmin(database.db);
+    const readerActor = await actor(reader);
+    // A term begun an hour ago, and notices made then: written as the clock had them.
+    await database.db.$executeRaw`
+      UPDATE admin_terms SET started_at = now() - interval '1 hour' WHERE user_id = ${reader.id}::uuid`;
+    await database.db.$executeRaw`
+      INSERT INTO admin_notices (message, link, event, created_at)
+      SELECT 'Old notice ' || n, '/adminTransactions', 'comment', now() - n * interval '5 minutes'
+        FROM generate_series(1, 3) AS n`;
+    await noticeToAdmins('Watermark: new');
+    const listOf = async (page: number, limit: number) =>
+      (
+        await call('GET', `/api/notifications/${reader.id}?page=${page}&limit=${limit}`, readerActor)
+      ).json() as {
+        total: number;
+        unread: number;
+        totalPages: number;
+        notifications: { message: string; read: boolean }[];
+      };
+    const before = await listOf(1, 100);
+    const ours = (page: Awaited<ReturnType<typeof listOf>>) =>
+      page.notifications
+        .filter((n) => /^(Old notice|Watermark)/.test(n.message))
+        .map((n) => [n.message, n.read]);
+    expect(ours(before)).toEqual([
+      ['Watermark: new', false],
+      ['Old notice 1', false],
+      ['Old notice 2', false],
+      ['Old notice 3', false],
+    ]);
+    expect(before.unread).toBe(before.total);
+
+    expect((await call('POST', `/api/notifications/${reader.id}/read`, readerActor)).statusCode).toBe(200);
+    const [user] = await database.db.$queryRaw<{ watermark_age: number; marks: number }[]>`
+      SELECT extract(epoch FROM now() - notices_read_before)::float8 AS watermark_age,
+             (SELECT count(*)::int FROM admin_notice_reads WHERE user_id = u.id) AS marks
+        FROM users u WHERE id = ${reader.id}::uuid`;
+    // One mark for each notice of the last minute, none for the older ones: the watermark reads them.
+    expect(user?.watermark_age).toBeGreaterThanOrEqual(59);
+    expect(user?.watermark_age).toBeLessThan(120);
+    expect(user?.marks).toBe(before.total - 3);
+    const after = await listOf(1, 100);
+    expect(after.unread).toBe(0);
+    expect(ours(after).every(([, read]) => read)).toBe(true);
+
+    // Pages of two, newest first, with nothing repeated or left out.
+    const pages = await Promise.all([1, 2, 3].map((page) => listOf(page, 2)));
+    expect(pages[0]?.totalPages).toBe(Math.ceil(after.total / 2));
+    const paged = pages.flatMap((page) => page.notifications.map((n) => n.message));
+    expect(paged).toEqual(after.notifications.slice(0, 6).map((n) => n.message));
   });
 });

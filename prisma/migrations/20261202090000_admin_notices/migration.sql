@@ -16,7 +16,14 @@ CREATE TABLE "admin_notices" (
   CONSTRAINT "admin_notices_transaction_id_fkey" FOREIGN KEY ("transaction_id")
     REFERENCES "transactions" ("id") ON DELETE SET NULL ON UPDATE CASCADE
 );
-CREATE INDEX "admin_notices_created_at_idx" ON "admin_notices" ("created_at" DESC, "id" DESC);
+-- except_user_id included: a count of an admin's notices is read from the index alone.
+CREATE INDEX "admin_notices_created_at_idx" ON "admin_notices" ("created_at" DESC, "id" DESC)
+  INCLUDE ("except_user_id");
+
+-- Marking all read moves this watermark: every notice of the user's terms made before it is read,
+-- one row written however many notices (services/notifications.ts markAllRead). Notices after it
+-- are read when they have a read mark.
+ALTER TABLE "users" ADD COLUMN "notices_read_before" TIMESTAMPTZ(3);
 
 CREATE TABLE "admin_notice_reads" (
   "user_id" UUID NOT NULL,
@@ -47,13 +54,19 @@ DECLARE
   was_admin boolean := TG_OP = 'UPDATE' AND OLD.role = 'admin' AND OLD.is_admin_approved;
   is_admin boolean := NEW.role = 'admin' AND NEW.is_admin_approved;
 BEGIN
-  IF is_admin AND NOT was_admin THEN
+  IF is_admin = was_admin THEN
+    RETURN NULL;
+  END IF;
+  IF is_admin THEN
     -- Ended and begun again within the same millisecond: the term simply goes on.
     INSERT INTO admin_terms (user_id, started_at) VALUES (NEW.id, statement_timestamp())
       ON CONFLICT (user_id, started_at) DO UPDATE SET ended_at = NULL;
-  ELSIF was_admin AND NOT is_admin THEN
+  ELSE
     UPDATE admin_terms SET ended_at = statement_timestamp() WHERE user_id = NEW.id AND ended_at IS NULL;
   END IF;
+  -- Every instance's bus hands the notices to the admins' live streams: a stream opened before
+  -- the change hears of it (realtime/bus.ts, ADMINS_CHANNEL), at commit, like the notices.
+  PERFORM pg_notify('portal_admins', NEW.id::text || CASE WHEN is_admin THEN ':admin' ELSE ':not-admin' END);
   RETURN NULL;
 END $$;
 
@@ -67,16 +80,20 @@ INSERT INTO "admin_terms" ("user_id", "started_at")
   SELECT "id", statement_timestamp() FROM "users" WHERE "role" = 'admin' AND "is_admin_approved";
 
 -- Every notification a user has, in the notifications table's columns: their own rows, and the
--- admin notices of their terms but those of their own actions, read when they marked them so.
--- Queried with user_id = $1, the condition reaches both branches: the first reads the
--- (user_id, created_at, id) index, the second the user's few terms and, per term, a range of
--- admin_notices_created_at_idx.
+-- admin notices of their terms but those of their own actions, read (read_at) before their
+-- watermark or when marked. For the digest's day of one user's events and for the tests: the
+-- list, its counts and the live stream's catch-up have statements of their own
+-- (services/notifications.ts) that read an index range per term and stop at the page's end,
+-- where this view, sorted, joins every notice of the user's terms first.
 CREATE VIEW "notification_feed" AS
   SELECT n.id, n.user_id, n.message, n.link, n.transaction_id, n.event, n.read_at, n.created_at
     FROM notifications n
   UNION ALL
-  SELECT a.id, t.user_id, a.message, a.link, a.transaction_id, a.event, r.read_at, a.created_at
+  SELECT a.id, t.user_id, a.message, a.link, a.transaction_id, a.event,
+         CASE WHEN a.created_at < u.notices_read_before THEN u.notices_read_before ELSE r.read_at END,
+         a.created_at
     FROM admin_terms t
-    JOIN admin_notices a ON a.created_at >= t.started_at AND (t.ended_at IS NULL OR a.created_at < t.ended_at)
+    JOIN users u ON u.id = t.user_id
+    JOIN admin_notices a ON a.created_at >= t.started_at AND a.created_at < coalesce(t.ended_at, 'infinity')
     LEFT JOIN admin_notice_reads r ON r.user_id = t.user_id AND r.notice_id = a.id
    WHERE a.except_user_id IS DISTINCT FROM t.user_id;
