@@ -153,8 +153,17 @@ describe('streamNotifications', () => {
 
     // Suspended at the yield of the catch-up: the caller has not taken the next event yet.
     expect((await stream.next()).value).toMatchObject({ message: 'missed' });
+    // A second listener of the same user, subscribed after the stream's: the bus calls listeners
+    // in the order they came, so once this one has heard an event, the stream's has too. (A
+    // fixed 300 ms wait was not always enough on a loaded CI machine: the event then came when
+    // the generator was waiting again, went direct, and the next() below waited forever.)
+    const heard: string[] = [];
+    const unsubscribe = bus.subscribe(ctx.user.id, false, (event) => {
+      if (event.kind === 'notification') heard.push(event.notification.message);
+    });
     await notifyUsers(database.db, [ctx.user.id], { message: 'queued', link: '/home' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await until(async () => heard.includes('queued'), 5_000);
+    unsubscribe();
     expect(direct).toEqual([]);
     expect((await stream.next()).value).toMatchObject({ message: 'queued' });
 
