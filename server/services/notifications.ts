@@ -167,8 +167,8 @@ export async function notifyUsers(
 
 /**
  * Notifies every active admin but `exceptUserId` (nobody needs to hear about their own action)
- * with one admin notice, stored once and read by each admin through notification_feed (fan-out
- * on read, issue 23). A row per admin made a comment to 10,000 admins write 10,000 rows (about
+ * with one admin notice, stored once and read by each admin through their admin terms (fan-out
+ * on read, issue 23: feedPageSql, feedCountsSql). A row per admin made a comment to 10,000 admins write 10,000 rows (about
  * 160 ms) in its own transaction, before its live event could leave: the fan-out of
  * bench/websocket.bench.ts could not meet its goal while the audience's size was paid in that
  * transaction.
