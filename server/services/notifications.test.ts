@@ -354,6 +354,14 @@ describe('the list and mark-as-read', () => {
       'transactionDeleted',
     ]);
     expect((await call('GET', `/api/notifications/${agent.id}`, otherAgent)).statusCode).toBe(403);
+    // A page far past the end (its offset beyond a 32-bit integer): empty, with the true totals.
+    const far = await call(
+      'GET',
+      `/api/notifications/${agent.id}?page=${Number.MAX_SAFE_INTEGER}&limit=50`,
+      agent,
+    );
+    expect(far.statusCode).toBe(200);
+    expect(far.json()).toMatchObject({ notifications: [], total: page.total, unread: page.unread });
 
     const read = await call('POST', `/api/notifications/${agent.id}/read`, agent);
     expect(read.statusCode).toBe(200);

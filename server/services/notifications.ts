@@ -83,7 +83,7 @@ export function feedPageSql(
         (SELECT n.id, n.message, n.link, n.transaction_id, n.created_at, n.read_at IS NOT NULL AS read, false AS notice
            FROM notifications n
           WHERE n.user_id = ${userId}::uuid ${after('n')}
-          ORDER BY n.created_at ${direction}, n.id ${direction} LIMIT ${take}::int)
+          ORDER BY n.created_at ${direction}, n.id ${direction} LIMIT ${take}::bigint)
         UNION ALL
         SELECT a.id, a.message, a.link, a.transaction_id, a.created_at, false, true
           FROM admin_terms t
@@ -92,10 +92,10 @@ export function feedPageSql(
               FROM admin_notices a
              WHERE a.created_at >= ${from} AND a.created_at < coalesce(t.ended_at, 'infinity')
                AND a.except_user_id IS DISTINCT FROM ${userId}::uuid ${after('a')}
-             ORDER BY a.created_at ${direction}, a.id ${direction} LIMIT ${take}::int) a
+             ORDER BY a.created_at ${direction}, a.id ${direction} LIMIT ${take}::bigint) a
          WHERE t.user_id = ${userId}::uuid
       ) feed
-      ORDER BY created_at ${direction}, id ${direction} OFFSET ${page.offset}::int LIMIT ${page.limit}::int
+      ORDER BY created_at ${direction}, id ${direction} OFFSET ${page.offset}::bigint LIMIT ${page.limit}::int
     )
     SELECT p.id, p.message, p.link, p.created_at,
            p.read OR (p.notice AND (coalesce(p.created_at < u.notices_read_before, false) OR EXISTS (
