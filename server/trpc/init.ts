@@ -5,7 +5,7 @@ import { classifyError } from '../errors';
 import type { Caller } from '../services/context';
 import { sessionUser } from '../services/sessions';
 import type { Context } from './context';
-import { procedureMetaOf, validateSynchronously } from './internals';
+import { prepareProcedures, procedureMetaOf } from './internals';
 
 /**
  * The only initTRPC of the project (DESIGN.md section 10). Routers import the base
@@ -61,8 +61,8 @@ const t = initTRPC
 /** Marks a subscription event with its id, so a reconnecting client resumes after it. */
 export { tracked } from '@trpc/server';
 
-/** Every router validates its procedures' zod inputs and outputs synchronously first (internals.ts). */
-export const router = ((record) => validateSynchronously(t.router(record))) as typeof t.router;
+/** Every router prepares its procedures to be called cheaply (prepareProcedures in internals.ts). */
+export const router = ((record) => prepareProcedures(t.router(record))) as typeof t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /**

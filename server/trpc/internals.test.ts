@@ -13,9 +13,11 @@ import {
   httpStatusOf,
   inputSchemaOf,
   outputSchemaOf,
+  prepareProcedures,
   procedureMetaOf,
   proceduresOf,
   procedureTypeOf,
+  runsInOneChain,
   serializeResponse,
   toTRPCError,
   validatesSynchronously,
@@ -176,7 +178,7 @@ describe('tRPC internals the project relies on', () => {
   });
 });
 
-describe('validateSynchronously: every router of init.ts checks zod inputs and outputs with a synchronous parse first', () => {
+describe('prepareProcedures: every router of init.ts checks zod inputs and outputs with a synchronous parse first', () => {
   const counted = z.object({ n: z.number() });
   // An async refinement, which only zod's parseAsync can run.
   const positive = z.object({ n: z.number() }).refine(async ({ n }) => n > 0, 'must be positive');
@@ -233,5 +235,143 @@ describe('validateSynchronously: every router of init.ts checks zod inputs and o
       code: 'BAD_REQUEST',
       cause: { issues: [{ message: 'must be positive' }] },
     });
+  });
+});
+
+describe("prepareProcedures: one chain runs a procedure's middlewares as tRPC's own runner does", () => {
+  type Seen = Record<string, unknown>;
+  /** The same procedures, built anew each time: one set is prepared, the other left as tRPC built it. */
+  const t = initTRPC.context<{ requestId: string; user?: string }>().meta<{ access: string }>().create();
+  function build(seen: Seen[]) {
+    const record = t.middleware(async (opts) => {
+      const { next, ...rest } = opts;
+      seen.push({ ...rest, getRawInput: await rest.getRawInput(), keys: Object.keys(opts).sort() });
+      return next();
+    });
+    const signIn = t.middleware(({ next }) => next({ ctx: { user: 'ann' } }));
+    const base = t.procedure.meta({ access: 'user' }).use(record).use(signIn).use(record);
+    const page = z.object({ page: z.number() });
+    return t.router({
+      list: base
+        .input(page)
+        .output(z.object({ page: z.number(), user: z.string() }))
+        .query(({ input, ctx }) => ({ page: input.page, user: ctx.user ?? '', extra: 'stripped' })),
+      rawInputSwapped: base
+        .use(({ next }) => next({ getRawInput: async () => ({ page: 7 }) }))
+        .input(page)
+        .query(({ input }) => input.page),
+      inputSwapped: base
+        .use(({ next }) => next({ input: { set: 'by a middleware' } }))
+        .query(({ input }) => input),
+      throws: base
+        .use(() => {
+          throw new Error('middleware failed');
+        })
+        .query(() => 'never'),
+      failsAndIsSeen: base
+        .use(async ({ next }) => {
+          const result = await next();
+          seen.push({ ok: result.ok, code: result.ok ? undefined : result.error.code });
+          return result;
+        })
+        .query(() => {
+          throw new TRPCError({ code: 'CONFLICT', message: 'taken' });
+        }),
+      forgetsNext: base.use((async () => undefined) as never).query(() => 'never'),
+      badOutput: base
+        .output(z.object({ n: z.number() }))
+        .query(() => ({ n: 'one' }) as unknown as { n: number }),
+    });
+  }
+  const callerOf = (built: ReturnType<typeof build>) => t.createCallerFactory(built);
+  const outcome = (promise: Promise<unknown>) =>
+    promise.then(
+      (data) => ({ data }),
+      (error: TRPCError) => ({ error: { name: error.name, code: error.code, message: error.message } }),
+    );
+  const paths = [
+    'list',
+    'rawInputSwapped',
+    'inputSwapped',
+    'throws',
+    'failsAndIsSeen',
+    'forgetsNext',
+    'badOutput',
+  ] as const;
+  const inputs: Record<(typeof paths)[number], unknown> = {
+    list: { page: 2 },
+    rawInputSwapped: { page: 1 },
+    inputSwapped: undefined,
+    throws: undefined,
+    failsAndIsSeen: undefined,
+    forgetsNext: undefined,
+    badOutput: undefined,
+  };
+
+  test('the same answers, errors, options, contexts and inputs at every level, by every way of calling', async () => {
+    const tRPCSeen: Seen[] = [];
+    const preparedSeen: Seen[] = [];
+    const directSeen: Seen[] = [];
+    const tRPCs = build(tRPCSeen);
+    const prepared = prepareProcedures(build(preparedSeen));
+    const direct = prepareProcedures(build(directSeen));
+    expect(runsInOneChain(prepared.list)).toBe(true);
+    expect(runsInOneChain(tRPCs.list)).toBe(false);
+    const ctx = { requestId: 'req-1' };
+    for (const path of paths) {
+      const input = inputs[path];
+      const expected = await outcome(callerOf(tRPCs)(ctx)[path](input as never));
+      // tRPC's caller over the prepared chain, and callProcedure starting the chain itself.
+      expect(await outcome(callerOf(prepared)(ctx)[path](input as never)), path).toEqual(expected);
+      expect(await outcome(callProcedure({ procedure: direct[path], path, ctx, input })), path).toEqual(
+        expected,
+      );
+    }
+    expect(tRPCSeen.length).toBeGreaterThan(paths.length * 2);
+    expect(preparedSeen).toEqual(tRPCSeen);
+    // callProcedure gives no signal, as the caller gives none here either.
+    expect(directSeen).toEqual(tRPCSeen);
+  });
+
+  test('what the levels saw: meta, the context added by one middleware, the validated input', async () => {
+    const seen: Seen[] = [];
+    const prepared = prepareProcedures(build(seen));
+    await callProcedure({
+      procedure: prepared.list,
+      path: 'list',
+      ctx: { requestId: 'r' },
+      input: { page: 3 },
+      batchIndex: 2,
+    });
+    expect(seen).toEqual([
+      expect.objectContaining({
+        ctx: { requestId: 'r' },
+        meta: { access: 'user' },
+        path: 'list',
+        type: 'query',
+        batchIndex: 2,
+      }),
+      expect.objectContaining({
+        ctx: { requestId: 'r', user: 'ann' },
+        getRawInput: { page: 3 },
+        input: undefined,
+      }),
+    ]);
+    expect(seen[0]?.keys).toEqual([
+      'batchIndex',
+      'ctx',
+      'getRawInput',
+      'input',
+      'meta',
+      'next',
+      'path',
+      'signal',
+      'type',
+    ]);
+  });
+
+  test("every procedure of the application's router runs in one chain", () => {
+    const outside = [...proceduresOf(appRouter)].filter(([, procedure]) => !runsInOneChain(procedure));
+    expect(outside.map(([path]) => path)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import {
   getTRPCErrorFromUnknown,
   getTRPCErrorShape,
   type ProcedureType,
-  type TRPCError,
+  TRPCError,
   transformTRPCResponse,
 } from '@trpc/server';
 import { getHTTPStatusCode } from '@trpc/server/http';
@@ -12,11 +12,10 @@ import { isObservable, observableToAsyncIterable } from '@trpc/server/observable
 import type { TRPCResponse } from '@trpc/server/rpc';
 import {
   callProcedure as callProcedureAtPath,
-  createInputMiddleware,
-  createOutputMiddleware,
   defaultTransformer,
   isAsyncIterable,
   isTrackedEnvelope,
+  middlewareMarker,
   parseConnectionParamsFromUnknown,
   parseTRPCMessage,
 } from '@trpc/server/unstable-core-do-not-import';
@@ -87,22 +86,64 @@ type Invoke = (opts: {
 /**
  * Calls a procedure the way tRPC's own server-side caller does (middlewares, input and output
  * validation), on the hot paths: no caller proxy built per request, no lookup by path (the REST
- * table and the query fast path hold the procedure already).
+ * table and the query fast path hold the procedure already). A procedure prepared by
+ * prepareProcedures starts its chain here directly, with what tRPC's procedure caller would do
+ * around it (createProcedureCaller: a failed result is thrown, no result is an error).
  */
-export function callProcedure<TContext>(call: ProcedureCall<TContext>): Promise<unknown> {
-  return (call.procedure as unknown as Invoke)({
-    path: call.path,
-    getRawInput: async () => call.input,
-    ctx: call.ctx,
-    type: call.procedure._def.type,
-    signal: call.signal,
-    batchIndex: call.batchIndex ?? 0,
+export async function callProcedure<TContext>(call: ProcedureCall<TContext>): Promise<unknown> {
+  const chain = chainOfProcedure(call.procedure);
+  const getRawInput = async () => call.input;
+  const { type, meta } = call.procedure._def;
+  const batchIndex = call.batchIndex ?? 0;
+  const { path, ctx, signal } = call;
+  if (!chain)
+    return (call.procedure as unknown as Invoke)({ path, getRawInput, ctx, type, signal, batchIndex });
+  const result = await chain.start({
+    ctx,
+    type,
+    path,
+    input: undefined,
+    getRawInput,
+    meta,
+    signal,
+    batchIndex,
   });
+  if (!result) {
+    throw new TRPCError({
+      code: 'INTERNAL_SERVER_ERROR',
+      message: 'No result from middlewares - did you forget to `return next()`?',
+    });
+  }
+  if (!result.ok) throw result.error;
+  return result.data;
 }
 
 /** A middleware of a built procedure; tRPC marks its validators with `_type`. */
 type BuiltMiddleware = ((opts: never) => Promise<unknown>) & { _type?: string };
-const synchronous = new WeakSet<BuiltMiddleware>();
+
+/** What a middleware answers (tRPC's MiddlewareResult): the data, or the error, and the context. */
+type ChainResult =
+  | { ok: true; data: unknown; ctx?: unknown; marker: typeof middlewareMarker }
+  | { ok: false; error: TRPCError; marker: typeof middlewareMarker };
+
+/** The options of a middleware (tRPC's MiddlewareFunction), without `next`. */
+type ChainOptions = {
+  ctx: unknown;
+  type: ProcedureType;
+  path: string;
+  input: unknown;
+  getRawInput: () => Promise<unknown>;
+  meta: unknown;
+  signal: AbortSignal | undefined;
+  batchIndex: number;
+};
+type NextOptions = { ctx?: object; input?: unknown; getRawInput?: () => Promise<unknown> } | undefined;
+type Middleware = (
+  opts: ChainOptions & { next(nextOpts?: NextOptions): Promise<ChainResult> },
+) => Promise<unknown>;
+
+/** Our validator middlewares, marked as tRPC marks its own. */
+const ourValidators = new WeakSet<BuiltMiddleware>();
 
 /**
  * A zod schema's parse, synchronous first. tRPC validates with `parseAsync`, and zod runs its
@@ -123,42 +164,167 @@ function parsedSynchronouslyFirst(schema: z.ZodType): (value: unknown) => unknow
   };
 }
 
+const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /**
- * Gives every procedure of `router` whose input or output is one zod schema the validators tRPC
- * itself builds (createInputMiddleware, createOutputMiddleware: the same errors, the same merging
- * of inputs), around parsedSynchronouslyFirst. Done once, as the routers are built; the
- * procedures are changed in place, so every way of calling them (HTTP, REST, callers, the
- * WebSocket) validates the same way.
+ * tRPC's createInputMiddleware, written out (the same error, the same merge of an object input
+ * over what an earlier `.input()` gave) with native spreads: tRPC's build copies objects with a
+ * helper that defines one property at a time.
  */
-export function validateSynchronously<TRouter extends AnyRouter>(router: TRouter): TRouter {
+function inputValidator(parse: (value: unknown) => unknown): BuiltMiddleware {
+  const middleware: Middleware = async (opts) => {
+    const rawInput = await opts.getRawInput();
+    let parsed: unknown;
+    try {
+      parsed = await parse(rawInput);
+    } catch (cause) {
+      throw new TRPCError({ code: 'BAD_REQUEST', cause });
+    }
+    const input = isPlainRecord(opts.input) && isPlainRecord(parsed) ? { ...opts.input, ...parsed } : parsed;
+    return opts.next({ input });
+  };
+  return markedValidator(middleware, 'input');
+}
+
+/** tRPC's createOutputMiddleware, written out the same way. */
+function outputValidator(parse: (value: unknown) => unknown): BuiltMiddleware {
+  const middleware: Middleware = async ({ next }) => {
+    const result = await next();
+    if (!result.ok) return result;
+    try {
+      return { ...result, data: await parse(result.data) };
+    } catch (cause) {
+      throw new TRPCError({ message: 'Output validation failed', code: 'INTERNAL_SERVER_ERROR', cause });
+    }
+  };
+  return markedValidator(middleware, 'output');
+}
+
+function markedValidator(middleware: Middleware, type: 'input' | 'output'): BuiltMiddleware {
+  const built = Object.assign(middleware, { _type: type }) as unknown as BuiltMiddleware;
+  ourValidators.add(built);
+  return built;
+}
+
+/**
+ * A procedure's middlewares (its base procedure's, its validators, its resolver), run by
+ * `chainOf` in one middleware that tRPC's caller sees as its only one. tRPC's own runner
+ * (callRecursive) copies the call's options twice per middleware, and the context again at each
+ * `next({ctx})`, with a build helper that defines one property at a time: about 6% of the CPU of
+ * a list answer (issue 23, docs/PERFORMANCE.md). This one does the same with native spreads.
+ */
+type Chain = BuiltMiddleware & {
+  middlewares: BuiltMiddleware[];
+  /** Runs the chain from its first middleware, as tRPC's caller would (callProcedure below). */
+  start(opts: ChainOptions): Promise<ChainResult>;
+};
+const chains = new WeakSet<BuiltMiddleware>();
+
+/**
+ * What tRPC's callRecursive does, middleware by middleware: each receives the call's options
+ * with the procedure's meta and the current input, and a `next` that merges the context it is
+ * given over the current one and may replace the input or the raw input; whatever a middleware
+ * throws becomes a failed result there, as tRPC's getTRPCErrorFromUnknown makes it.
+ * internals.test.ts runs the same procedures through both runners and requires the same outcomes.
+ *
+ * The options are written out field by field (tRPC's MiddlewareFunction type lists them), not
+ * spread: on Node 20's V8 each property added to an object made by a spread costs about half a
+ * microsecond, and a call through six levels added about twenty.
+ */
+function chainOf(middlewares: BuiltMiddleware[]): Chain {
+  const run = async (index: number, call: ChainOptions): Promise<ChainResult> => {
+    try {
+      const middleware = middlewares[index] as unknown as Middleware;
+      return (await middleware({
+        ctx: call.ctx,
+        type: call.type,
+        path: call.path,
+        input: call.input,
+        getRawInput: call.getRawInput,
+        meta: call.meta,
+        signal: call.signal,
+        batchIndex: call.batchIndex,
+        next: (nextOpts) =>
+          run(index + 1, {
+            ctx: nextOpts?.ctx ? Object.assign({}, call.ctx, nextOpts.ctx) : call.ctx,
+            type: call.type,
+            path: call.path,
+            input: nextOpts && 'input' in nextOpts ? nextOpts.input : call.input,
+            getRawInput: nextOpts?.getRawInput ?? call.getRawInput,
+            meta: call.meta,
+            signal: call.signal,
+            batchIndex: call.batchIndex,
+          }),
+      })) as ChainResult;
+    } catch (cause) {
+      return { ok: false, error: getTRPCErrorFromUnknown(cause), marker: middlewareMarker };
+    }
+  };
+  // tRPC's caller calls this as the procedure's only middleware, with its meta among the options.
+  const chain = ((opts: ChainOptions) => run(0, opts)) as unknown as Chain;
+  chain.middlewares = middlewares;
+  chain.start = run.bind(null, 0);
+  chains.add(chain);
+  return chain;
+}
+
+/** The chain a prepared procedure runs, or undefined for one prepareProcedures has not seen. */
+function chainOfProcedure(procedure: AnyProcedure): Chain | undefined {
+  const own = (procedure._def as unknown as { middlewares: BuiltMiddleware[] }).middlewares;
+  const [first] = own;
+  return own.length === 1 && first && chains.has(first) ? (first as Chain) : undefined;
+}
+
+/** The middlewares of a built procedure, as tRPC built them or inside its chain. */
+function middlewaresOf(procedure: AnyProcedure): BuiltMiddleware[] {
+  return (
+    chainOfProcedure(procedure)?.middlewares ??
+    (procedure._def as unknown as { middlewares: BuiltMiddleware[] }).middlewares
+  );
+}
+
+/**
+ * Prepares every procedure of `router` to be called cheaply, once, as the routers are built
+ * (init.ts's `router`): a zod input or output schema gets a validator around
+ * parsedSynchronouslyFirst (tRPC's checks, the same errors), and the middlewares run in one
+ * chain (chainOf). The procedures are changed in place, so every way of calling them (HTTP,
+ * REST, callers, the WebSocket) goes the same way. A nested router's procedures, already
+ * prepared, are left as they are when the parent router is built.
+ */
+export function prepareProcedures<TRouter extends AnyRouter>(router: TRouter): TRouter {
   for (const procedure of proceduresOf(router).values()) {
     const def = procedure._def as unknown as {
       inputs: unknown[];
       output?: unknown;
       middlewares: BuiltMiddleware[];
     };
+    if (def.middlewares.length === 1 && chains.has(def.middlewares[0] as BuiltMiddleware)) continue;
     const [input, ...more] = def.inputs;
-    def.middlewares.forEach((middleware, index) => {
-      if (synchronous.has(middleware)) return;
-      let replacement: BuiltMiddleware | undefined;
+    const middlewares = def.middlewares.map((middleware) => {
       if (middleware._type === 'input' && input instanceof z.ZodType && more.length === 0) {
-        replacement = createInputMiddleware(parsedSynchronouslyFirst(input)) as BuiltMiddleware;
-      } else if (middleware._type === 'output' && def.output instanceof z.ZodType) {
-        replacement = createOutputMiddleware(parsedSynchronouslyFirst(def.output)) as BuiltMiddleware;
+        return inputValidator(parsedSynchronouslyFirst(input));
       }
-      if (!replacement) return;
-      synchronous.add(replacement);
-      def.middlewares[index] = replacement;
+      if (middleware._type === 'output' && def.output instanceof z.ZodType) {
+        return outputValidator(parsedSynchronouslyFirst(def.output));
+      }
+      return middleware;
     });
+    // In place: tRPC's caller reads this very array at each call.
+    def.middlewares.splice(0, def.middlewares.length, chainOf(middlewares));
   }
   return router;
 }
 
-/** True when each zod validator of `procedure` is one of validateSynchronously's (tests ask). */
+/** True when each zod validator of `procedure` is one of prepareProcedures's (tests ask). */
 export function validatesSynchronously(procedure: AnyProcedure): boolean {
-  const def = procedure._def as unknown as { middlewares: BuiltMiddleware[] };
-  const validators = def.middlewares.filter((m) => m._type === 'input' || m._type === 'output');
-  return validators.length > 0 && validators.every((m) => synchronous.has(m));
+  const validators = middlewaresOf(procedure).filter((m) => m._type === 'input' || m._type === 'output');
+  return validators.length > 0 && validators.every((m) => ourValidators.has(m));
+}
+
+/** True when `procedure`'s middlewares run in prepareProcedures's chain (tests ask). */
+export function runsInOneChain(procedure: AnyProcedure): boolean {
+  return chainOfProcedure(procedure) !== undefined;
 }
 
 /** One call's outcome as tRPC's HTTP adapter writes it: `{result: {data}}` or `{error: shape}`. */
