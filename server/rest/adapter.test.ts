@@ -33,6 +33,11 @@ const thingsRouter = router({
       .mutation(({ input }) => ({ message: `${input.id}:${input.code}` })),
   }),
   version: publicProcedure.output(messageAnswer).query(() => ({ message: '1.0' })),
+  /** Answers the fields its input arrived with (a loose object: unknown ones, inherited too, kept). */
+  echo: protectedProcedure
+    .input(z.looseObject({ id: idSchema }))
+    .output(z.object({ fields: z.array(z.string()) }))
+    .query(({ input }) => ({ fields: Object.keys(input).sort() })),
 });
 
 const routes: RestRoute[] = [
@@ -65,6 +70,13 @@ const routes: RestRoute[] = [
     summary: 'Version',
     tag: 'meta',
     procedure: thingsRouter.version,
+  }),
+  restRoute({
+    method: 'GET',
+    url: '/api/echo/:id',
+    summary: 'Echo',
+    tag: 'meta',
+    procedure: thingsRouter.echo,
   }),
   restRoute({
     method: 'POST',
@@ -150,6 +162,14 @@ describe('REST adapter', () => {
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ _id: id, name: 'Moved' });
+  });
+
+  test('a query field named __proto__ stays a field: it cannot give the input a prototype', async () => {
+    // Repeated, the query string makes it an array: assigned rather than defined, it would have
+    // become the prototype of the procedure's input, and its items inherited fields ("0", "1").
+    const res = await app.inject({ url: `/api/echo/${id}?__proto__=a&__proto__=b&x=1`, headers: auth() });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ fields: ['id', 'x'] });
   });
 
   test('a body that is not an object reaches the procedure as it is, which names the problem', async () => {
@@ -245,6 +265,7 @@ describe('REST adapter', () => {
   test('the OpenAPI document describes each row from its schemas and its procedure', async () => {
     const doc = (await app.inject('/api/openapi.json')).json();
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/echo/{id}',
       '/api/things/{id}',
       '/api/things/{id}/code',
       '/api/version',

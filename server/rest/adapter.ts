@@ -140,8 +140,33 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  */
 function inputOf(from: unknown, params: Record<string, string>, hasParams: boolean): unknown {
   if (!hasParams) return from;
-  if (from === undefined || from === null) return { ...params };
-  return isPlainObject(from) ? { ...from, ...params } : from;
+  if (from === undefined || from === null) return copiedOver({}, params);
+  return isPlainObject(from) ? copiedOver(copiedOver({}, from), params) : from;
+}
+
+/**
+ * `{...target, ...source}` in place, as own fields even for a key named "__proto__" (JSON and
+ * query strings can carry one), which an assignment would take for the object's prototype.
+ * Not a spread: on Node 20's V8 each field a spread copy gains afterwards costs about half a
+ * microsecond, and every REST call with a path parameter made one (issue 23).
+ */
+function copiedOver(
+  target: Record<string, unknown>,
+  source: Record<string, unknown>,
+): Record<string, unknown> {
+  for (const key of Object.keys(source)) {
+    if (key === '__proto__') {
+      Object.defineProperty(target, key, {
+        value: source[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      target[key] = source[key];
+    }
+  }
+  return target;
 }
 
 export type RestPluginOptions = {

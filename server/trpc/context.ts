@@ -62,16 +62,23 @@ export async function createContext(deps: AppDeps, facts: CallFacts): Promise<Co
   const keyCheck = token && isApiKeyToken(token) ? await checkApiKey(service, token, facts) : undefined;
   const auth =
     token && !keyCheck ? await verifyAccessToken(token, deps.config.jwtSecret, deps.clock.now()) : null;
-  return {
-    ...service,
+  // Written out rather than spread from `service`: on Node 20's V8 every property added to an
+  // object made by a spread costs about half a microsecond, on every call (issue 23).
+  const context: Context = {
+    deps: service.deps,
+    db: service.db,
+    ip: service.ip,
+    requestId: service.requestId,
+    log: service.log,
     auth,
     tokenRejected: Boolean(token) && auth === null && !keyCheck?.ok,
     apiKey: keyCheck?.ok ? keyCheck.key : null,
-    ...(keyCheck && !keyCheck.ok ? { apiKeyRefusal: keyCheck.message } : {}),
-    ...(facts.fileLinks ? { fileLinks: facts.fileLinks } : {}),
-    // 4001 is ours (4000-4999 are for applications): "signed out by the server".
-    ...(socket ? { closeConnection: () => socket.close(4001, 'Session ended') } : {}),
   };
+  if (keyCheck && !keyCheck.ok) context.apiKeyRefusal = keyCheck.message;
+  if (facts.fileLinks) context.fileLinks = facts.fileLinks;
+  // 4001 is ours (4000-4999 are for applications): "signed out by the server".
+  if (socket) context.closeConnection = () => socket.close(4001, 'Session ended');
+  return context;
 }
 
 /**
