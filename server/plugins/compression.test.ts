@@ -32,6 +32,8 @@ ${'<!-- padding so that the page is worth compressing -->\n'.repeat(10)}</body><
 
 /** Over COMPRESS_MIN_BYTES (about 15 KB of JSON). */
 const BIG_ROWS = Array.from({ length: 300 }, (_, i) => ({ id: i, address: `${i} Main Street, Springfield` }));
+/** 6,000 characters of two bytes each in UTF-8. */
+const WIDE_TEXT = 'é'.repeat(6_000);
 /** About 4 KB, like a page of the transaction list: under the threshold. */
 const PAGE_ROWS = BIG_ROWS.slice(0, 80);
 
@@ -40,6 +42,12 @@ const bigRouter = router({
     .output(z.array(z.object({ id: z.number(), address: z.string() })))
     .query(() => BIG_ROWS),
   small: publicProcedure.output(z.object({ ok: z.boolean() })).query(() => ({ ok: true })),
+  /** Fewer characters than COMPRESS_MIN_BYTES, more bytes: it is the bytes that count. */
+  wide: publicProcedure.output(z.object({ text: z.string() })).query(() => ({ text: WIDE_TEXT })),
+  /** The same number of characters, one byte each: under the threshold. */
+  narrow: publicProcedure
+    .output(z.object({ text: z.string() }))
+    .query(() => ({ text: 'e'.repeat(WIDE_TEXT.length) })),
   page: publicProcedure
     .output(z.array(z.object({ id: z.number(), address: z.string() })))
     .query(() => PAGE_ROWS),
@@ -72,6 +80,8 @@ beforeAll(async () => {
       routes: [
         { method: 'GET', url: '/api/big', summary: 'Big', tag: 'test', procedure: bigRouter.big },
         { method: 'GET', url: '/api/small', summary: 'Small', tag: 'test', procedure: bigRouter.small },
+        { method: 'GET', url: '/api/wide', summary: 'Wide', tag: 'test', procedure: bigRouter.wide },
+        { method: 'GET', url: '/api/narrow', summary: 'Narrow', tag: 'test', procedure: bigRouter.narrow },
       ],
     },
   });
@@ -202,6 +212,23 @@ describe('JSON answers', () => {
         expect(rows, label).toEqual(BIG_ROWS);
         if (expected) expect(res.rawPayload.length, label).toBeLessThan(JSON.stringify(BIG_ROWS).length / 3);
       }
+    }
+  });
+
+  test('the threshold counts bytes: wide characters over it are compressed, as many narrow ones are not', async () => {
+    // The REST adapter's answers reach the hook as strings, the tRPC query hook's as Buffers.
+    for (const [url, textOf] of [
+      ['/api/wide', (body: { text: string }) => body.text],
+      ['/trpc/wide', (body: { result: { data: { text: string } } }) => body.result.data.text],
+    ] as const) {
+      const wide = await app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      expect(wide.headers['content-encoding'], url).toBe('br');
+      expect(textOf(JSON.parse(decoded(wide))), url).toBe(WIDE_TEXT);
+    }
+    for (const url of ['/api/narrow', '/trpc/narrow']) {
+      const narrow = await app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      expect(narrow.headers['content-encoding'], url).toBeUndefined();
+      expect(narrow.rawPayload.length, url).toBeLessThan(COMPRESS_MIN_BYTES);
     }
   });
 

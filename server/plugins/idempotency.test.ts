@@ -1,3 +1,4 @@
+import { brotliDecompressSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMessages, integrationMessages } from '../../shared/messages';
@@ -25,6 +26,12 @@ const database = setupTestDatabase();
 const clock = new TestClock(new Date('2026-11-28T12:00:00.000Z'));
 const RUN = Date.now().toString(36);
 const TYPE = `Idem-${RUN}`;
+/** A checklist long enough that the new transaction's answer is compressed (over 8 KiB of JSON). */
+const LONG_TYPE = `Idem-long-${RUN}`;
+const LONG_CHECKLIST = Array.from(
+  { length: 60 },
+  (_, i) => `Signed addendum number ${i + 1} to the agreement`,
+);
 let app: FastifyInstance;
 let agent: Actor;
 let other: Actor;
@@ -34,6 +41,7 @@ beforeAll(async () => {
   agent = await createUser(database.db);
   other = await createUser(database.db);
   await createTemplate(database.db, { type: TYPE, role: 'Seller', documents: ['Disclosure'] });
+  await createTemplate(database.db, { type: LONG_TYPE, role: 'Seller', documents: LONG_CHECKLIST });
 });
 afterAll(() => app?.close());
 
@@ -70,6 +78,35 @@ describe('Idempotency-Key on POST /api/transactions', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.headers['content-type']).toContain('application/json');
     expect(again.json()).toEqual(first.json());
+    expect(await countStreet(body.streetAddress)).toBe(1);
+  });
+
+  it('replays a compressed answer exactly, whatever encoding the retry accepts', async () => {
+    const body = { ...deal(), type: LONG_TYPE };
+    const token = await accessTokenFor(agent, { now: clock.now() });
+    const send = (acceptEncoding: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/transactions',
+        payload: body,
+        headers: {
+          ...bearer(token),
+          'idempotency-key': `create-${RUN}-br`,
+          'accept-encoding': acceptEncoding,
+        },
+      });
+    const first = await send('br');
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.headers['content-encoding']).toBe('br');
+    const firstAnswer = JSON.parse(brotliDecompressSync(first.rawPayload).toString('utf8'));
+    expect(firstAnswer.forms).toHaveLength(LONG_CHECKLIST.length);
+    const plain = await send('identity');
+    expect(plain.headers['idempotent-replayed']).toBe('true');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json()).toEqual(firstAnswer);
+    const compressed = await send('br');
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(compressed.rawPayload).toString('utf8'))).toEqual(firstAnswer);
     expect(await countStreet(body.streetAddress)).toBe(1);
   });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiMessages, integrationMessages } from '../../shared/messages';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
@@ -14,11 +14,12 @@ import {
   releaseIdempotencyKey,
 } from '../services/idempotency';
 import { bearerToken } from '../trpc/context';
+import { bodyBeforeCompression } from './compression';
 
 /**
  * The transport of Idempotency-Key (DESIGN.md 12.3) for every POST under /api (the REST table
- * and the uploads): installed on the REST plugin's own instance, so its hooks see exactly those
- * routes. The rules (claiming a key, the 24 h window, racing requests) are in
+ * and the uploads): installed on the REST plugin's own instance, whose POST routes then carry its
+ * hooks. The rules (claiming a key, the 24 h window, racing requests) are in
  * services/idempotency.ts; this file only reads the request and writes the answer.
  */
 
@@ -30,8 +31,7 @@ const RELEASED_STATUSES = new Set([401, 403, 408, 429]);
 export function installIdempotency(app: FastifyInstance, deps: AppDeps): void {
   const claims = new WeakMap<FastifyRequest, Claimed>();
 
-  app.addHook('preHandler', async (req, reply) => {
-    if (req.method !== 'POST') return;
+  const claimKey = async (req: FastifyRequest, reply: FastifyReply) => {
     const header = req.headers['idempotency-key'];
     if (header === undefined) return;
     if (typeof header !== 'string')
@@ -47,14 +47,16 @@ export function installIdempotency(app: FastifyInstance, deps: AppDeps): void {
       return reply.code(statusCode).send(body);
     }
     claims.set(req, { caller, key: header, ctx });
-  });
+  };
 
-  app.addHook('onSend', async (req, reply, payload) => {
+  const keepAnswer = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claimed = claims.get(req);
     if (!claimed) return payload;
     claims.delete(req);
+    // The answer as the route gave it: the retry is compressed, or not, as it asks.
+    const answer = bodyBeforeCompression(reply, payload);
     const body =
-      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+      typeof answer === 'string' ? answer : Buffer.isBuffer(answer) ? answer.toString('utf8') : null;
     const status = reply.statusCode;
     if (body === null || status >= 500 || RELEASED_STATUSES.has(status)) {
       await releaseIdempotencyKey(claimed.ctx, claimed);
@@ -67,7 +69,7 @@ export function installIdempotency(app: FastifyInstance, deps: AppDeps): void {
       });
     }
     return payload;
-  });
+  };
 
   // A request that never answered (the client went away mid-upload): free its key at once.
   const releaseUnanswered = async (req: FastifyRequest) => {
@@ -76,8 +78,23 @@ export function installIdempotency(app: FastifyInstance, deps: AppDeps): void {
     claims.delete(req);
     await releaseIdempotencyKey(claimed.ctx, claimed).catch(() => undefined);
   };
-  app.addHook('onResponse', releaseUnanswered);
-  app.addHook('onRequestAbort', releaseUnanswered);
+
+  // On the POST routes only, as their own hooks: every other request of the API (the lists
+  // among them) would otherwise run four hooks that return at once (issue 23). The key is
+  // claimed before the route's own preHandlers; the answer is read after the app's onSend hooks
+  // (compression among them), hence bodyBeforeCompression.
+  app.addHook('onRoute', (route) => {
+    if (![route.method].flat().includes('POST')) return;
+    route.preHandler = [claimKey, ...hooksOf(route.preHandler)];
+    route.onSend = [...hooksOf(route.onSend), keepAnswer];
+    route.onResponse = [...hooksOf(route.onResponse), releaseUnanswered];
+    route.onRequestAbort = [...hooksOf(route.onRequestAbort), releaseUnanswered];
+  });
+}
+
+/** A route's own hooks of one kind, as a list (Fastify takes one function or an array). */
+function hooksOf<Hook>(hooks: Hook | Hook[] | undefined): Hook[] {
+  return hooks === undefined ? [] : ([hooks].flat() as Hook[]);
 }
 
 /**
