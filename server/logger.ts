@@ -119,13 +119,26 @@ class RequestLogger implements FastifyBaseLogger {
   set level(level) {
     this.#logger().level = level;
   }
-  fatal: LogFunction = (...args: Parameters<LogFunction>) => this.#write('fatal', args);
-  error: LogFunction = (...args: Parameters<LogFunction>) => this.#write('error', args);
-  warn: LogFunction = (...args: Parameters<LogFunction>) => this.#write('warn', args);
-  info: LogFunction = (...args: Parameters<LogFunction>) => this.#write('info', args);
-  debug: LogFunction = (...args: Parameters<LogFunction>) => this.#write('debug', args);
-  trace: LogFunction = (...args: Parameters<LogFunction>) => this.#write('trace', args);
-  silent: LogFunction = () => {};
+  // Methods on the prototype, not fields: no closures to make for every request.
+  fatal(...args: Parameters<LogFunction>): void {
+    this.#write('fatal', args);
+  }
+  error(...args: Parameters<LogFunction>): void {
+    this.#write('error', args);
+  }
+  warn(...args: Parameters<LogFunction>): void {
+    this.#write('warn', args);
+  }
+  info(...args: Parameters<LogFunction>): void {
+    this.#write('info', args);
+  }
+  debug(...args: Parameters<LogFunction>): void {
+    this.#write('debug', args);
+  }
+  trace(...args: Parameters<LogFunction>): void {
+    this.#write('trace', args);
+  }
+  silent(): void {}
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
     return this.#logger().child(bindings, options);
   }

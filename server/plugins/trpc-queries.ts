@@ -51,17 +51,19 @@ function searchOf(req: FastifyRequest): URLSearchParams {
   const at = req.url.indexOf('?');
   return new URLSearchParams(at === -1 ? '' : req.url.slice(at + 1));
 }
-const isBatch = (req: FastifyRequest) => searchOf(req).get('batch') === '1';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A plain GET query request: its calls, and whether they came as a batch. */
+type Queries = { calls: Call[]; batch: boolean };
 
 /** The calls of a plain GET query request, or undefined for anything tRPC's adapter should see. */
 function queryCalls(
   router: AnyRouter,
   procedures: ReadonlyMap<string, AnyProcedure>,
   req: FastifyRequest,
-): Call[] | undefined {
+): Queries | undefined {
   // A streaming answer (httpBatchStreamLink, SSE) is the adapter's business.
   if (req.headers['trpc-accept'] !== undefined) return undefined;
   // A fragment never belongs in a request; the adapter's URL parser decides what it means.
@@ -97,14 +99,14 @@ function queryCalls(
       procedure,
     });
   }
-  return calls;
+  return { calls, batch };
 }
 
 async function answer(
   options: TrpcQueriesOptions,
   req: FastifyRequest,
   reply: FastifyReply,
-  calls: Call[],
+  { calls, batch }: Queries,
   ctx: Context,
 ) {
   const { router } = options;
@@ -120,7 +122,7 @@ async function answer(
       }
     }),
   );
-  const json = isBatch(req) ? results : (results[0] as CallResult);
+  const json = batch ? results : (results[0] as CallResult);
   return (
     reply
       .code(httpStatusOf(results))
@@ -135,15 +137,15 @@ export const trpcQueries = fp<TrpcQueriesOptions>(async (app, options) => {
   const procedures = proceduresOf(options.router);
   const answerQueries = async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.method !== 'GET') return;
-    const calls = queryCalls(options.router, procedures, req);
-    if (!calls) return;
+    const queries = queryCalls(options.router, procedures, req);
+    if (!queries) return;
     let ctx: Context;
     try {
       ctx = await options.createContext(req);
     } catch {
       return; // the adapter makes it again and answers the failure in its own way
     }
-    await answer(options, req, reply, calls, ctx);
+    await answer(options, req, reply, queries, ctx);
     return reply;
   };
   // On tRPC's route only, where an app-wide hook would run (and return) on every other request.
