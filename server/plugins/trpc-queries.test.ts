@@ -99,6 +99,28 @@ const claimed: Case[] = [
     url: () => batchOf(['adminTransactions.search'], [{ term: 'elm row' }]),
     token: () => admin.token,
   },
+  // How the query string is read: Fastify's parse of it where that reads as URLSearchParams does.
+  {
+    name: 'repeated names: the first batch and the first input count',
+    url: () =>
+      `${batchOf(['transactions.list'], [{ userId: agent.id, page: 2 }])}&batch=0&input=${encodeURIComponent(
+        JSON.stringify({ 0: { userId: agent.id, page: 3 } }),
+      )}`,
+    token: () => agent.token,
+  },
+  {
+    name: 'escaped names, and "+" for a space',
+    url: () =>
+      `/trpc/adminTransactions.search?%62atch=1&%69nput=${encodeURIComponent(
+        JSON.stringify({ 0: { term: 'elm row' } }),
+      ).replaceAll('%20', '+')}`,
+    token: () => admin.token,
+  },
+  {
+    name: 'non-ASCII text in the input',
+    url: () => batchOf(['adminTransactions.search'], [{ term: 'élm row ✓' }]),
+    token: () => admin.token,
+  },
 ];
 
 /** Everything else stays with tRPC's adapter; compared all the same. */
