@@ -8,10 +8,16 @@ import { METRICS_PATH } from './metrics';
 /** Paths owned by the server: an unknown one is a JSON 404, never the client's index.html. */
 const SERVER_PREFIXES = ['/api', '/trpc', '/files'];
 
+/** Asked twice of every request (no-store, the per-IP limit): read in place, nothing allocated. */
 export function isServerPath(url: string): boolean {
-  const pathname = url.split('?', 1)[0] ?? '';
-  return SERVER_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+  const query = url.indexOf('?');
+  const pathEnd = query === -1 ? url.length : query;
+  return SERVER_PREFIXES.some(
+    (prefix) =>
+      url.startsWith(prefix) && (pathEnd === prefix.length || url.charCodeAt(prefix.length) === SLASH),
+  );
 }
+const SLASH = 47;
 
 /**
  * File types the built client is made of. A missing one is a 404, not index.html (a browser
