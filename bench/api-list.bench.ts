@@ -576,10 +576,10 @@ const LIST_CHANGES = [
     "middlewares anew, about 4% of the app's CPU in the profile. Nothing in our headers depends on the request, so " +
     "helmet's own middleware runs once at start against a recorder, and each answer gets the recorded headers; a " +
     'unit test compares them with what helmet sets on a real response.',
-  '- **zod validation synchronous first** (validateSynchronously in server/trpc/internals.ts): tRPC checks inputs ' +
+  '- **zod validation synchronous first** (parsedSynchronouslyFirst in server/trpc/internals.ts): tRPC checks inputs ' +
     "and outputs with zod's parseAsync, and zod runs its compiled code for objects only in a synchronous parse: " +
     'checking a page of ten transactions cost about 70 µs through parseAsync against 11 through parse. Every ' +
-    "procedure built with init.ts now gets tRPC's own validator middlewares around a synchronous parse (the same " +
+    "procedure built with init.ts now gets validators that behave as tRPC's, around a synchronous parse (the same " +
     'results, errors and stripping of unknown keys; a schema with an async refinement falls back to parseAsync). ' +
     'The output check stays: it is what strips an answer to its contract.',
   "- **Fewer promises per request**: the query fast path's preHandler sits on tRPC's route only (it ran, and " +
