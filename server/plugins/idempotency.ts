@@ -15,6 +15,7 @@ import {
 } from '../services/idempotency';
 import { bearerToken } from '../trpc/context';
 import { bodyBeforeCompression } from './compression';
+import { routeHooks } from './route-hooks';
 
 /**
  * The transport of Idempotency-Key (DESIGN.md 12.3) for every POST under /api (the REST table
@@ -85,16 +86,11 @@ export function installIdempotency(app: FastifyInstance, deps: AppDeps): void {
   // (compression among them), hence bodyBeforeCompression.
   app.addHook('onRoute', (route) => {
     if (![route.method].flat().includes('POST')) return;
-    route.preHandler = [claimKey, ...hooksOf(route.preHandler)];
-    route.onSend = [...hooksOf(route.onSend), keepAnswer];
-    route.onResponse = [...hooksOf(route.onResponse), releaseUnanswered];
-    route.onRequestAbort = [...hooksOf(route.onRequestAbort), releaseUnanswered];
+    route.preHandler = [claimKey, ...routeHooks(route.preHandler)];
+    route.onSend = [...routeHooks(route.onSend), keepAnswer];
+    route.onResponse = [...routeHooks(route.onResponse), releaseUnanswered];
+    route.onRequestAbort = [...routeHooks(route.onRequestAbort), releaseUnanswered];
   });
-}
-
-/** A route's own hooks of one kind, as a list (Fastify takes one function or an array). */
-function hooksOf<Hook>(hooks: Hook | Hook[] | undefined): Hook[] {
-  return hooks === undefined ? [] : ([hooks].flat() as Hook[]);
 }
 
 /**

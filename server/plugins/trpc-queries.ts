@@ -13,6 +13,7 @@ import {
   serializeResponse,
   toTRPCError,
 } from '../trpc/internals';
+import { routeHooks } from './route-hooks';
 
 /**
  * tRPC queries over HTTP GET, answered without tRPC's Fetch adapter (issue 9, goal b).
@@ -175,7 +176,6 @@ export const trpcQueries = fp<TrpcQueriesOptions>(async (app, options) => {
   // run first. First among the route's own preHandlers, where an app-wide one would run.
   app.addHook('onRoute', (route) => {
     if (route.url !== options.routeUrl) return;
-    const own = route.preHandler === undefined ? [] : [route.preHandler].flat();
-    route.preHandler = [answerQueries, ...own];
+    route.preHandler = [answerQueries, ...routeHooks(route.preHandler)];
   });
 });
