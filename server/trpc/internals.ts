@@ -300,7 +300,7 @@ export function prepareProcedures<TRouter extends AnyRouter>(router: TRouter): T
       output?: unknown;
       middlewares: BuiltMiddleware[];
     };
-    if (def.middlewares.length === 1 && chains.has(def.middlewares[0] as BuiltMiddleware)) continue;
+    if (chainOfProcedure(procedure)) continue;
     const [input, ...more] = def.inputs;
     const middlewares = def.middlewares.map((middleware) => {
       if (middleware._type === 'input' && input instanceof z.ZodType && more.length === 0) {
