@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { configure, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../shared/constants';
 import { ui } from '../shared/messages';
@@ -8,6 +8,10 @@ import { AppRoutes } from './routes';
 import { renderWithProviders } from './test-utils/render';
 import { fakeAccessToken } from './test-utils/tokens';
 import { stubTrpcClient } from './test-utils/trpc-stub';
+
+// Each page's chunk is compiled on its first import in this file: on a loaded two-core machine
+// that alone took over the second a query waits by default.
+configure({ asyncUtilTimeout: 5_000 });
 
 const USER_ID = 'f3a1c2d4-0000-4000-8000-000000000001';
 const TRANSACTION_ID = '0b9e6a52-1111-4111-8111-000000000002';
@@ -127,13 +131,40 @@ describe('routes', () => {
 
   describe('guard', () => {
     it.each([...SIGNED_IN_PAGES, ...ADMIN_PAGES])(
-      'sends a visitor without a user id from %s to sign-in',
+      'sends a visitor without a user id from %s to sign-in, which returns there afterwards',
       (path) => {
         const { history } = renderRoutes(path);
-        expect(history).toEqual([paths.login]);
+        const back = path === paths.home ? paths.login : `${paths.login}?next=${encodeURIComponent(path)}`;
+        expect(history).toEqual([back]);
         expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
       },
     );
+
+    it('keeps the query of the page a signed-out visitor opened', () => {
+      const { history } = renderRoutes('/admin/review?type=Purchase&page=2');
+      expect(history).toEqual([
+        `${paths.login}?next=${encodeURIComponent('/admin/review?type=Purchase&page=2')}`,
+      ]);
+    });
+
+    it('signs in on the way to the page of an e-mailed link, then opens it', async () => {
+      const stub = stubTrpcClient({
+        'settings.getUser': () => new Promise(() => {}),
+        'auth.login': () => ({
+          token: fakeAccessToken({ sub: USER_ID, role: 'user' }),
+          refreshToken: 'r',
+          _id: USER_ID,
+        }),
+        'transactions.get': () => new Promise(() => {}),
+      });
+      const target = `/home/transactions/${TRANSACTION_ID}`;
+      const { user, history } = renderWithProviders(<AppRoutes />, { path: target, trpcClient: stub.client });
+      await user.type(screen.getByLabelText('Email'), 'agent@example.com');
+      await user.type(screen.getByLabelText('Password'), 'correct horse');
+      await user.click(screen.getByRole('button', { name: 'Sign in' }));
+      expect(await screen.findByRole('button', { name: 'Logout' })).toBeInTheDocument();
+      expect(history.at(-1)).toBe(target);
+    });
 
     it.each(SIGNED_IN_PAGES)('shows %s inside the shell to a signed-in user', async (path, heading) => {
       signIn('user');

@@ -1,6 +1,6 @@
 import { alerts } from '../../shared/messages';
 import { type SessionAnswer, sessionAnswer } from '../../shared/schemas/auth';
-import { paths } from '../paths';
+import { currentPagePath, loginPathFor } from './return-to';
 import { clearSession, getRefreshToken, setSession } from './session';
 
 /**
@@ -62,7 +62,7 @@ export function createSessionRefresher({
     expired = true;
     window.alert(alerts.tokenExpired);
     clearSession();
-    leave(paths.login);
+    leave(loginPathFor(currentPagePath()));
   }
 
   /** `retry`: new tokens are stored; `failed`: the server refused; `abandoned`: signed out meanwhile. */

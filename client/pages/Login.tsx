@@ -1,10 +1,11 @@
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
-import { Link, useLocation } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { authMessages, ui } from '../../shared/messages';
 import { type LoginInput, loginInput } from '../../shared/schemas/auth';
 import { serverMessageOf } from '../api/errors';
+import { afterSignInPath } from '../auth/return-to';
 import { setSession } from '../auth/session';
 import { SubmitButton } from '../components/SubmitButton';
 import { AuthFooterLink } from '../layout/AuthFooterLink';
@@ -12,10 +13,11 @@ import { AuthLayout } from '../layout/AuthLayout';
 import { paths } from '../paths';
 import { useTRPC } from '../trpc';
 
-/** Sign-in (spec section 2, /auth/login). */
+/** Sign-in (/auth/login): then /home, or the page a signed-out visitor was sent here from. */
 export function Login() {
   const trpc = useTRPC();
   const [, navigate] = useLocation();
+  const search = useSearch();
   const login = useMutation(trpc.auth.login.mutationOptions());
   const resend = useMutation(trpc.auth.resendVerification.mutationOptions());
   const form = useForm<LoginInput>({
@@ -29,7 +31,7 @@ export function Login() {
     login.mutate(loginInput.parse(values), {
       onSuccess: (answer) => {
         setSession({ accessToken: answer.token, refreshToken: answer.refreshToken, userId: answer._id });
-        navigate(paths.home);
+        navigate(afterSignInPath(search));
       },
     });
   });
