@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LibraryItem } from '../../shared/schemas/libraries';
-import { Home } from '../pages/Home';
+import { emptyHomeText, Home } from '../pages/Home';
 import { Forms } from '../pages/Library';
 import { Users } from '../pages/Users';
 import { renderWithProviders } from '../test-utils/render';
@@ -57,7 +57,7 @@ describe('an empty list', () => {
       'transactions.list': () => page([]),
       'templates.all': () => [],
     });
-    expect(await screen.findByText('No transactions found.')).toBeVisible();
+    expect(await screen.findByText(emptyHomeText.agent)).toBeVisible();
     // The pager still gives the spec's count once the list has answered.
     expect(screen.getByTestId('pager-summary')).toHaveTextContent('Showing 0 to 0 of 0 results');
     await user.click(screen.getByRole('button', { name: 'Create your first transaction' }));
@@ -91,7 +91,7 @@ describe('a search that finds nothing', () => {
     });
     await screen.findByText('1 Main Street');
     await user.type(searchBox(), 'Nowhere Lane{Enter}');
-    expect(await screen.findByText('No transactions found.')).toBeVisible();
+    expect(await screen.findByText(emptyHomeText.search('Nowhere Lane'))).toBeVisible();
     // Not the first transaction: the list is not empty, the search is.
     expect(screen.queryByRole('button', { name: 'Create your first transaction' })).not.toBeInTheDocument();
 

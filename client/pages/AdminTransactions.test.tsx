@@ -33,8 +33,10 @@ describe('Admin transactions list', () => {
     await screen.findByText('1 Main Street');
     expect(stub.callsTo('adminTransactions.list')).toEqual([{ page: 1, limit: 10 }]);
     expect(rowOf('2 Main Street').getByRole('button', { name: 'Delete' })).toBeVisible();
-    await user.click(rowOf('2 Main Street').getByRole('button', { name: 'Edit' }));
-    expect(currentPath()).toBe(`/adminTransactions/transactions/${summary(2)._id}`);
+    const href = `/adminTransactions/transactions/${summary(2)._id}`;
+    expect(rowOf('2 Main Street').getByRole('link', { name: '2 Main Street' })).toHaveAttribute('href', href);
+    await user.click(rowOf('2 Main Street').getByRole('link', { name: 'Edit' }));
+    expect(currentPath()).toBe(href);
   });
 
   it("shows each row's progress (waived counts as accepted) and its compliance badge", async () => {

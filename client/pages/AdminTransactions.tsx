@@ -1,7 +1,6 @@
-import { Button, Group, NativeSelect, Stack } from '@mantine/core';
+import { Button, NativeSelect, Stack } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useLocation } from 'wouter';
 import { PAGE_SIZE } from '../../shared/constants';
 import { toasts } from '../../shared/messages';
 import {
@@ -29,7 +28,6 @@ const STATUS_OPTIONS = [
 export function AdminTransactions() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [, navigate] = useLocation();
   const { page, setPage, term, search } = useListSearch();
   // The compliance filter (DESIGN.md 12.1): '' is every transaction.
   const [status, setStatus] = useState<ComplianceStatus | ''>('');
@@ -108,25 +106,17 @@ export function AdminTransactions() {
           query={query}
           page={page}
           onPageChange={setPage}
+          hrefOf={(transaction) => routeTo.adminTransaction(transaction._id)}
           renderActions={(transaction) => (
-            <Group gap="xs" wrap="nowrap">
-              <Button
-                size="xs"
-                variant="light"
-                onClick={() => navigate(routeTo.adminTransaction(transaction._id))}
-              >
-                Edit
-              </Button>
-              <Button
-                size="xs"
-                variant="light"
-                color="red"
-                disabled={remove.isPending && remove.variables?.id === transaction._id}
-                onClick={() => confirmRemove(transaction)}
-              >
-                Delete
-              </Button>
-            </Group>
+            <Button
+              size="xs"
+              variant="light"
+              color="red"
+              disabled={remove.isPending && remove.variables?.id === transaction._id}
+              onClick={() => confirmRemove(transaction)}
+            >
+              Delete
+            </Button>
           )}
         />
       </Stack>

@@ -5,7 +5,7 @@ import { formatDateTime } from '../dates';
 import { renderWithProviders } from '../test-utils/render';
 import { page, signInAs, summary, USER_ID } from '../test-utils/transactions';
 import { deferred, type StubHandler, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
-import { Home } from './Home';
+import { emptyHomeText, Home } from './Home';
 
 function renderHome(handlers: Record<string, StubHandler>) {
   const stub = stubTrpcClient(handlers);
@@ -84,12 +84,31 @@ describe('Transactions list (/home)', () => {
     expect(screen.getByTestId('pager-summary')).toHaveTextContent('Showing 1 to 2 of 2 results');
   });
 
-  it("'Edit' opens the transaction's page", async () => {
+  it("'Edit' and the address are links to the transaction's page (a new tab works), and Edit opens it", async () => {
     const { user, currentPath } = renderHome({ 'transactions.list': () => page(firstPage) });
-    const [, secondRow] = await screen.findAllByRole('button', { name: 'Edit' });
+    const [, secondRow] = await screen.findAllByRole('link', { name: 'Edit' });
     if (!secondRow) throw new Error('expected two rows');
+    const href = `/home/transactions/${summary(2)._id}`;
+    expect(secondRow).toHaveAttribute('href', href);
+    expect(screen.getByRole('link', { name: '2 Main Street' })).toHaveAttribute('href', href);
+    expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
     await user.click(secondRow);
-    expect(currentPath()).toBe(`/home/transactions/${summary(2)._id}`);
+    expect(currentPath()).toBe(href);
+  });
+
+  it('says why an empty list is empty: an agent has none yet, an admin sees only their own files', async () => {
+    const agent = renderHome({ 'transactions.list': () => page([]) });
+    expect(await screen.findByText(emptyHomeText.agent)).toBeVisible();
+    agent.unmount();
+
+    signInAs('admin');
+    renderHome({ 'transactions.list': () => page([]) });
+    expect(await screen.findByText(emptyHomeText.admin)).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Open Admin Transactions' })).toHaveAttribute(
+      'href',
+      '/adminTransactions',
+    );
+    expect(screen.getByRole('button', { name: 'Create your first transaction' })).toBeVisible();
   });
 
   it('fetches the page asked for by the pager', async () => {
@@ -138,7 +157,7 @@ describe('Transactions list (/home)', () => {
     });
     await screen.findByText('1 Main Street');
     await user.type(screen.getByRole('textbox', { name: 'Quick Search' }), 'Main{Enter}');
-    expect(await screen.findByText('No transactions found.')).toBeVisible();
+    expect(await screen.findByText(emptyHomeText.search('Main'))).toBeVisible();
     expect(stub.callsTo('transactions.search')).toEqual([
       { userId: USER_ID, term: 'Main', page: 1, limit: 10 },
     ]);

@@ -1,9 +1,10 @@
-import { Button } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { keepPreviousData, skipToken, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useLocation } from 'wouter';
+import { Link } from 'wouter';
 import { PAGE_SIZE } from '../../shared/constants';
+import { storedRole } from '../auth/claims';
 import { getUserId } from '../auth/session';
 import { ListPage } from '../components/ListPage';
 import { AttentionStrip } from '../components/transactions/AttentionStrip';
@@ -11,13 +12,21 @@ import { CreateTransactionDialog } from '../components/transactions/CreateTransa
 import { TransactionsTable } from '../components/transactions/TransactionsTable';
 import { useListSearch } from '../components/useListSearch';
 import { useLoadFailureToast } from '../notify';
-import { routeTo } from '../paths';
+import { paths, routeTo } from '../paths';
 import { useTRPC } from '../trpc';
 
-/** The user's transactions list (spec section 2, /home). */
+/** What /home's own list says when it is empty, by whom it shows and what was asked. */
+export const emptyHomeText = {
+  agent: 'You have no transactions yet.',
+  admin:
+    "You have opened no transactions yourself: this list shows your own files. Your agents' files are in Admin Transactions.",
+  search: (term: string) => `No transactions match "${term}".`,
+};
+
+/** The user's transactions list (/home); for an admin, below what waits for the desk. */
 export function Home() {
   const trpc = useTRPC();
-  const [, navigate] = useLocation();
+  const admin = storedRole() === 'admin';
   const userId = getUserId();
   const { page, setPage, term, search } = useListSearch();
   const [creating, setCreating] = useState(false);
@@ -47,7 +56,16 @@ export function Home() {
             Add Transaction
           </Button>
         }
-        emptyAction={<Button onClick={() => setCreating(true)}>Create your first transaction</Button>}
+        emptyAction={
+          <Group gap="xs" justify="center">
+            <Button onClick={() => setCreating(true)}>Create your first transaction</Button>
+            {admin && (
+              <Button component={Link} href={paths.adminTransactions} variant="default">
+                Open Admin Transactions
+              </Button>
+            )}
+          </Group>
+        }
         intro={<AttentionStrip />}
         onSearch={search}
       >
@@ -55,11 +73,8 @@ export function Home() {
           query={query}
           page={page}
           onPageChange={setPage}
-          renderActions={(transaction) => (
-            <Button size="xs" variant="light" onClick={() => navigate(routeTo.transaction(transaction._id))}>
-              Edit
-            </Button>
-          )}
+          hrefOf={(transaction) => routeTo.transaction(transaction._id)}
+          empty={term ? emptyHomeText.search(term) : admin ? emptyHomeText.admin : emptyHomeText.agent}
         />
       </ListPage>
       <CreateTransactionDialog opened={creating} onClose={() => setCreating(false)} />

@@ -1357,6 +1357,31 @@ export const restExamples: Record<string, OperationExamples> = {
           },
         ],
       },
+      // An admin's answer; null for an agent.
+      desk: {
+        queue: { size: 14, oldestWaitingSeconds: 259_200 },
+        atRisk: {
+          total: 1,
+          items: [
+            {
+              transaction: {
+                _id: '60e7ba73-b8b7-4e72-b279-f915c1120d63',
+                streetAddress: '14 Schema Street',
+                city: 'Portland',
+                state: 'OR',
+                zip: '97201',
+                type: 'Sale',
+                role: 'Seller',
+                user: { _id: 'e41c8de5-2e89-4ca1-9f7b-ff4a1e41c4d7', firstName: 'Agnes', lastName: 'Agent' },
+              },
+              closingDate: '2026-11-24',
+              missing: 1,
+              rejected: 1,
+              awaitingReview: 0,
+            },
+          ],
+        },
+      },
     },
   },
   reviewQueueBulkAccept: {

@@ -590,7 +590,7 @@ const dashboardRoutes: RestRoute[] = [
     method: 'GET',
     url: '/api/attention',
     summary:
-      "What needs the signed-in user's attention on their open transactions: rejected and missing required items, key dates due within 7 days or overdue",
+      "What needs the signed-in user's attention on their open transactions: rejected and missing required items, key dates due within 7 days or overdue; for an admin also `desk`, the review queue's size and oldest wait and the files at risk (null for agents)",
     tag: 'dashboard',
     procedure: appRouter.dashboard.attention,
   }),

@@ -64,6 +64,14 @@ const seconds = z.number().int().nonnegative().nullable();
 /** rejected / reviewed, from 0 to 1; null when nothing was reviewed. */
 const rate = z.number().min(0).max(1).nullable();
 
+const atRiskFile = z.object({
+  transaction: deskTransaction,
+  closingDate: z.string(),
+  missing: count,
+  rejected: count,
+  awaitingReview: count,
+});
+
 export const dashboardAnswer = z.object({
   /** The range the figures cover, as resolved (the default filled in). */
   from: z.string(),
@@ -87,17 +95,23 @@ export const dashboardAnswer = z.object({
     /** One row per month of the range that has closings, `YYYY-MM`, oldest first. */
     byMonth: z.array(z.object({ month: z.string(), closed: count, compliantAtClose: count })),
   }),
-  atRisk: z.array(
-    z.object({
-      transaction: deskTransaction,
-      closingDate: z.string(),
-      missing: count,
-      rejected: count,
-      awaitingReview: count,
-    }),
-  ),
+  atRisk: z.array(atRiskFile),
 });
 export type DashboardAnswer = z.infer<typeof dashboardAnswer>;
+
+/** The files at risk an admin's /home names (the dashboard lists them all). */
+export const DESK_AT_RISK_ITEMS = 3;
+
+/**
+ * What waits for the compliance desk, for an admin's /home: the review queue's size and how long
+ * its oldest item has waited (as the dashboard's queue), and the files at risk (as the
+ * dashboard's), counted in full with the soonest few named.
+ */
+export const deskSummary = z.object({
+  queue: z.object({ size: count, oldestWaitingSeconds: seconds }),
+  atRisk: z.object({ total: count, items: z.array(atRiskFile) }),
+});
+export type DeskSummary = z.infer<typeof deskSummary>;
 
 /** Each list of the strip shows at most this many items; `total` says how many there are. */
 export const ATTENTION_ITEMS = 10;
@@ -137,5 +151,7 @@ export const attentionAnswer = z.object({
       }),
     ),
   }),
+  /** For an admin, what waits for the desk; null for everyone else. */
+  desk: deskSummary.nullable(),
 });
 export type AttentionAnswer = z.infer<typeof attentionAnswer>;

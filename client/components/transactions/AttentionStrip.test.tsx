@@ -1,11 +1,12 @@
 import { screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttentionAnswer } from '../../../shared/schemas/dashboard';
+import { PHONE_QUERY } from '../../layout/breakpoints';
 import { Home } from '../../pages/Home';
 import { renderWithProviders } from '../../test-utils/render';
 import { page, signInAs, summary, uuid } from '../../test-utils/transactions';
 import { type StubHandler, stubTrpcClient, trpcError } from '../../test-utils/trpc-stub';
-import { NOTHING_NEEDS_ATTENTION } from './AttentionStrip';
+import { NOTHING_NEEDS_ATTENTION, PHONE_ATTENTION_ITEMS } from './AttentionStrip';
 import { addDays, today } from './key-dates';
 
 const place = (n: number) => ({
@@ -20,6 +21,7 @@ const EMPTY: AttentionAnswer = {
   rejected: { total: 0, items: [] },
   missing: { total: 0, items: [] },
   deadlines: { total: 0, items: [] },
+  desk: null,
 };
 
 function renderHome(attention: StubHandler) {
@@ -120,5 +122,98 @@ describe("'Needs your attention' on /home", () => {
     expect(screen.getByRole('table')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText(NOTHING_NEEDS_ATTENTION)).toBeVisible();
+  });
+});
+
+describe("an admin's /home: what waits for the desk", () => {
+  const atRiskFile = (n: number, closingDate: string) => ({
+    transaction: {
+      _id: uuid(n),
+      streetAddress: `${n} Main Street`,
+      city: `City ${n}`,
+      state: 'CA',
+      zip: '90210',
+      type: 'Purchase',
+      role: 'Buyer',
+      user: { _id: uuid(900), firstName: 'Dana', lastName: 'Agent' },
+    },
+    closingDate,
+    missing: 2,
+    rejected: 0,
+    awaitingReview: 1,
+  });
+
+  it('says how many items wait and for how long, names the files at risk, and leads to the queue and the dashboard', async () => {
+    signInAs('admin');
+    renderHome(() => ({
+      ...EMPTY,
+      desk: {
+        queue: { size: 57, oldestWaitingSeconds: 3 * 86_400 + 4 * 3_600 },
+        atRisk: { total: 5, items: [atRiskFile(7, '2026-12-03'), atRiskFile(8, '2026-12-04')] },
+      },
+    }));
+    const desk = within(await screen.findByRole('region', { name: 'Waiting for the desk' }));
+    expect(desk.getByText('57 items wait for review, the oldest for 3 d 4 h.')).toBeVisible();
+    expect(desk.getByText('5 files at risk: closing within 7 days and not compliant.')).toBeVisible();
+    expect(desk.getByRole('link', { name: '7 Main Street, City 7' })).toHaveAttribute(
+      'href',
+      `/adminTransactions/transactions/${uuid(7)}`,
+    );
+    expect(desk.getByRole('link', { name: '7 Main Street, City 7' }).closest('li')).toHaveTextContent(
+      'closes Dec 3, 2026 · 2 missing, 1 awaiting review',
+    );
+    expect(desk.getByRole('link', { name: 'Open the review queue' })).toHaveAttribute(
+      'href',
+      '/admin/review',
+    );
+    expect(desk.getByRole('link', { name: 'Open the dashboard' })).toHaveAttribute(
+      'href',
+      '/admin/dashboard',
+    );
+    // Never "nothing needs your attention" while the desk has work.
+    expect(screen.queryByText(NOTHING_NEEDS_ATTENTION)).not.toBeInTheDocument();
+  });
+
+  it('says the queue is empty and no file is at risk, in words', async () => {
+    signInAs('admin');
+    renderHome(() => ({
+      ...EMPTY,
+      desk: { queue: { size: 0, oldestWaitingSeconds: null }, atRisk: { total: 0, items: [] } },
+    }));
+    const desk = within(await screen.findByRole('region', { name: 'Waiting for the desk' }));
+    expect(desk.getByText('Nothing waits for review.')).toBeVisible();
+    expect(desk.getByText('No file closing within 7 days is missing anything.')).toBeVisible();
+  });
+});
+
+describe('on a phone', () => {
+  const { matchMedia } = window;
+  beforeEach(() => {
+    window.matchMedia = (query: string) => ({ ...matchMedia(query), matches: query === PHONE_QUERY });
+  });
+  afterEach(() => {
+    window.matchMedia = matchMedia;
+  });
+
+  it(`shows the first ${PHONE_ATTENTION_ITEMS} items of each group until 'Show all'`, async () => {
+    const { user } = renderHome(() => ({
+      ...EMPTY,
+      missing: {
+        total: 12,
+        items: Array.from({ length: 10 }, (_, i) => ({
+          ...place(2),
+          formId: uuid(200 + i),
+          label: `Disclosure ${i + 1}`,
+        })),
+      },
+      rejected: { total: 1, items: [{ ...place(1), formId: uuid(101), label: 'Purchase Agreement' }] },
+    }));
+    await screen.findByRole('heading', { name: 'Missing documents (12)' });
+    expect(strip().getAllByRole('link', { name: /^Disclosure/ })).toHaveLength(PHONE_ATTENTION_ITEMS);
+    // A group within the few shows whole, with nothing to expand.
+    expect(strip().getAllByRole('button', { name: /^Show all/ })).toHaveLength(1);
+    await user.click(strip().getByRole('button', { name: 'Show all 10 missing documents' }));
+    expect(strip().getAllByRole('link', { name: /^Disclosure/ })).toHaveLength(10);
+    expect(strip().getByText('Showing 10 of 12.')).toBeVisible();
   });
 });

@@ -1,15 +1,20 @@
 import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
 import type { AttentionAnswer } from '../../../shared/schemas/dashboard';
+import { PHONE_QUERY } from '../../layout/breakpoints';
 import { routeTo } from '../../paths';
 import { useTRPC } from '../../trpc';
 import { checklistAnchor, KEY_DATES_ANCHOR } from './anchors';
+import { DeskSummary } from './DeskSummary';
 import { dayState, shortDay, today } from './key-dates';
 
 export const NOTHING_NEEDS_ATTENTION = 'Nothing needs your attention.';
+/** On a phone each group shows this many items until 'Show all': three screens of links otherwise. */
+export const PHONE_ATTENTION_ITEMS = 3;
 
 type Place = AttentionAnswer['rejected']['items'][number];
 
@@ -17,14 +22,31 @@ const addressOf = (place: Pick<Place, 'streetAddress' | 'city' | 'state' | 'zip'
   `${place.streetAddress}, ${place.city}, ${place.state} ${place.zip}`;
 
 /**
- * 'Needs your attention' at the top of /home (issue 21): the agent's rejected documents to
- * replace, required documents still to upload, and key dates overdue or within 7 days, each a
- * link to its place on the transaction page. A calm line when there is nothing to do.
+ * The top of /home: for an admin, what waits for the desk; then 'Needs your attention', the
+ * user's own rejected documents to replace, required documents still to upload, and key dates
+ * overdue or within 7 days, each a link to its place on the transaction page. A calm line when
+ * an agent has nothing to do (an admin's desk summary already says what there is).
  */
 export function AttentionStrip() {
   const trpc = useTRPC();
   const query = useQuery(trpc.dashboard.attention.queryOptions());
+  const desk = query.data?.desk ?? null;
+  if (!desk) return <OwnAttention query={query} />;
+  return (
+    <Stack gap="md">
+      <DeskSummary desk={desk} />
+      <OwnAttention query={query} quietWhenClear />
+    </Stack>
+  );
+}
 
+type OwnAttentionProps = {
+  query: UseQueryResult<AttentionAnswer, unknown>;
+  /** Say nothing when nothing is to do (an admin, whose own files are rarely any). */
+  quietWhenClear?: boolean;
+};
+
+function OwnAttention({ query, quietWhenClear = false }: OwnAttentionProps) {
   // Nothing until the answer: a strip that appears and then says 'nothing' would only flicker.
   if (query.isPending) return null;
   if (query.isError) {
@@ -43,6 +65,7 @@ export function AttentionStrip() {
 
   const { rejected, missing, deadlines } = query.data;
   if (rejected.total + missing.total + deadlines.total === 0) {
+    if (quietWhenClear) return null;
     return (
       <Group gap="xs" wrap="nowrap" data-testid="attention-clear">
         <IconCircleCheck size={18} color="var(--mantine-color-green-8)" aria-hidden="true" />
@@ -116,7 +139,8 @@ type AttentionGroupProps = {
   /** How many items the answer lists (at most ATTENTION_ITEMS). */
   shown: number;
   none: string;
-  children: ReactNode;
+  /** One element per item, in order. */
+  children: ReactNode[];
 };
 
 /** Checklist items (rejected or missing), each linking to its card on the transaction page. */
@@ -132,6 +156,9 @@ function documentItems(items: AttentionAnswer['rejected']['items']) {
 }
 
 function AttentionGroup({ title, total, shown, none, children }: AttentionGroupProps) {
+  const phone = useMediaQuery(PHONE_QUERY);
+  const [expanded, setExpanded] = useState(false);
+  const collapsed = Boolean(phone) && !expanded && children.length > PHONE_ATTENTION_ITEMS;
   return (
     <Stack gap={6} style={{ minWidth: 0 }}>
       <Title order={3} size="h6">
@@ -144,9 +171,21 @@ function AttentionGroup({ title, total, shown, none, children }: AttentionGroupP
       ) : (
         <>
           <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-            {children}
+            {collapsed ? children.slice(0, PHONE_ATTENTION_ITEMS) : children}
           </Stack>
-          {total > shown && (
+          {collapsed && (
+            <Group>
+              <Button
+                variant="subtle"
+                size="compact-sm"
+                onClick={() => setExpanded(true)}
+                aria-label={`Show all ${shown} ${title.toLowerCase()}`}
+              >
+                Show all {shown}
+              </Button>
+            </Group>
+          )}
+          {!collapsed && total > shown && (
             <Text size="xs" c="dimmed">
               Showing {shown} of {total}.
             </Text>

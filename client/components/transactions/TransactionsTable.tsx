@@ -1,5 +1,6 @@
-import { Badge, Group, Progress, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Progress, Stack, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { Link } from 'wouter';
 import { PAGE_SIZE } from '../../../shared/constants';
 import type { TransactionSummary, TransactionsPage } from '../../../shared/schemas/transactions';
 import { formatDateTime } from '../../dates';
@@ -20,12 +21,27 @@ type TransactionsTableProps = {
   };
   page: number;
   onPageChange: (page: number) => void;
-  /** The buttons of the Action column. */
-  renderActions: (transaction: TransactionSummary) => ReactNode;
+  /** The address of a row's page: its street address and its Edit are links there. */
+  hrefOf: (transaction: TransactionSummary) => string;
+  /** The buttons of the Action column beside Edit. */
+  renderActions?: (transaction: TransactionSummary) => ReactNode;
+  /** What an empty list says: why it is empty, for whoever looks at it. */
+  empty?: string;
 };
 
-/** The transactions table of spec section 2 with the pager below it, for /home and the admin list. */
-export function TransactionsTable({ query, page, onPageChange, renderActions }: TransactionsTableProps) {
+/**
+ * The transactions table with the pager below it, for /home and the admin list. A row opens
+ * through real links (its address and Edit), so a middle-click, Ctrl+click or "Copy link" work
+ * as on any page.
+ */
+export function TransactionsTable({
+  query,
+  page,
+  onPageChange,
+  hrefOf,
+  renderActions,
+  empty = 'No transactions found.',
+}: TransactionsTableProps) {
   const { data } = query;
   return (
     <Stack gap="md">
@@ -36,11 +52,15 @@ export function TransactionsTable({ query, page, onPageChange, renderActions }: 
         // The rows on screen are not those of the page asked for (a retry keeps its failure row).
         loading={query.isPending || query.isPlaceholderData}
         failure={query.isError || !data ? 'Transactions could not be loaded.' : null}
-        empty="No transactions found."
+        empty={empty}
         dimmedMessages
         renderRow={(transaction) => (
           <Table.Tr key={transaction._id}>
-            <Table.Td>{transaction.streetAddress}</Table.Td>
+            <Table.Td>
+              <Anchor component={Link} href={hrefOf(transaction)} size="sm" c="inherit" underline="always">
+                {transaction.streetAddress}
+              </Anchor>
+            </Table.Td>
             <Table.Td>{formatDateTime(transaction.createdAt)}</Table.Td>
             <Table.Td>
               {transaction.user.firstName} {transaction.user.lastName}
@@ -62,7 +82,14 @@ export function TransactionsTable({ query, page, onPageChange, renderActions }: 
             <Table.Td>
               <DatesCell transaction={transaction} />
             </Table.Td>
-            <Table.Td>{renderActions(transaction)}</Table.Td>
+            <Table.Td>
+              <Group gap="xs" wrap="nowrap">
+                <Button component={Link} href={hrefOf(transaction)} size="xs" variant="light">
+                  Edit
+                </Button>
+                {renderActions?.(transaction)}
+              </Group>
+            </Table.Td>
           </Table.Tr>
         )}
       />

@@ -207,18 +207,70 @@ describe("the agent's strip", () => {
           },
         ],
       },
+      desk: null,
     });
   });
 
-  it('GET /api/attention answers the same; an admin sees their own (none); nobody gets 401', async () => {
+  it('GET /api/attention answers the same; an admin sees their own (none) and the desk; nobody gets 401', async () => {
     expect(await ok(200, 'GET', '/api/attention', alice)).toStrictEqual(await attention(alice));
     const empty = { total: 0, items: [] };
     expect(await ok(200, 'GET', '/api/attention', rita)).toStrictEqual({
       rejected: empty,
       missing: empty,
       deadlines: empty,
+      // The two waivers asked for: W1's Inspection (Nov 13 10:00, 7 days 17 hours ago) and W2's
+      // Listing Agreement. No open file closes this week.
+      desk: { queue: { size: 2, oldestWaitingSeconds: 7 * 86_400 + 17 * 3_600 }, atRisk: empty },
     });
     expect((await call('GET', '/api/attention')).statusCode).toBe(401);
+  });
+
+  it("gives every admin the desk's queue and files at risk as the dashboard counts them", async () => {
+    const dora = await createUser(database.db, { firstName: 'Dora', lastName: 'Deals' });
+    setClock('2026-11-20T09:00:00.000Z');
+    // Closing within the week (UTC Nov 21 to 27) and not compliant: at risk, soonest first.
+    const d1 = await open(dora, [{ kind: 'closing', date: '2026-11-25' }]);
+    const d2 = await open(dora, [{ kind: 'closing', date: '2026-11-22' }]);
+    await open(dora, [{ kind: 'closing', date: '2026-11-27' }]); // counted, not among the first 3
+    const d4 = await open(dora, [{ kind: 'closing', date: '2026-11-23' }]);
+    await attach(dora, d1, LA); // waits for review since Nov 20 09:00
+    // Not at risk: closing next week, or compliant.
+    await open(dora, [{ kind: 'closing', date: '2026-11-28' }]);
+    const done = await open(dora, [{ kind: 'closing', date: '2026-11-22' }]);
+    for (const label of [LA, DI, IN]) {
+      await attach(dora, done, label);
+      await review(done, label, 'accepted');
+    }
+    setClock(NOW);
+
+    const desk = (await attention(olga)).desk;
+    expect(desk?.queue).toStrictEqual({ size: 3, oldestWaitingSeconds: 7 * 86_400 + 17 * 3_600 });
+    expect(desk?.atRisk.total).toBe(4);
+    expect(
+      desk?.atRisk.items.map((row) => [
+        row.transaction._id,
+        row.closingDate,
+        row.missing,
+        row.awaitingReview,
+      ]),
+    ).toEqual([
+      [d2._id, '2026-11-22', 3, 0],
+      [d4._id, '2026-11-23', 3, 0],
+      [d1._id, '2026-11-25', 2, 1],
+    ]);
+    expect(desk?.atRisk.items[0]?.transaction.user).toStrictEqual({
+      _id: dora.id,
+      firstName: 'Dora',
+      lastName: 'Deals',
+    });
+
+    // The same figures as the dashboard's, from the same statements.
+    const caller = createCaller(await testContext(deps, await accessTokenFor(rita, { now: clock.now() })));
+    const figures = await caller.dashboard.figures({});
+    expect(desk?.queue.size).toBe(figures.queue.size);
+    expect(desk?.queue.oldestWaitingSeconds).toBe(figures.queue.oldestWaitingSeconds);
+    expect(desk?.atRisk.items).toStrictEqual(figures.atRisk.slice(0, 3));
+    expect((await attention(dora)).desk).toBeNull();
   });
 
   it("takes today in the agent's zone: Nov 20 is overdue in Tokyo, and Nov 28 within 7 days", async () => {

@@ -5,6 +5,7 @@ import { Prisma } from '../../db/generated/client';
 import { sqlRows } from '../../db/sql';
 import { todayIn } from '../calendar-days';
 import type { CallerContext } from '../context';
+import { deskSummaryOf } from './desk';
 import { addDays } from './range';
 
 /** How far ahead the strip looks for key dates, today excluded: "within the next 7 days". */
@@ -71,16 +72,18 @@ const itemsOf = (rows: ItemRow[]) => ({
 });
 
 /**
- * What the signed-in user should do next on their own open transactions. "Today" is the day in
- * the user's zone (users.timezone, America/New_York when unset), as their calendar shows it.
+ * What the signed-in user should do next on their own open transactions, and for an admin what
+ * waits for the desk. "Today" is the day in the user's zone (users.timezone, America/New_York
+ * when unset), as their calendar shows it.
  */
 export async function attentionOf(ctx: CallerContext): Promise<AttentionAnswer> {
   const user = await ctx.db.user.findUnique({ where: { id: ctx.user.id }, select: { timezone: true } });
   const today = todayIn(user?.timezone ?? null, ctx.deps.clock.now());
-  const [rejected, missing, deadlines] = await Promise.all([
+  const [rejected, missing, deadlines, desk] = await Promise.all([
     sqlRows<ItemRow>(ctx.db, rejectedItemsSql(ctx.user.id)),
     sqlRows<ItemRow>(ctx.db, missingItemsSql(ctx.user.id)),
     sqlRows<DeadlineRow>(ctx.db, deadlinesSql(ctx.user.id, addDays(today, DEADLINE_DAYS))),
+    ctx.user.role === 'admin' ? deskSummaryOf(ctx) : null,
   ]);
   return {
     rejected: itemsOf(rejected),
@@ -95,5 +98,6 @@ export async function attentionOf(ctx: CallerContext): Promise<AttentionAnswer> 
         overdue: row.date < today,
       })),
     },
+    desk,
   };
 }
