@@ -58,7 +58,7 @@ test('a rejection reaches the open agent page live: the bell shows the dot, /not
   // The agent keeps the transaction open while the admin reviews it.
   await agentPage.goto(`/home/transactions/${deal._id}`);
   const agentCard = agentPage.getByTestId(`form-${form?.label}`);
-  await expect(agentCard.getByTestId('form-status')).toHaveText('pending');
+  await expect(agentCard.getByTestId('form-status')).toHaveText('Pending');
 
   const adminContext = await browser.newContext();
   const adminPage = await adminContext.newPage();
@@ -68,11 +68,11 @@ test('a rejection reaches the open agent page live: the bell shows the dot, /not
   await card.getByRole('button', { name: 'Add a comment' }).click();
   await card.getByLabel('Comment').fill('Signature missing on the last page.');
   await card.getByRole('button', { name: 'Reject' }).click();
-  await expect(card.getByTestId('form-status')).toHaveText('rejected');
+  await expect(card.getByTestId('form-status')).toHaveText('Rejected');
 
   // No reload on the agent's side: the bell, the toast and the open page itself follow.
   await expect(bell).toHaveAttribute('data-unread', 'true');
-  await expect(agentCard.getByTestId('form-status')).toHaveText('rejected');
+  await expect(agentCard.getByTestId('form-status')).toHaveText('Rejected');
   await expect(agentCard.getByText('Signature missing on the last page.')).toBeVisible();
   await expect(agentPage.getByText(/Signature missing on the last page\./).first()).toBeVisible();
   await bell.click();

@@ -156,8 +156,8 @@ function commonStops(tour: TourData, role: Role): Stop[] {
 const reviewedDocuments = async (page: Page) => {
   await heading('Transaction')(page);
   const statuses = page.getByTestId('form-status');
-  await expect(statuses.filter({ hasText: 'accepted' })).toHaveCount(1);
-  await expect(statuses.filter({ hasText: 'rejected' })).toHaveCount(1);
+  await expect(statuses.filter({ hasText: 'Accepted' })).toHaveCount(1);
+  await expect(statuses.filter({ hasText: 'Rejected' })).toHaveCount(1);
   await expect(page.getByText('Missing the signature on page 2.')).toBeVisible();
 };
 

@@ -204,7 +204,7 @@ test("badges show their whole word: the checklist's 'rejected', the notification
   await signIn(page, agent.email, agent.password);
   await page.goto(`/home/transactions/${transactionId}`);
   await settled(page);
-  await expect(page.getByTestId('form-status').first()).toHaveText('rejected');
+  await expect(page.getByTestId('form-status').first()).toHaveText('Rejected');
   await expectBadgesWhole(page, 'detail');
   await page.goto('/notifications');
   await settled(page);

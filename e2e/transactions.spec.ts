@@ -61,7 +61,7 @@ test('agent and compliance work a document through rejection to acceptance', asy
   await expect(agentPage.getByText(toasts.transactionCreated)).toBeVisible();
   await expect(agentPage).toHaveURL(/\/home\/transactions\/[0-9a-f-]{36}$/);
   const transactionId = agentPage.url().split('/').pop() as string;
-  await expect(card(agentPage, DOCUMENT).getByTestId('form-status')).toHaveText('pending');
+  await expect(card(agentPage, DOCUMENT).getByTestId('form-status')).toHaveText('Pending');
 
   // Upload on a throttled connection, so the percentage is visible on the way.
   const cdp = await agentPage.context().newCDPSession(agentPage);
@@ -101,23 +101,23 @@ test('agent and compliance work a document through rejection to acceptance', asy
   await card(adminPage, DOCUMENT).getByLabel('Comment').fill('Missing initials on page 3.');
   await card(adminPage, DOCUMENT).getByRole('button', { name: 'Reject' }).click();
   await expect(adminPage.getByText(toasts.reviewSaved)).toBeVisible();
-  await expect(card(adminPage, DOCUMENT).getByTestId('form-status')).toHaveText('rejected');
+  await expect(card(adminPage, DOCUMENT).getByTestId('form-status')).toHaveText('Rejected');
 
   // The agent sees it, and uploads again: back to pending.
   await agentPage.reload();
-  await expect(card(agentPage, DOCUMENT).getByTestId('form-status')).toHaveText('rejected');
+  await expect(card(agentPage, DOCUMENT).getByTestId('form-status')).toHaveText('Rejected');
   await expect(card(agentPage, DOCUMENT).getByText('Missing initials on page 3.')).toBeVisible();
   await uploadInto(agentPage, DOCUMENT, pdf(8), 'listing-agreement-initialled.pdf');
   await expect(agentPage.getByText(toasts.fileUploaded)).toBeVisible();
-  await expect(card(agentPage, DOCUMENT).getByTestId('form-status')).toHaveText('pending');
+  await expect(card(agentPage, DOCUMENT).getByTestId('form-status')).toHaveText('Pending');
 
   // Compliance accepts; the agent sees it.
   await adminPage.reload();
   await card(adminPage, DOCUMENT).getByRole('button', { name: 'Accept' }).click();
-  await expect(card(adminPage, DOCUMENT).getByTestId('form-status')).toHaveText('accepted');
+  await expect(card(adminPage, DOCUMENT).getByTestId('form-status')).toHaveText('Accepted');
   await shot(adminPage, 'admin-transaction-detail');
   await agentPage.reload();
-  await expect(card(agentPage, DOCUMENT).getByTestId('form-status')).toHaveText('accepted');
+  await expect(card(agentPage, DOCUMENT).getByTestId('form-status')).toHaveText('Accepted');
 
   // The agent's list shows the deal.
   await agentPage.goto('/home');

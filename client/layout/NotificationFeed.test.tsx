@@ -98,7 +98,7 @@ describe('live notifications in the shell', () => {
       'transactions.get': () => transaction({ forms: [checklistForm(1, { label: 'Disclosure', status })] }),
     });
     const badge = () => within(screen.getByTestId('form-Disclosure')).getByTestId('form-status');
-    await waitFor(() => expect(badge()).toHaveTextContent(/^pending$/));
+    await waitFor(() => expect(badge()).toHaveTextContent(/^Pending$/));
     await subscribed(feed);
 
     status = 'rejected';
@@ -106,7 +106,7 @@ describe('live notifications in the shell', () => {
       feed.emit({ id: uuid(905), data: notification(5, { link: `/home/transactions/${TRANSACTION_ID}` }) }),
     );
 
-    await waitFor(() => expect(badge()).toHaveTextContent(/^rejected$/));
+    await waitFor(() => expect(badge()).toHaveTextContent(/^Rejected$/));
   });
 
   it('updates the open list of transactions when an event arrives', async () => {

@@ -309,10 +309,27 @@ describe('Transaction detail (admin)', () => {
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
     const list = within(await card.findByRole('list', { name: 'Versions' }));
     expect(list.getByTestId('version-1')).toHaveTextContent('Illegible or incomplete scan');
+    expect(list.getByTestId('version-1')).toHaveTextContent(/Rejected by .* on /);
+    expect(list.getByTestId('version-2')).toHaveTextContent('Awaiting review');
     expect(list.getByRole('link', { name: 'disclosure-v2.pdf' })).toHaveAttribute('href', '/files/v2');
     expect(stub.callsTo('transactions.versions')).toEqual([{ id: TRANSACTION_ID, formId: DISCLOSURE_ID }]);
     await user.click(toggle);
     expect(card.queryByRole('list', { name: 'Versions' })).not.toBeInTheDocument();
+  });
+
+  it('says a version nobody decided was replaced by the next, never "not decided"', async () => {
+    const [second, first] = versions.versions;
+    const third = { ...second, _id: uuid(803), number: 3, name: 'disclosure-v3.pdf', url: '/files/v3' };
+    const { user } = renderAdminDetail({
+      'transactions.versions': () => ({ versions: [third, second, { ...first, decision: null }] }),
+    });
+    const card = await disclosureCard();
+    await user.click(card.getByRole('button', { name: 'History' }));
+    const list = within(await card.findByRole('list', { name: 'Versions' }));
+    expect(list.getByTestId('version-3')).toHaveTextContent('Awaiting review');
+    expect(list.getByTestId('version-2')).toHaveTextContent('Replaced by version 3');
+    expect(list.getByTestId('version-1')).toHaveTextContent('Replaced by version 2');
+    expect(card.queryByText(/not decided/i)).not.toBeInTheDocument();
   });
 
   it('approves or denies a requested waiver, with the box as an optional note', async () => {

@@ -54,14 +54,15 @@ describe('Transaction detail (agent)', () => {
     expect(stub.callsTo('transactions.get')).toEqual([{ id: TRANSACTION_ID, userId: USER_ID }]);
 
     const agreement = formCard('Purchase Agreement');
-    expect(agreement.getByTestId('form-status')).toHaveTextContent(/^accepted$/);
+    expect(agreement.getByTestId('form-status')).toHaveTextContent(/^Accepted$/);
     const view = agreement.getByRole('link', { name: 'View' });
     expect(view).toHaveAttribute('href', '/files/transactions/x/agreement.pdf?exp=1&sig=abc');
     expect(view).toHaveAttribute('target', '_blank');
     expect(view.getAttribute('rel')).toContain('noopener');
     expect(agreement.getByText('Signed copy attached')).toBeVisible();
     expect(agreement.getByText('Rita Reviewer')).toBeVisible();
-    expect(agreement.getByText('Accepted')).toBeVisible();
+    // The comment's decision, in the badge's words.
+    expect(agreement.getByText('Rita Reviewer').closest('li')).toHaveTextContent('Accepted');
     // Agents have no review buttons.
     expect(agreement.queryByRole('button', { name: 'Accept' })).not.toBeInTheDocument();
 
@@ -76,7 +77,7 @@ describe('Transaction detail (agent)', () => {
     expect(agreement.queryByRole('button', { name: 'Add a comment' })).not.toBeInTheDocument();
 
     const disclosure = formCard('Disclosure Form');
-    expect(disclosure.getByTestId('form-status')).toHaveTextContent(/^pending$/);
+    expect(disclosure.getByTestId('form-status')).toHaveTextContent(/^Pending$/);
     // Nothing uploaded yet: nothing to view.
     expect(disclosure.queryByRole('link', { name: 'View' })).not.toBeInTheDocument();
     expect(disclosure.getByRole('button', { name: 'View' })).toBeDisabled();
@@ -282,7 +283,7 @@ describe('Transaction detail (agent)', () => {
     expect(state('Optional one')).toBe('Optional · Missing');
     expect(state('Waived one')).toBe('Required · Waived');
     // The stored status word stays on its badge (browser tests read it).
-    expect(formCard('Waiting one').getByTestId('form-status')).toHaveTextContent(/^pending$/);
+    expect(formCard('Waiting one').getByTestId('form-status')).toHaveTextContent(/^Pending$/);
     expect(formCard('Waiting one').getByTestId('form-file')).toHaveTextContent(
       /^scan-3\.pdf · .*2025.* · Version 3$/,
     );

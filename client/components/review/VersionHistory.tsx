@@ -5,9 +5,8 @@ import { ui } from '../../../shared/messages';
 import type { FormVersion } from '../../../shared/schemas/transactions';
 import { formatDateTime } from '../../dates';
 import { useTRPC } from '../../trpc';
+import { FORM_STATUS_COLOR, FORM_STATUS_LABEL } from '../transactions/compliance';
 import { ReasonList } from './ReasonChips';
-
-const DECISION_COLOR = { accepted: 'green', rejected: 'red' } as const;
 
 function fileSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -18,8 +17,13 @@ function fileSize(bytes: number): string {
 const personName = (person: { firstName: string; lastName: string } | null) =>
   person ? `${person.firstName} ${person.lastName}` : 'the system';
 
+/** What an undecided version's badge says: the item's file waits, or a newer one replaced it. */
+export function undecidedText(number: number, current: number): string {
+  return number < current ? `Replaced by version ${number + 1}` : 'Awaiting review';
+}
+
 /** One file of an item: who attached it when, and what was decided on it. Any version opens. */
-function VersionRow({ version }: { version: FormVersion }) {
+function VersionRow({ version, current }: { version: FormVersion; current: number }) {
   const { decision } = version;
   return (
     <Stack component="li" gap={2} style={{ listStyle: 'none' }} data-testid={`version-${version.number}`}>
@@ -40,18 +44,19 @@ function VersionRow({ version }: { version: FormVersion }) {
           {fileSize(version.size)}
         </Text>
         {decision ? (
-          <Badge color={DECISION_COLOR[decision.status]} variant="light" tt="none">
-            {decision.status}
+          <Badge color={FORM_STATUS_COLOR[decision.status]} variant="light" tt="none">
+            {FORM_STATUS_LABEL[decision.status]}
           </Badge>
         ) : (
           <Badge color="gray" variant="light" tt="none">
-            not decided
+            {undecidedText(version.number, current)}
           </Badge>
         )}
       </Group>
       <Text size="xs" c="dimmed">
         Uploaded by {personName(version.uploadedBy)} on {formatDateTime(version.uploadedAt)}
-        {decision && ` · ${decision.status} by ${personName(decision.by)} on ${formatDateTime(decision.at)}`}
+        {decision &&
+          ` · ${FORM_STATUS_LABEL[decision.status]} by ${personName(decision.by)} on ${formatDateTime(decision.at)}`}
       </Text>
       {decision && <ReasonList reasons={decision.reasons} />}
       {decision?.text && (
@@ -106,7 +111,7 @@ export function VersionHistory({
   return (
     <Stack gap="xs" component="ul" p={0} m={0} aria-label="Versions">
       {versions.map((entry) => (
-        <VersionRow key={entry._id} version={entry} />
+        <VersionRow key={entry._id} version={entry} current={Math.max(version, versions[0]?.number ?? 0)} />
       ))}
     </Stack>
   );

@@ -25,7 +25,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { FILE_PICKER_ACCEPT } from '../../../shared/file-types';
 import { complianceMessages, toasts, validation } from '../../../shared/messages';
-import type { Comment, FormStatus, Transaction, TransactionForm } from '../../../shared/schemas/transactions';
+import type { Comment, Transaction, TransactionForm } from '../../../shared/schemas/transactions';
 import { serverMessageOf } from '../../api/errors';
 import { formatDateTime } from '../../dates';
 import { notifyError, notifySuccess } from '../../notify';
@@ -34,7 +34,7 @@ import { DocumentPreview } from '../review/DocumentPreview';
 import { ReasonChips, ReasonList } from '../review/ReasonChips';
 import { VersionHistory } from '../review/VersionHistory';
 import { checklistAnchor, SCROLL_MARGIN } from './anchors';
-import { itemState } from './compliance';
+import { FORM_STATUS_COLOR, FORM_STATUS_LABEL, itemState } from './compliance';
 import { CurrentFileWarnings, ItemUploads } from './ItemUploads';
 import { PacketSplitter } from './PacketSplitter';
 import { PhotoCapture } from './PhotoCapture';
@@ -43,8 +43,6 @@ import { useItemUploads } from './useItemUploads';
 
 export type Decision = 'accepted' | 'rejected';
 
-const STATUS_COLOR: Record<FormStatus, string> = { pending: 'yellow', accepted: 'green', rejected: 'red' };
-const DECISION_LABEL: Record<Decision, string> = { accepted: 'Accepted', rejected: 'Rejected' };
 const WAIVER_LABEL = { requested: 'Waiver requested', approved: 'Waived', denied: 'Waiver denied' } as const;
 
 type FormsChecklistProps = {
@@ -246,9 +244,8 @@ function FormCard({ transactionId, closed, form, onComment, onReview, onFileStor
               {`${form.required ? 'Required' : 'Optional'} · ${itemState(form)}`}
             </Text>
           </Stack>
-          {/* tt="none": the badge reads exactly the status word, as it is stored. */}
-          <Badge color={STATUS_COLOR[form.status]} variant="light" tt="none" data-testid="form-status">
-            {form.status}
+          <Badge color={FORM_STATUS_COLOR[form.status]} variant="light" tt="none" data-testid="form-status">
+            {FORM_STATUS_LABEL[form.status]}
           </Badge>
         </Group>
 
@@ -581,8 +578,8 @@ function CommentItem({ comment }: { comment: Comment }) {
         </Text>
       </Group>
       {comment.status && (
-        <Text size="xs" fw={600} c={STATUS_COLOR[comment.status]}>
-          {DECISION_LABEL[comment.status]}
+        <Text size="xs" fw={600} c={FORM_STATUS_COLOR[comment.status]}>
+          {FORM_STATUS_LABEL[comment.status]}
         </Text>
       )}
       <ReasonList reasons={comment.reasons} />

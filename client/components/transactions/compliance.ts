@@ -1,4 +1,9 @@
-import type { ComplianceStatus, Progress, TransactionForm } from '../../../shared/schemas/transactions';
+import type {
+  ComplianceStatus,
+  FormStatus,
+  Progress,
+  TransactionForm,
+} from '../../../shared/schemas/transactions';
 
 /** A transaction's badge (DESIGN.md 12.1): its words and its colour, from the theme's checked pairs. */
 export const COMPLIANCE_LABEL: Record<ComplianceStatus, string> = {
@@ -22,7 +27,26 @@ export function progressText(progress: Progress): string {
   return `${progress.accepted + progress.waived}/${progress.required}`;
 }
 
-/** The state of a checklist item in words, as the agent and the reviewer read it. */
+/**
+ * A checklist item's status (pending, accepted, rejected), as every page words it: capitalised,
+ * the same on the agent's card, the admin's, the review dialog and the version history.
+ */
+export const FORM_STATUS_LABEL: Record<FormStatus, string> = {
+  pending: 'Pending',
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+};
+
+export const FORM_STATUS_COLOR: Record<FormStatus, string> = {
+  pending: 'yellow',
+  accepted: 'green',
+  rejected: 'red',
+};
+
+/**
+ * The finer state of a checklist item in words, shown beside its status (a pending item is
+ * Missing or Awaiting review), the same words on every page.
+ */
 export type ItemState =
   | 'Missing'
   | 'Awaiting review'
