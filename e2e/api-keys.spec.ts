@@ -53,7 +53,10 @@ test('the owner creates a key, an integration uses it, the owner revokes it', as
   await screenshot(page, 'api-keys-1440');
 
   await row.getByRole('button', { name: `Revoke ${name}` }).click();
-  await page.getByRole('dialog', { name: 'Revoke API key' }).getByRole('button', { name: 'Submit' }).click();
+  await page
+    .getByRole('dialog', { name: 'Revoke API key' })
+    .getByRole('button', { name: 'Revoke key' })
+    .click();
   await expect(page.getByText(integrationMessages.keyRevokedToast).first()).toBeVisible();
   await expect(row.getByText('Revoked')).toBeVisible();
   const after = await request.get('/api/admin/transactions', { headers: auth });

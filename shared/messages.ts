@@ -187,6 +187,7 @@ export const intakeMessages = {
   imageUnreadable: (index: number) => `Photo ${index} could not be read: send JPEG, PNG or WebP photos`,
   imageTooLarge: (index: number) => `Photo ${index} is too large`,
   imageTypeRefused: (index: number) => `Photo ${index} is not a JPEG, PNG or WebP image`,
+  photosNameTooLong: (max: number) => `The name of the photos' PDF may be at most ${max} characters`,
   splitNeedsPdf: 'Only a readable PDF can be split into documents',
   splitPageTwice: (page: number) => `Page ${page} is in two parts`,
   splitItemTwice: (label: string) => `"${label}" is given two parts: give each document one`,

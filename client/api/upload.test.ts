@@ -119,14 +119,14 @@ describe('uploadFile', () => {
       (name) => new File(['jpeg'], name, { type: 'image/jpeg' }),
     );
     const answer = await createUploader(refresher(true).value)(
-      transactionImagesPath('0b9e6a52-1111-4111-8111-000000000002'),
+      transactionImagesPath('0b9e6a52-1111-4111-8111-000000000002', 'Inspection Report 2026-12-02'),
       photos,
     );
     expect(answer.pages).toBe(3);
     const [request] = FakeRequest.sent;
     if (!request) throw new Error('nothing was sent');
     expect(request.url).toBe(
-      '/api/uploads/transactions/0b9e6a52-1111-4111-8111-000000000002/images?links=same-origin',
+      '/api/uploads/transactions/0b9e6a52-1111-4111-8111-000000000002/images?name=Inspection+Report+2026-12-02&links=same-origin',
     );
     const parts = (request.body as FormData).getAll('file') as File[];
     expect(parts.map((part) => part.name)).toEqual(['1.jpg', '2.jpg', '3.jpg']);

@@ -107,7 +107,10 @@ export function transactionUploadPath(transactionId: string): string {
   return `/api/uploads/transactions/${encodeURIComponent(transactionId)}`;
 }
 
-/** The route that makes one PDF of a document's photos, a page per image (DESIGN.md 12.5). */
-export function transactionImagesPath(transactionId: string): string {
-  return `${transactionUploadPath(transactionId)}/images`;
+/**
+ * The route that makes one PDF of a document's photos, a page per image, named `name` (the
+ * item's label and the day, so the agent's downloads are not all 'photos.pdf').
+ */
+export function transactionImagesPath(transactionId: string, name: string): string {
+  return `${transactionUploadPath(transactionId)}/images?${new URLSearchParams({ name })}`;
 }

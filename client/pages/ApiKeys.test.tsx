@@ -107,7 +107,8 @@ describe('API Keys', () => {
     await screen.findByText('Key 1');
     await user.click(rowOf('Key 1').getByRole('button', { name: 'Revoke Key 1' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Revoke API key' }));
-    await user.click(dialog.getByRole('button', { name: 'Submit' }));
+    expect(dialog.queryByRole('button', { name: 'Submit' })).not.toBeInTheDocument();
+    await user.click(dialog.getByRole('button', { name: 'Revoke key' }));
     expect(
       await screen.findByText(integrationMessages.keyRevokedToast, {
         selector: '.mantine-Notification-description, .mantine-Notification-description *',

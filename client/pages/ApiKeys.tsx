@@ -188,7 +188,11 @@ export function ApiKeys() {
               Revoke “{revoking?.name}”? Every integration using it stops working at once. This cannot be
               undone.
             </Text>
-            <DialogActions pending={revoke.isPending} onCancel={() => setRevoking(null)} />
+            <DialogActions
+              pending={revoke.isPending}
+              onCancel={() => setRevoking(null)}
+              submitLabel="Revoke key"
+            />
           </Stack>
         </form>
       </FormModal>

@@ -253,6 +253,8 @@ function TurnaroundSection({ turnaround }: { turnaround: Figures['turnaround'] }
   const chart = turnaround.byReviewer.map((row) => ({
     reviewer: fullName(row.user),
     median: Math.round(((row.medianSeconds ?? 0) / unit.seconds) * 10) / 10,
+    // The bar's label, from the exact seconds as the table writes them (not the rounded bar).
+    label: durationText(row.medianSeconds),
   }));
   return (
     <Section id="turnaround-heading" title="Turnaround">
@@ -276,6 +278,10 @@ function TurnaroundSection({ turnaround }: { turnaround: Figures['turnaround'] }
             orientation="vertical"
             series={[{ name: 'median', label: `Median turnaround (${unit.name})`, color: 'indigo.6' }]}
             valueFormatter={(value) => durationText(Math.round(value * unit.seconds))}
+            // Each bar says its figure and the axis its unit: one reviewer's lone bar said nothing.
+            withBarValueLabel
+            valueLabelProps={{ position: 'right', dataKey: 'label', formatter: (label) => label }}
+            xAxisLabel={`Median turnaround (${unit.name})`}
             yAxisProps={{ width: 120 }}
             gridAxis="y"
             accessibilityLayer={false}

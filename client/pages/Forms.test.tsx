@@ -90,7 +90,7 @@ describe('Forms library', () => {
     list.resolve(page([purchase, w9]));
 
     expect(await screen.findByRole('cell', { name: 'Purchase Agreement' })).toBeVisible();
-    const open = rowOf('Purchase Agreement').getByRole('link', { name: 'Open' });
+    const open = rowOf('Purchase Agreement').getByRole('link', { name: 'Open Purchase Agreement' });
     expect(open).toHaveAttribute('href', purchase.link);
     expect(open).toHaveAttribute('target', '_blank');
     expect(open).toHaveAttribute('rel', 'noopener noreferrer');

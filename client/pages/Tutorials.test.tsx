@@ -68,7 +68,7 @@ describe('Tutorials library', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Tutorials' })).toBeVisible();
     expect(screen.getByRole('cell', { name: 'Loading...' })).toBeVisible();
     expect(await screen.findByRole('cell', { name: 'Getting started' })).toBeVisible();
-    const open = rowOf('Getting started').getByRole('link', { name: 'Open' });
+    const open = rowOf('Getting started').getByRole('link', { name: 'Open Getting started' });
     expect(open).toHaveAttribute('href', intro.link);
     expect(open).toHaveAttribute('target', '_blank');
     expect(open).toHaveAttribute('rel', 'noopener noreferrer');

@@ -4,7 +4,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ACCEPTED_FILE_TYPES_TEXT } from '../../shared/file-types';
 import { apiMessages, intakeMessages } from '../../shared/messages';
-import { MAX_IMAGES_PER_UPLOAD } from '../../shared/schemas/intake';
+import { MAX_IMAGES_PER_UPLOAD, MAX_PHOTOS_NAME } from '../../shared/schemas/intake';
 import { uploadAnswer } from '../../shared/schemas/transactions';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
@@ -180,6 +180,17 @@ const linksQuery = z.object({
     .describe('same-origin: a /files/ path instead of an APP_URL link for local files (default absolute)'),
 });
 
+/** The photos' PDF takes the name given (the portal sends the item's label and the day). */
+const photosQuery = linksQuery.extend({
+  name: z
+    .string()
+    .max(MAX_PHOTOS_NAME, intakeMessages.photosNameTooLong(MAX_PHOTOS_NAME))
+    .optional()
+    .describe(
+      "The PDF's file name without `.pdf`, e.g. `Inspection Report 2026-12-02` (made safe for a file name); default `photos`",
+    ),
+});
+
 /** The caller of an upload; an API key needs the path's scope (rest/scopes.ts), like any /api path. */
 async function uploadContext(deps: AppDeps, req: FastifyRequest) {
   const { links } = (req.query ?? {}) as { links?: unknown };
@@ -226,7 +237,7 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
         tags: ['uploads'],
         consumes: ['multipart/form-data'],
         params: z.object({ id: z.string() }),
-        querystring: linksQuery,
+        querystring: photosQuery,
         ...uploadFacts('uploadsTransactionPhotos', [400, 401, 403, 404, 409, 413, 415, 429]),
         response: responses,
       },
@@ -235,7 +246,11 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
       const { id } = req.params as { id: string };
       const ctx = await uploadContext(deps, req);
       const target = await createCaller(ctx).uploads.transactionTarget({ id });
-      return reply.code(201).send(await storePhotos(ctx, { target, photos: photosOf(ctx, req) }));
+      // Read by hand like `links`: the route's schema documents the query, it does not parse it.
+      const { name } = req.query as { name?: unknown };
+      if (name !== undefined && (typeof name !== 'string' || name.length > MAX_PHOTOS_NAME))
+        throw new AppError('BAD_REQUEST', intakeMessages.photosNameTooLong(MAX_PHOTOS_NAME));
+      return reply.code(201).send(await storePhotos(ctx, { target, photos: photosOf(ctx, req), name }));
     },
   );
 

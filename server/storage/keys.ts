@@ -16,6 +16,8 @@ export function safeFileName(original: string, extension: string): string {
     .normalize('NFKD')
     .replace(/\.[^.]*$/, '')
     .replace(/[^A-Za-z0-9._-]+/g, '-')
+    // A key never holds '..' (isValidKey refuses it): 'report..final.pdf' stays a file name.
+    .replace(/\.{2,}/g, '.')
     .replace(/^[-.]+|[-.]+$/g, '')
     .slice(0, MAX_NAME);
   return `${base || 'file'}.${extension}`;

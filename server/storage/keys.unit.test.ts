@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isValidKey, keyFromLink } from './keys';
+import { isValidKey, keyFromLink, safeFileName, transactionFileKey } from './keys';
 
 const T = '6f1c2a34-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
 const U = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
@@ -48,5 +48,18 @@ describe('keyFromLink', () => {
     ]) {
       expect(isValidKey(keyFromLink(link)), link).toBe(false);
     }
+  });
+});
+
+describe('safeFileName', () => {
+  test('keeps letters, digits, dot, dash and underscore, with the sniffed extension', () => {
+    expect(safeFileName('My Contract (signed).PDF', 'pdf')).toBe('My-Contract-signed.pdf');
+    expect(safeFileName('../../etc/passwd', 'pdf')).toBe('passwd.pdf');
+    expect(safeFileName('', 'png')).toBe('file.png');
+  });
+
+  test('a name with dots in a row still makes a key the storage accepts', () => {
+    expect(safeFileName('report..final.pdf', 'pdf')).toBe('report.final.pdf');
+    expect(isValidKey(transactionFileKey(T, 'Inspection Report .. 2026-12-02.pdf', 'pdf'))).toBe(true);
   });
 });

@@ -22,6 +22,8 @@ export type IntakeSuggestion = z.infer<typeof intakeSuggestion>;
 
 /** The images of one photographed document (POST /api/uploads/transactions/{id}/images). */
 export const MAX_IMAGES_PER_UPLOAD = 30;
+/** The longest name the photos' PDF may be given (the item's label and the day). */
+export const MAX_PHOTOS_NAME = 120;
 /** Each page image is scaled down so its longest side is at most this (12.5). */
 export const MAX_IMAGE_SIDE_PX = 2000;
 

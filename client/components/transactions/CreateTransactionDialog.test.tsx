@@ -6,7 +6,13 @@ import { field } from '../../test-utils/forms';
 import { renderWithProviders } from '../../test-utils/render';
 import { signInAs, TRANSACTION_ID, transaction, USER_ID, uuid } from '../../test-utils/transactions';
 import { deferred, type StubHandler, stubTrpcClient, trpcError } from '../../test-utils/trpc-stub';
-import { asksForRole, CreateTransactionDialog, rolesOf, typesOf } from './CreateTransactionDialog';
+import {
+  asksForRole,
+  CreateTransactionDialog,
+  initialRole,
+  rolesOf,
+  typesOf,
+} from './CreateTransactionDialog';
 
 const templates: Template[] = [
   { _id: uuid(1), type: 'Lease', role: '-', forms: ['Lease Agreement'], optionalForms: [], keyDateKinds: [] },
@@ -56,6 +62,9 @@ describe('type and role choices', () => {
     expect(asksForRole(['-'])).toBe(false);
     expect(asksForRole(['-', 'Buyer'])).toBe(true);
     expect(asksForRole([])).toBe(false);
+    expect(initialRole(['Buyer'])).toBe('Buyer');
+    expect(initialRole(['Buyer', 'Seller'])).toBe('');
+    expect(initialRole(['-'])).toBe('-');
   });
 });
 
@@ -112,6 +121,25 @@ describe('Create Transaction dialog', () => {
     await waitFor(() =>
       expect(stub.callsTo('transactions.create')).toEqual([
         { type: 'Sale', role: 'Seller', ...address, user: USER_ID },
+      ]),
+    );
+  });
+
+  it('picks the only role of a type that has one, and sends it', async () => {
+    const { user, stub } = renderDialog({
+      'templates.all': () => [
+        ...templates,
+        { ...templates[1], _id: uuid(5), type: 'Purchase', role: 'Buyer' },
+      ],
+      'transactions.create': () => transaction(),
+    });
+    await chooseType(user, 'Purchase');
+    expect(field('Role')).toHaveValue('Buyer');
+    await fillAddress(user);
+    await user.click(dialog().getByRole('button', { name: 'Submit' }));
+    await waitFor(() =>
+      expect(stub.callsTo('transactions.create')).toEqual([
+        { type: 'Purchase', role: 'Buyer', ...address, user: USER_ID },
       ]),
     );
   });

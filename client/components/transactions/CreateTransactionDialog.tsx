@@ -47,6 +47,12 @@ export function rolesOf(templates: Template[], type: string): string[] {
   return distinct(templates.filter((template) => template.type === type).map((template) => template.role));
 }
 
+/** The Role a newly chosen type starts with: its only role, none to pick ('') or '-'. */
+export function initialRole(roles: string[]): string {
+  if (!asksForRole(roles)) return NO_ROLE;
+  return roles.length === 1 ? (roles[0] as string) : '';
+}
+
 /** The Role select shows only for a type with a role other than '-' (spec section 2). */
 export function asksForRole(roles: string[]): boolean {
   return roles.some((role) => role !== NO_ROLE);
@@ -84,8 +90,9 @@ export function CreateTransactionDialog({ opened, onClose }: CreateTransactionDi
 
   const chooseType = (type: string) => {
     form.setFieldValue('type', type);
-    // A type without roles sends '-'; one with roles makes the user pick again.
-    form.setFieldValue('role', asksForRole(rolesOf(templates, type)) ? '' : NO_ROLE);
+    // A type without roles sends '-'; one with a single role takes it; one with several makes the
+    // user pick again.
+    form.setFieldValue('role', initialRole(rolesOf(templates, type)));
     form.clearFieldError('role');
   };
 

@@ -14,6 +14,7 @@ import {
 } from '../../test-utils/transactions';
 import { deferred, type StubHandler, stubTrpcClient, trpcError } from '../../test-utils/trpc-stub';
 import { FormsChecklist } from './FormsChecklist';
+import { today } from './key-dates';
 import { openPacketPdf } from './packet-pdf';
 
 // The XMLHttpRequest helper has its own tests; here it is the checklist's boundary.
@@ -307,7 +308,10 @@ describe('photos to one PDF', () => {
 
     await user.click(dialog.getByRole('button', { name: 'Upload as one PDF' }));
     expect(sent).toHaveLength(1);
-    expect(sent[0]?.path).toBe(`/api/uploads/transactions/${TRANSACTION_ID}/images`);
+    // Named by the item and the day: 'Disclosure 2026-12-02.pdf', not 'photos.pdf'.
+    expect(sent[0]?.path).toBe(
+      `/api/uploads/transactions/${TRANSACTION_ID}/images?${new URLSearchParams({ name: `${DISCLOSURE.label} ${today()}` })}`,
+    );
     expect(sent[0]?.files.map((file) => file.name)).toEqual(['3.jpg', '2.jpg', '4.jpg']);
     sent[0]?.report(55);
     expect(await dialog.findByText('55%')).toBeVisible();

@@ -21,6 +21,7 @@ import { serverMessageOf } from '../../api/errors';
 import { transactionImagesPath, uploadFile } from '../../api/upload';
 import { PHONE_QUERY } from '../../layout/breakpoints';
 import { UploadProgress } from '../UploadProgress';
+import { today } from './key-dates';
 
 /** The images the server makes a PDF of (DESIGN.md 12.5). */
 const PHOTO_ACCEPT = 'image/jpeg,image/png,image/webp';
@@ -35,6 +36,11 @@ type PhotoCaptureProps = {
   /** The photos' PDF is stored: attach it to the item. */
   onUploaded: (answer: UploadAnswer) => void;
 };
+
+/** The photos' PDF is named by its item and the day it was taken, in the agent's zone. */
+export function photosPdfName(label: string, now: Date = new Date()): string {
+  return `${label} ${today(now)}`.slice(-120);
+}
 
 /**
  * A paper document photographed page by page: on a phone the button opens the camera; the photos
@@ -101,7 +107,7 @@ export function PhotoCapture({ transactionId, label, disabled, onUploaded }: Pho
     let answer: UploadAnswer;
     try {
       answer = await uploadFile(
-        transactionImagesPath(transactionId),
+        transactionImagesPath(transactionId, photosPdfName(label)),
         photos.map((photo) => photo.file),
         setProgress,
       );

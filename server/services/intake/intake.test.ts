@@ -46,7 +46,7 @@ const purchase = () => createTransaction(database.db, { userId: agent.id, docume
 const upload = (transactionId: string, file: Buffer, token = agent.token) =>
   injectUpload(app, `/api/uploads/transactions/${transactionId}`, token, file);
 
-function uploadPhotos(transactionId: string, photos: Buffer[], token = agent.token) {
+function uploadPhotos(transactionId: string, photos: Buffer[], token = agent.token, query = '') {
   const { payload, contentType } = multipartPayload({
     newline: '\r\n',
     boundary: 'photos-boundary',
@@ -62,7 +62,7 @@ function uploadPhotos(transactionId: string, photos: Buffer[], token = agent.tok
   });
   return app.inject({
     method: 'POST',
-    url: `/api/uploads/transactions/${transactionId}/images`,
+    url: `/api/uploads/transactions/${transactionId}/images${query}`,
     payload,
     headers: { 'content-type': contentType ?? '', authorization: `Bearer ${token}` },
   });
@@ -305,6 +305,26 @@ describe('photos as one PDF', () => {
 
     expect(await storedCount(transaction.id)).toBe(0);
     expect(await filesOf(transaction.id)).toEqual([]);
+  });
+
+  it('names the PDF as asked (the item and the day), made safe for a file name; photos.pdf without a name', async () => {
+    const transaction = await purchase();
+    const photo = await photoJpeg();
+    const named = await uploadPhotos(
+      transaction.id,
+      [photo],
+      agent.token,
+      '?name=Inspection%20Report%2F..%202026-12-02',
+    );
+    expect(named.statusCode, named.body).toBe(201);
+    expect(named.json().name).toBe('Inspection-Report-.-2026-12-02.pdf');
+    const plain = await uploadPhotos(transaction.id, [photo]);
+    expect(plain.json().name).toBe('photos.pdf');
+    const long = await uploadPhotos(transaction.id, [photo], agent.token, `?name=${'x'.repeat(121)}`);
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toBe("The name of the photos' PDF may be at most 120 characters");
+    const twice = await uploadPhotos(transaction.id, [photo], agent.token, '?name=a&name=b');
+    expect(twice.statusCode).toBe(400);
   });
 
   it('is the agent’s or an admin’s: another agent gets 404 before a byte is read', async () => {

@@ -23,12 +23,16 @@ const PHOTO_TYPES = new Set([
 /**
  * Photos of one document (POST /api/uploads/transactions/{id}/images): each checked and turned
  * into a page as it arrives (only the small page images are held), then one PDF, stored and
- * pre-checked like any upload. A photo that is not an image, too large or undecodable refuses the
+ * pre-checked like any upload, named as the caller asks. A photo that is not an image, too large or undecodable refuses the
  * whole upload, naming it by its place.
  */
 export async function storePhotos(
   ctx: ServiceContext,
-  { target, photos }: { target: UploadTarget; photos: AsyncIterable<IncomingPhoto> },
+  {
+    target,
+    photos,
+    name,
+  }: { target: UploadTarget; photos: AsyncIterable<IncomingPhoto>; name?: string | undefined },
 ) {
   // sharp and pdf-lib load with the first photo, not at start.
   const { pageImageOf, pdfOfPageImages, UnreadableImage } = await import('../../documents/images');
@@ -52,7 +56,9 @@ export async function storePhotos(
   if (pages.length === 0) throw new AppError('BAD_REQUEST', intakeMessages.imagesRequired);
   const pdf = Buffer.from(await pdfOfPageImages(pages));
   const file: IncomingFile = {
-    filename: 'photos.pdf',
+    // The key's safe name (storage/keys.ts) is what the answer and the download call the file.
+    // A label may hold a slash ('Seller/Buyer Disclosure'): a name, not a path.
+    filename: `${name?.replaceAll(/[\\/]/g, ' ').trim() || 'photos'}.pdf`,
     bytes: Readable.from([pdf]),
     finish: async () => ({ truncated: false }),
   };
