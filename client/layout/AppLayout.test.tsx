@@ -45,6 +45,18 @@ const linkNames = () =>
     .map((link) => link.textContent);
 
 describe('application shell', () => {
+  it('starts with a link that skips the navigation to the page itself', async () => {
+    signIn('user');
+    const { user } = renderShell('/home', { 'settings.getUser': () => new Promise(() => {}) });
+    await user.tab();
+    const skip = screen.getByRole('link', { name: 'Skip to content' });
+    expect(skip).toHaveFocus();
+    const target = document.getElementById((skip.getAttribute('href') ?? '').slice(1));
+    expect(target).not.toBeNull();
+    expect(target).toHaveAttribute('tabindex', '-1');
+    expect(target).toContainElement(await screen.findByRole('heading', { level: 1, name: 'Transactions' }));
+  });
+
   it('greets the user by first name, fetched for the stored user id; a placeholder, not a name, until then', async () => {
     signIn('user');
     const answer = deferred();

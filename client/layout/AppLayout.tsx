@@ -26,6 +26,7 @@ import { PHONE_QUERY } from './breakpoints';
 import { NotificationBell } from './NotificationBell';
 import { NotificationFeedProvider, useNotificationFeed } from './NotificationFeed';
 import { isActive, navigationFor } from './navigation';
+import classes from './SkipLink.module.css';
 import { useDetectTimezone } from './useDetectTimezone';
 
 /** Below this breakpoint the sidebar gives way to a burger and a slide-over menu. */
@@ -161,6 +162,9 @@ function Sidebar({ onNavigate }: SidebarProps) {
   );
 }
 
+/** Where the skip link leads: the page itself, past the navigation. */
+export const MAIN_CONTENT_ID = 'main-content';
+
 /**
  * The application shell around every signed-in page (spec section 2, "Layout"): a sidebar on
  * wide screens; on narrow ones a top bar whose burger opens the same sidebar as a drawer. It
@@ -179,6 +183,10 @@ export function AppLayout({ children }: { children: ReactNode }) {
 
   return (
     <NotificationFeedProvider>
+      {/* First in the tab order: without it a keyboard passed 15 stops of navigation first. */}
+      <a href={`#${MAIN_CONTENT_ID}`} className={classes.skipLink}>
+        Skip to content
+      </a>
       <AppShell
         navbar={{ width: SIDEBAR_WIDTH, breakpoint: SIDEBAR_BREAKPOINT, collapsed: { mobile: true } }}
         padding="md"
@@ -216,7 +224,10 @@ export function AppLayout({ children }: { children: ReactNode }) {
             {/* Only where the top bar shows; elsewhere the sidebar's bell is the one in sight. */}
             {phone && <ShellBell />}
           </Group>
-          {children}
+          {/* Focusable by script only, so the skip link moves the keyboard here, not just the view. */}
+          <div id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.content}>
+            {children}
+          </div>
         </AppShell.Main>
         <Drawer opened={menuOpen} onClose={closeMenu} size={SIDEBAR_WIDTH + 40} title={<Logo size={28} />}>
           <Sidebar onNavigate={closeMenu} />
