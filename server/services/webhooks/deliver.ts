@@ -124,7 +124,7 @@ async function attempt(ctx: ServiceContext, row: Claimed): Promise<Outcome> {
     const [address] = await resolveWebhookAddresses(url, {
       allowPrivate: ctx.deps.config.webhookAllowPrivate,
     });
-    if (!address) throw new AddressRefused(url.host);
+    if (!address) throw new AddressRefused('unresolved', webhookMessages.urlNotResolved(url.hostname));
     const headers = webhookHeaders(
       openSecret(ctx.deps, row.secret_sealed),
       row.event_id,
@@ -135,8 +135,7 @@ async function attempt(ctx: ServiceContext, row: Claimed): Promise<Outcome> {
     if (status >= 200 && status < 300) return { ok: true, statusCode: status, error: null };
     return { ok: false, statusCode: status, error: `HTTP ${status}` };
   } catch (error) {
-    if (error instanceof AddressRefused)
-      return { ok: false, statusCode: null, error: webhookMessages.urlNotPublic };
+    if (error instanceof AddressRefused) return { ok: false, statusCode: null, error: error.message };
     const described = describeErrorForLog(error);
     const timedOut = described.type === 'TimeoutError' || /aborted|timeout/i.test(described.message);
     ctx.log.info({ error: described, deliveryId: row.id }, 'webhook attempt failed');
