@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Stack, Table, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
@@ -19,14 +19,17 @@ const DELIVERIES_PAGE_SIZE = 10;
 const DELIVERIES_ERROR_TEXT = 'The deliveries could not be loaded.';
 const STATUS_COLORS = { pending: 'yellow', succeeded: 'green', failed: 'red' } as const;
 
+/** Pending after a failed attempt: its next one is scheduled. */
+const waitsForRetry = (delivery: WebhookDelivery) =>
+  delivery.status === 'pending' && delivery.attempts > 0 && delivery.nextAttemptAt !== null;
+
 /**
  * A delivery's state in words: a pending one that has failed before says when it tries again and
  * which attempt that is (the server's schedule: WEBHOOK_MAX_ATTEMPTS in all, more only by a manual
  * retry); one never tried yet is just pending.
  */
 export function deliveryStatusText(delivery: WebhookDelivery, now: Date = new Date()): string {
-  if (delivery.status !== 'pending' || delivery.attempts === 0 || !delivery.nextAttemptAt)
-    return delivery.status;
+  if (!waitsForRetry(delivery) || !delivery.nextAttemptAt) return delivery.status;
   const next = delivery.attempts + 1;
   const which =
     next <= WEBHOOK_MAX_ATTEMPTS ? `attempt ${next} of ${WEBHOOK_MAX_ATTEMPTS}` : `attempt ${next}`;
@@ -90,9 +93,14 @@ export function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
           <Table.Tr key={delivery._id}>
             <Table.Td>{delivery.event}</Table.Td>
             <Table.Td>
-              <Badge variant="light" color={STATUS_COLORS[delivery.status]} tt="none">
-                {deliveryStatusText(delivery)}
-              </Badge>
+              {waitsForRetry(delivery) ? (
+                // Words, not a badge: a sentence wraps on a phone's card.
+                <Text size="sm">{deliveryStatusText(delivery)}</Text>
+              ) : (
+                <Badge variant="light" color={STATUS_COLORS[delivery.status]} tt="none">
+                  {delivery.status}
+                </Badge>
+              )}
             </Table.Td>
             <Table.Td>{delivery.attempts}</Table.Td>
             <Table.Td>{delivery.lastStatusCode ?? delivery.lastError ?? '—'}</Table.Td>
