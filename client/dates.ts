@@ -7,3 +7,15 @@ export function formatDateTime(iso: string): string {
   if (Number.isNaN(date.getTime())) return iso;
   return date.toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' });
 }
+
+/**
+ * A moment of the next hours as the user reads it: the time alone when it falls today ("11:32 AM"
+ * in en-US), else with its date. The browser's locale and time zone.
+ */
+export function formatTimeSoon(iso: string, now: Date = new Date()): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  if (date.toDateString() === now.toDateString())
+    return date.toLocaleTimeString(undefined, { timeStyle: 'short' });
+  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}

@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { storageSources } from './app';
+import { loggerOptions } from './logger';
 import { buildTestApp, setupTestDatabase, testConfig, testDeps } from './test/harness';
+import { captureLogs } from './test/log-capture';
 import { publicProcedure, router } from './trpc/init';
 
 const database = setupTestDatabase();
@@ -31,6 +33,35 @@ describe('health', () => {
     const ready = await app.inject('/readyz');
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ok', database: 'up' });
+  });
+});
+
+describe('request lines', () => {
+  /** The lines one plain request writes at this LOG_LEVEL. */
+  async function linesOfOneRequest(level: string) {
+    const log = captureLogs(loggerOptions(level));
+    const logged = buildTestApp(testDeps(database.db), { loggerInstance: log.logger });
+    try {
+      await logged.ready();
+      const before = log.lines.length;
+      expect((await logged.inject('/healthz?token=secret-token')).statusCode).toBe(200);
+      return log.entries().slice(before);
+    } finally {
+      await logged.close();
+    }
+  }
+
+  test('at info a request that went well writes no line; at debug one, with its method, URL, status and time', async () => {
+    expect(await linesOfOneRequest('info')).toEqual([]);
+    const [line, ...more] = await linesOfOneRequest('debug');
+    expect(more).toEqual([]);
+    expect(line).toMatchObject({
+      level: 20,
+      msg: 'request completed',
+      req: { method: 'GET', url: '/healthz?token=%5Bredacted%5D' },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+    });
   });
 });
 

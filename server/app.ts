@@ -8,13 +8,12 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
-  LogController,
 } from 'fastify';
 import { apiMessages } from '../shared/messages';
 import { poolOf } from './db/client';
 import type { AppDeps } from './deps';
 import { classifyError, describeErrorForLog } from './errors';
-import { loggerOptions, requestIdFrom, requestLogger } from './logger';
+import { loggerOptions, RequestLines, requestIdFrom, requestLogger } from './logger';
 import { CLIENT_DIST_DIR } from './paths';
 import { clientIsBuilt, clientPlugin, isClientRoute, isServerPath, sendIndex } from './plugins/client';
 import { compressionPlugin } from './plugins/compression';
@@ -110,7 +109,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
       : { logger: loggerOptions(config.logLevel) }),
     genReqId: (req) => requestIdFrom(req.headers['x-request-id'], randomUUID),
     childLoggerFactory: requestLogger,
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: new RequestLines({ requestIdLogLabel: 'requestId' }),
     bodyLimit: JSON_BODY_LIMIT,
     // req.ip keys the rate limits and the logs: behind a load balancer it must come from
     // X-Forwarded-For, but only when the peer is a proxy we trust (TRUST_PROXY), or anyone could forge it.

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Bindings, ChildLoggerOptions, Level, LoggerOptions } from 'pino';
 import { describeErrorForLog } from './errors';
 
@@ -39,9 +39,21 @@ const SECRET_FIELDS = [
   'secret',
 ];
 
+/**
+ * Fastify logs "Server listening at <address>" at info by itself, one line per interface, and has
+ * no option to leave it out; main.ts announces the address on a plain line of its own instead.
+ */
+const FASTIFY_LISTENING = 'Server listening at ';
+
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
+    hooks: {
+      logMethod(args, method) {
+        if (typeof args[0] === 'string' && args[0].startsWith(FASTIFY_LISTENING)) return;
+        method.apply(this, args);
+      },
+    },
     redact: {
       paths: [
         'req.headers.authorization',
@@ -72,6 +84,34 @@ export function loggerOptions(level: string): LoggerOptions {
 export function requestIdFrom(header: string | string[] | undefined, fallback: () => string): string {
   const value = Array.isArray(header) ? header[0] : header;
   return value && /^[A-Za-z0-9._:-]{1,64}$/.test(value) ? value : fallback();
+}
+
+/**
+ * Fastify's lines about each request: one `request completed` line (method, URL, status, time) at
+ * debug, so LOG_LEVEL=info shows what goes wrong rather than every request. An answer of 500 or
+ * more stays at info, and a request that failed with an error at error, as Fastify logs them; the
+ * error handler and tRPC's onError still log each failure's cause. `incoming request` moves to
+ * trace, and the 404 of an unknown route to debug.
+ */
+export class RequestLines extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    if (!this.isLogDisabled(request)) request.log.trace({ req: request }, 'incoming request');
+  }
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (this.isLogDisabled(request)) return;
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else if (reply.statusCode >= 500) reply.log.info(line, 'request completed');
+    else reply.log.debug(line, 'request completed');
+  }
+  override routeNotFound(request: FastifyRequest): void {
+    if (!this.isLogDisabled(request))
+      request.log.debug(`Route ${request.method}:${redactUrl(request.url)} not found`);
+  }
 }
 
 type LogFunction = FastifyBaseLogger['info'];

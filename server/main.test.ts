@@ -110,6 +110,8 @@ describe('the server process', { timeout: 120_000 }, () => {
   test('first start: creates the database, prints listening and the owner password; SIGINT exits 0', async () => {
     const server = await start();
     expect(server.output()).toMatch(/Brokerage Portal listening on http:\/\/127\.0\.0\.1:\d+\n/);
+    // Once: Fastify's own "Server listening at ..." line is left out.
+    expect(server.output().match(/listening (?:at|on) http/g)).toHaveLength(1);
     expect(server.output()).toMatch(/Owner account created: admin@example\.com with password \S{16} /);
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
     // The printed password signs the owner in, as an admin.

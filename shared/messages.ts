@@ -245,7 +245,14 @@ export const integrationMessages = {
 
 /** Webhooks (issue 20, DESIGN.md 12.3). */
 export const webhookMessages = {
+  /** Also the first words of urlNotPublicAddress: integrators match on them. */
   urlNotPublic: 'Webhook URL must be a public http(s) address',
+  /** `kind` is ipaddr.js's range in words: loopback, private, link-local, ... */
+  urlNotPublicAddress: (host: string, address: string, kind: string) =>
+    `Webhook URL must be a public http(s) address: ${
+      host === address ? `${address} is` : `${host} resolves to ${address},`
+    } ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} address (set WEBHOOK_ALLOW_PRIVATE=true to allow it on a closed network)`,
+  urlNotResolved: (host: string) => `Could not resolve ${host}`,
   urlRequired: 'URL is required',
   eventsRequired: 'Choose at least one event',
   eventInvalid: 'Unknown event',

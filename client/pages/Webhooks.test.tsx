@@ -4,10 +4,11 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { webhookMessages } from '../../shared/messages';
 import type { WebhookDelivery, WebhookEndpoint } from '../../shared/schemas/webhooks';
+import { webhookToasts } from '../components/webhooks/toasts';
 import { renderWithProviders } from '../test-utils/render';
 import { signInAs } from '../test-utils/transactions';
 import { stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
-import { Webhooks, webhookToasts } from './Webhooks';
+import { Webhooks } from './Webhooks';
 
 const SECRET = 'whsec_dGhpcyBpcyBhIHRlc3Qgc2VjcmV0IG9mIDMyIGJ5dGVzIQ==';
 const endpoint: WebhookEndpoint = {
@@ -151,5 +152,43 @@ describe('Webhooks', () => {
     renderWithProviders(<Webhooks />, { path: '/admin/webhooks', trpcClient: stub.client });
     await user.click(await screen.findByRole('button', { name: `Send a test event to ${endpoint.url}` }));
     expect(await screen.findByText(webhookMessages.inactive)).toBeVisible();
+  });
+
+  it('a failed delivery waiting for its next attempt says when, and which attempt; one never tried says pending', async () => {
+    const user = userEvent.setup();
+    // This very minute: today's, so the page leaves the date out.
+    const nextAttemptAt = new Date();
+    nextAttemptAt.setSeconds(0, 0);
+    const retrying: WebhookDelivery = {
+      ...delivery,
+      _id: '55555555-5555-4555-8555-555555555555',
+      status: 'pending',
+      attempts: 1,
+      lastStatusCode: 503,
+      lastError: 'HTTP 503',
+      nextAttemptAt: nextAttemptAt.toISOString(),
+    };
+    const waiting: WebhookDelivery = {
+      ...delivery,
+      _id: '66666666-6666-4666-8666-666666666666',
+      event: 'document.uploaded',
+      status: 'pending',
+      attempts: 0,
+      lastStatusCode: null,
+      lastError: null,
+      nextAttemptAt: new Date().toISOString(),
+    };
+    const stub = stubTrpcClient({
+      'webhooks.list': () => [endpoint],
+      'webhooks.deliveries': () => ({ items: [retrying, waiting], totalPages: 1, totalItems: 2 }),
+    });
+    renderWithProviders(<Webhooks />, { path: '/admin/webhooks', trpcClient: stub.client });
+    await user.click(await screen.findByRole('button', { name: `Deliveries to ${endpoint.url}` }));
+    // The time in the user's zone and locale, as the browser tells it (e.g. 11:32 AM).
+    const at = nextAttemptAt.toLocaleTimeString(undefined, { timeStyle: 'short' });
+    const row = within((await screen.findByText('503')).closest('tr') as HTMLElement);
+    expect(row.getByText(`Retrying at ${at} (attempt 2 of 7)`)).toBeVisible();
+    const never = within(screen.getByText('document.uploaded').closest('tr') as HTMLElement);
+    expect(never.getByText('pending')).toBeVisible();
   });
 });

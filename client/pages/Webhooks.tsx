@@ -15,43 +15,23 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { webhookMessages } from '../../shared/messages';
-import {
-  createWebhookInput,
-  WEBHOOK_EVENTS,
-  type WebhookDelivery,
-  type WebhookEndpoint,
-} from '../../shared/schemas/webhooks';
+import { createWebhookInput, WEBHOOK_EVENTS, type WebhookEndpoint } from '../../shared/schemas/webhooks';
 import { serverMessageOf } from '../api/errors';
 import { confirmDelete } from '../components/confirm-delete';
 import { DialogActions } from '../components/DialogActions';
 import { FormModal } from '../components/FormModal';
-import { isListLoading, ListTable } from '../components/ListTable';
-import { Pager } from '../components/Pager';
+import { ListTable } from '../components/ListTable';
+import { Deliveries } from '../components/webhooks/Deliveries';
+import { webhookToasts } from '../components/webhooks/toasts';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
 
 // On a phone the five buttons of a row wrap (each keeps its width: miw) rather than shrink to "De".
 const COLUMNS = ['URL', 'Events', 'Status', 'Actions'];
-const DELIVERY_COLUMNS = ['Event', 'Status', 'Attempts', 'Response', 'Time', 'Action'];
-const DELIVERIES_PAGE_SIZE = 10;
 const LOAD_ERROR_TOAST_ID = 'webhooks-load-error';
 const LOAD_ERROR_TEXT = 'The webhooks could not be loaded.';
-const DELIVERIES_ERROR_TEXT = 'The deliveries could not be loaded.';
-
-const STATUS_COLORS = { pending: 'yellow', succeeded: 'green', failed: 'red' } as const;
-
-/** The page's own words (the server's are in shared/messages.ts); kept here, out of the first bundle. */
-export const webhookToasts = {
-  created: 'Webhook added. Copy its secret now: it is shown only once.',
-  saved: 'Webhook saved',
-  deleted: webhookMessages.deleted,
-  testSent: 'Test event queued',
-  retried: 'Delivery queued again',
-  secretShownOnce: 'This secret is shown only once. Store it where your receiver can read it.',
-} as const;
 
 /** The dialog open: adding an endpoint, or changing one. */
 type Editing = { mode: 'add' } | { mode: 'edit'; endpoint: WebhookEndpoint };
@@ -322,89 +302,5 @@ function EndpointForm({
         <DialogActions pending={pending} onCancel={onCancel} />
       </Stack>
     </form>
-  );
-}
-
-const timeOf = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  });
-
-/** An endpoint's deliveries, newest first; looked at again every few seconds while one is pending. */
-function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
-  const list = useQuery({
-    ...trpc.webhooks.deliveries.queryOptions({ id: endpoint._id, page, limit: DELIVERIES_PAGE_SIZE }),
-    placeholderData: keepPreviousData,
-    refetchInterval: (query) =>
-      query.state.data?.items.some((item) => item.status === 'pending') ? 2_000 : false,
-  });
-  const retry = useMutation(trpc.webhooks.retry.mutationOptions());
-  const [retrying, setRetrying] = useState<string | null>(null);
-  const retryOne = (delivery: WebhookDelivery) => {
-    setRetrying(delivery._id);
-    retry.mutate(
-      { id: endpoint._id, deliveryId: delivery._id },
-      {
-        onSuccess: () => notifySuccess(webhookToasts.retried),
-        onError: (failure) => notifyError(serverMessageOf(failure)),
-        onSettled: async () => {
-          await queryClient.invalidateQueries(trpc.webhooks.deliveries.pathFilter());
-          setRetrying(null);
-        },
-      },
-    );
-  };
-
-  return (
-    <Stack gap="sm">
-      <Group justify="space-between" wrap="wrap">
-        <Title order={2} size="h3" style={{ wordBreak: 'break-all' }}>
-          Deliveries to {endpoint.url}
-        </Title>
-        <Button variant="default" size="xs" onClick={() => void list.refetch()} loading={list.isFetching}>
-          Refresh
-        </Button>
-      </Group>
-      <ListTable
-        columns={DELIVERY_COLUMNS}
-        minWidth={760}
-        rows={list.data?.items}
-        loading={isListLoading(list)}
-        failure={list.error ? DELIVERIES_ERROR_TEXT : null}
-        empty="No deliveries yet."
-        renderRow={(delivery) => (
-          <Table.Tr key={delivery._id}>
-            <Table.Td>{delivery.event}</Table.Td>
-            <Table.Td>
-              <Badge variant="light" color={STATUS_COLORS[delivery.status]} tt="none">
-                {delivery.status}
-              </Badge>
-            </Table.Td>
-            <Table.Td>{delivery.attempts}</Table.Td>
-            <Table.Td>{delivery.lastStatusCode ?? delivery.lastError ?? '—'}</Table.Td>
-            <Table.Td>{timeOf(delivery.createdAt)}</Table.Td>
-            <Table.Td>
-              <Button
-                size="xs"
-                variant="default"
-                aria-label={`Retry ${delivery.event} of ${timeOf(delivery.createdAt)}`}
-                loading={retrying === delivery._id}
-                disabled={!endpoint.active || (retrying !== null && retrying !== delivery._id)}
-                onClick={() => retryOne(delivery)}
-              >
-                Retry
-              </Button>
-            </Table.Td>
-          </Table.Tr>
-        )}
-      />
-      <Pager page={page} pageSize={DELIVERIES_PAGE_SIZE} total={list.data?.totalItems} onChange={setPage} />
-    </Stack>
   );
 }

@@ -169,24 +169,30 @@ export async function seedDemo(
       },
       select: { id: true },
     });
-    // Every sixth file is complete and closed; the others are anywhere along the way, so the
-    // review queue, the badges and the waivers all have something to show.
+    // Every sixth file is complete and closed; every sixth, three later, is complete and still
+    // open (Compliant, one required item waived when there are several), for an admin to close;
+    // the others are anywhere along the way, so the review queue, the badges and the waivers all
+    // have something to show.
     const complete = i % 6 === 0;
+    const compliant = i % 6 === 3;
+    const settled = complete || compliant;
+    const waivedPosition = compliant && template.documents.length > 1 ? template.documents.length - 1 : -1;
     const items = [
       ...template.documents.map((label) => ({ label, required: true })),
       ...template.optionalDocuments.map((label) => ({ label, required: false })),
     ];
     for (const [position, { label, required }] of items.entries()) {
-      const roll = complete ? 0 : random();
-      const uploaded = roll < (required ? 0.7 : 0.3);
+      const waived = position === waivedPosition;
+      const roll = settled ? 0 : random();
+      const uploaded = !waived && roll < (required ? 0.7 : 0.3);
       const status = !uploaded ? 'pending' : roll < 0.35 ? 'accepted' : roll < 0.45 ? 'rejected' : 'pending';
       // What still waits for the desk arrived in the last few days, as on a real desk; what was
       // decided was uploaded soon after the deal opened.
-      const waiting = status === 'pending' && !complete;
+      const waiting = status === 'pending' && !settled;
       const uploadedAt = waiting
         ? new Date(options.now.getTime() - Math.floor(random() * 4 * 24 * hour))
         : new Date(createdAt.getTime() + (1 + position) * hour);
-      const waiverAsked = required && !uploaded && random() < 0.15;
+      const waiverAsked = waived || (required && !uploaded && random() < 0.15);
       const form = await db.transactionForm.create({
         data: {
           transactionId: transaction.id,
@@ -196,7 +202,7 @@ export async function seedDemo(
           createdAt,
           ...(waiverAsked
             ? {
-                waiverStatus: random() < 0.5 ? 'requested' : 'approved',
+                waiverStatus: !waived && random() < 0.5 ? 'requested' : 'approved',
                 waiverReason: `Not applicable to this ${template.type.toLowerCase()}`,
                 waiverRequestedAt: uploadedAt,
               }

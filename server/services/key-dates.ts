@@ -44,17 +44,16 @@ async function answerOf(
   tx: Pick<Tx, 'keyDate' | 'transactionTemplate'>,
   transaction: { id: string; type: string; role: string },
 ): Promise<KeyDatesAnswer> {
-  const [rows, template] = await Promise.all([
-    tx.keyDate.findMany({
-      where: { transactionId: transaction.id },
-      select: keyDateSelect,
-      orderBy: [{ date: 'asc' }, { position: 'asc' }],
-    }),
-    tx.transactionTemplate.findUnique({
-      where: { type_role: { type: transaction.type, role: transaction.role } },
-      select: { keyDateKinds: true },
-    }),
-  ]);
+  // One after the other: `tx` may be a transaction, whose one connection takes one query at a time.
+  const rows = await tx.keyDate.findMany({
+    where: { transactionId: transaction.id },
+    select: keyDateSelect,
+    orderBy: [{ date: 'asc' }, { position: 'asc' }],
+  });
+  const template = await tx.transactionTemplate.findUnique({
+    where: { type_role: { type: transaction.type, role: transaction.role } },
+    select: { keyDateKinds: true },
+  });
   const present = new Set(rows.map((row) => row.kind));
   const suggestedKinds = (template?.keyDateKinds ?? []).filter(
     (kind): kind is KeyDateKind => kind in KEY_DATE_LABELS && !present.has(kind),

@@ -31,8 +31,9 @@ import { linkIn, type SmtpInbox, startSmtpInbox } from './smtp-inbox';
 const database = setupTestDatabase();
 const APP_URL = 'https://portal.test';
 const clock = new TestClock();
-// The production logger settings (redaction, serializers), one level chattier than production.
-const logs = captureLogs(loggerOptions('debug'));
+// The production logger settings (redaction, serializers) at the chattiest level, where every
+// request writes its `incoming request` and `request completed` lines.
+const logs = captureLogs(loggerOptions('trace'));
 let inbox: SmtpInbox;
 let deps: AppDeps;
 let app: FastifyInstance;

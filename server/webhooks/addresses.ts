@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { webhookMessages } from '../../shared/messages';
 
 /**
  * Where a webhook may be sent (issue 20): only to public unicast addresses, so an admin (or a
@@ -31,23 +32,53 @@ export function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
+/** ipaddr.js's ranges as an admin reads them; anything else not public is "reserved". */
+const RANGE_WORDS: Record<string, string> = {
+  loopback: 'loopback',
+  private: 'private',
+  uniqueLocal: 'private',
+  linkLocal: 'link-local',
+  multicast: 'multicast',
+  carrierGradeNat: 'carrier-grade NAT',
+  unspecified: 'unspecified',
+  broadcast: 'broadcast',
+};
+
+/** What kind of address this is, in words; null for a public one. */
+export function nonPublicKind(address: string): string | null {
+  if (isPublicAddress(address)) return null;
+  if (!ipaddr.isValid(address)) return 'invalid';
+  return RANGE_WORDS[ipaddr.process(address).range()] ?? 'reserved';
+}
+
+/**
+ * Why a URL may not be called: not http(s), a name that does not resolve, or an address that is
+ * not public. The message is the one an admin reads (the API's 400, a delivery's last error).
+ */
 export class AddressRefused extends Error {
-  constructor(readonly host: string) {
-    super(`${host} does not resolve to public addresses only`);
+  constructor(
+    readonly reason: 'scheme' | 'unresolved' | 'not-public',
+    message: string,
+  ) {
+    super(message);
     this.name = 'AddressRefused';
   }
 }
 
+const unresolved = (host: string) => new AddressRefused('unresolved', webhookMessages.urlNotResolved(host));
+
 /**
  * Every address the URL's host stands for, each checked: one private address among public ones
  * refuses the whole name (the socket could be steered to it). A name that does not resolve is
- * refused too. With `allowPrivate` (WEBHOOK_ALLOW_PRIVATE) nothing is refused but the scheme.
+ * refused too. With `allowPrivate` (WEBHOOK_ALLOW_PRIVATE) nothing is refused but the scheme and
+ * a name that does not resolve.
  */
 export async function resolveWebhookAddresses(
   url: URL,
   options: { allowPrivate: boolean },
 ): Promise<ResolvedAddress[]> {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AddressRefused(url.host);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new AddressRefused('scheme', webhookMessages.urlNotPublic);
   const host = hostOf(url);
   let addresses: ResolvedAddress[];
   const family = isIP(host);
@@ -57,11 +88,15 @@ export async function resolveWebhookAddresses(
       const found = await lookup(host, { all: true, verbatim: true });
       addresses = found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
     } catch {
-      throw new AddressRefused(host);
+      throw unresolved(host);
     }
   }
-  if (addresses.length === 0) throw new AddressRefused(host);
-  if (!options.allowPrivate && !addresses.every((entry) => isPublicAddress(entry.address)))
-    throw new AddressRefused(host);
+  if (addresses.length === 0) throw unresolved(host);
+  if (options.allowPrivate) return addresses;
+  for (const { address } of addresses) {
+    const kind = nonPublicKind(address);
+    if (kind)
+      throw new AddressRefused('not-public', webhookMessages.urlNotPublicAddress(host, address, kind));
+  }
   return addresses;
 }

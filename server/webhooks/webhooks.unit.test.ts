@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { webhookMessages } from '../../shared/messages';
 import { AddressRefused, isPublicAddress, resolveWebhookAddresses } from './addresses';
 import { newWebhookSecret, signWebhook, webhookHeaders } from './signing';
 
@@ -40,18 +41,53 @@ describe('public addresses', () => {
   );
 
   it.each([
-    'http://127.0.0.1/hook',
-    'http://10.1.2.3/hook',
-    'https://169.254.169.254/latest/meta-data',
-    'http://[::1]:8080/hook',
-    'http://[::ffff:127.0.0.1]/hook',
-    'http://localhost:3000/hook',
-    'http://nothing-here.invalid/hook',
-    'ftp://8.8.8.8/hook',
-  ])('%s is refused unless private addresses are allowed', async (url) => {
-    await expect(resolveWebhookAddresses(new URL(url), { allowPrivate: false })).rejects.toBeInstanceOf(
-      AddressRefused,
+    ['http://127.0.0.1/hook', '127.0.0.1 is a loopback address'],
+    ['http://10.1.2.3/hook', '10.1.2.3 is a private address'],
+    ['https://169.254.169.254/latest/meta-data', '169.254.169.254 is a link-local address'],
+    ['http://[::1]:8080/hook', '::1 is a loopback address'],
+    ['http://[::ffff:127.0.0.1]/hook', '::ffff:7f00:1 is a loopback address'],
+    ['http://100.64.0.1/hook', '100.64.0.1 is a carrier-grade NAT address'],
+    ['http://0.0.0.0/hook', '0.0.0.0 is an unspecified address'],
+  ])('%s is refused as not public unless private addresses are allowed, saying why', async (url, why) => {
+    const refusal = await resolveWebhookAddresses(new URL(url), { allowPrivate: false }).catch((e) => e);
+    expect(refusal).toBeInstanceOf(AddressRefused);
+    expect(refusal).toMatchObject({ reason: 'not-public' });
+    // The sentence integrators match on comes first, then the address and how to allow it.
+    expect(refusal.message).toBe(
+      `${webhookMessages.urlNotPublic}: ${why} (set WEBHOOK_ALLOW_PRIVATE=true to allow it on a closed network)`,
     );
+    await expect(resolveWebhookAddresses(new URL(url), { allowPrivate: true })).resolves.toHaveLength(1);
+  });
+
+  it('a name is refused with the address it resolves to', async () => {
+    const refusal = await resolveWebhookAddresses(new URL('http://localhost:3000/hook'), {
+      allowPrivate: false,
+    }).catch((e) => e);
+    expect(refusal).toMatchObject({ reason: 'not-public' });
+    expect(refusal.message).toMatch(
+      /^Webhook URL must be a public http\(s\) address: localhost resolves to (127\.0\.0\.1|::1), a loopback address \(set WEBHOOK_ALLOW_PRIVATE=true/,
+    );
+  });
+
+  it('a name that does not resolve is refused as such, whatever WEBHOOK_ALLOW_PRIVATE says', async () => {
+    // RFC 6761: .invalid never resolves, on any network.
+    for (const allowPrivate of [false, true]) {
+      const refusal = await resolveWebhookAddresses(new URL('https://nothing-here.invalid/hook'), {
+        allowPrivate,
+      }).catch((e) => e);
+      expect(refusal).toBeInstanceOf(AddressRefused);
+      expect(refusal).toMatchObject({
+        reason: 'unresolved',
+        message: 'Could not resolve nothing-here.invalid',
+      });
+    }
+  });
+
+  it('a scheme other than http(s) is refused with the plain sentence', async () => {
+    for (const url of ['ftp://8.8.8.8/hook', 'file:///etc/passwd']) {
+      const refusal = await resolveWebhookAddresses(new URL(url), { allowPrivate: true }).catch((e) => e);
+      expect(refusal).toMatchObject({ reason: 'scheme', message: webhookMessages.urlNotPublic });
+    }
   });
 
   it('a public literal passes; with WEBHOOK_ALLOW_PRIVATE loopback passes too (the scheme is still checked)', async () => {

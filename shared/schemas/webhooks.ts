@@ -27,6 +27,16 @@ export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 /** What the test button sends; no endpoint subscribes to it. */
 export const PING_EVENT = 'ping';
 
+/**
+ * After a failed attempt, the next one comes this long later (5 s, 5 min, 30 min, 2 h, 5 h, 10 h):
+ * a delivery is tried at most WEBHOOK_MAX_ATTEMPTS times over about 18 hours.
+ */
+export const WEBHOOK_RETRY_DELAYS_MS = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000,
+] as const;
+/** The first attempt and one per retry delay. */
+export const WEBHOOK_MAX_ATTEMPTS = 1 + WEBHOOK_RETRY_DELAYS_MS.length;
+
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 

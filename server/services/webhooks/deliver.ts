@@ -1,4 +1,5 @@
 import { webhookMessages } from '../../../shared/messages';
+import { WEBHOOK_RETRY_DELAYS_MS } from '../../../shared/schemas/webhooks';
 import type { Tx } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { describeErrorForLog } from '../../errors';
@@ -15,7 +16,7 @@ import { openSecret } from './secrets';
 /**
  * The `webhooks:deliver` job (issue 20): one attempt of one delivery. The schedule is ours, not
  * the engine's: after a failed attempt the delivery records it and schedules its own next job
- * (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h later: seven attempts over about 18 hours); the job
+ * (WEBHOOK_RETRY_DELAYS_MS later: seven attempts over about 18 hours); the job
  * itself only fails (and is retried by the engine) when the database does.
  *
  * Order: deliveries of one transaction's events reach an endpoint in the order they happened.
@@ -28,7 +29,6 @@ import { openSecret } from './secrets';
  * recorded sends that attempt again, with the same `webhook-id` (receivers deduplicate on it).
  */
 
-export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000] as const;
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** An endpoint whose every attempt failed for this long is deactivated and its owners mailed. */
 export const FAILING_DEACTIVATES_AFTER_MS = 24 * 3_600_000;
@@ -124,7 +124,7 @@ async function attempt(ctx: ServiceContext, row: Claimed): Promise<Outcome> {
     const [address] = await resolveWebhookAddresses(url, {
       allowPrivate: ctx.deps.config.webhookAllowPrivate,
     });
-    if (!address) throw new AddressRefused(url.host);
+    if (!address) throw new AddressRefused('unresolved', webhookMessages.urlNotResolved(url.hostname));
     const headers = webhookHeaders(
       openSecret(ctx.deps, row.secret_sealed),
       row.event_id,
@@ -135,8 +135,7 @@ async function attempt(ctx: ServiceContext, row: Claimed): Promise<Outcome> {
     if (status >= 200 && status < 300) return { ok: true, statusCode: status, error: null };
     return { ok: false, statusCode: status, error: `HTTP ${status}` };
   } catch (error) {
-    if (error instanceof AddressRefused)
-      return { ok: false, statusCode: null, error: webhookMessages.urlNotPublic };
+    if (error instanceof AddressRefused) return { ok: false, statusCode: null, error: error.message };
     const described = describeErrorForLog(error);
     const timedOut = described.type === 'TimeoutError' || /aborted|timeout/i.test(described.message);
     ctx.log.info({ error: described, deliveryId: row.id }, 'webhook attempt failed');
@@ -155,7 +154,7 @@ async function finish(tx: Tx, deps: AppDeps, row: Claimed, outcome: Outcome): Pr
   const now = deps.clock.now();
   if (row.transaction_id) await lockOrder(tx, row.endpoint_id, row.transaction_id);
   const attempts = outcome.final ? row.attempts : row.attempts + 1;
-  const delay = RETRY_DELAYS_MS[attempts - 1];
+  const delay = WEBHOOK_RETRY_DELAYS_MS[attempts - 1];
   const retry = !outcome.ok && !outcome.final && delay !== undefined;
   const status = outcome.ok ? 'succeeded' : retry ? 'pending' : 'failed';
   const next = retry ? new Date(now.getTime() + delay) : null;

@@ -54,15 +54,17 @@ const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
 
 const notFound = () => new AppError('NOT_FOUND', webhookMessages.notFound);
 
-/** Public addresses only, unless WEBHOOK_ALLOW_PRIVATE (checked again at every delivery). */
+/**
+ * A name that resolves, to public addresses only unless WEBHOOK_ALLOW_PRIVATE (checked again at
+ * every delivery); the 400 says which of the two failed.
+ */
 async function assertPublicUrl(ctx: CallerContext, url: string): Promise<void> {
   try {
     await resolveWebhookAddresses(new URL(url), { allowPrivate: ctx.deps.config.webhookAllowPrivate });
   } catch (error) {
     if (!(error instanceof AddressRefused) && !(error instanceof TypeError)) throw error;
-    throw new AppError('BAD_REQUEST', webhookMessages.urlNotPublic, [
-      { path: 'url', message: webhookMessages.urlNotPublic },
-    ]);
+    const message = error instanceof AddressRefused ? error.message : webhookMessages.urlNotPublic;
+    throw new AppError('BAD_REQUEST', message, [{ path: 'url', message }]);
   }
 }
 

@@ -426,42 +426,57 @@ describe('failing endpoints', () => {
 });
 
 describe('addresses (SSRF)', () => {
+  const allowIt = '(set WEBHOOK_ALLOW_PRIVATE=true to allow it on a closed network)';
   it.each([
-    'http://127.0.0.1:9/hook',
-    'http://10.0.0.5/hook',
-    'http://169.254.169.254/latest/meta-data/',
-    'http://[::1]:8080/hook',
-    'http://[::ffff:127.0.0.1]/hook',
-    'http://localhost:3000/hook',
-    'ftp://example.com/hook',
-  ])('%s is refused when WEBHOOK_ALLOW_PRIVATE is off, on create and on update', async (url) => {
-    const body = await strict.refused(
-      400,
-      webhookMessages.urlNotPublic,
-      'POST',
-      '/api/admin/webhooks',
-      admin,
-      {
+    ['http://127.0.0.1:9/hook', `: 127.0.0.1 is a loopback address ${allowIt}`],
+    ['http://10.0.0.5/hook', `: 10.0.0.5 is a private address ${allowIt}`],
+    ['http://169.254.169.254/latest/meta-data/', `: 169.254.169.254 is a link-local address ${allowIt}`],
+    ['http://[::1]:8080/hook', `: ::1 is a loopback address ${allowIt}`],
+    ['http://[::ffff:127.0.0.1]/hook', `: ::ffff:7f00:1 is a loopback address ${allowIt}`],
+    [
+      'http://localhost:3000/hook',
+      /^: localhost resolves to (127\.0\.0\.1|::1), a loopback address \(set WEBHOOK_ALLOW_PRIVATE=true/,
+    ],
+    ['ftp://example.com/hook', ''],
+  ])(
+    '%s is refused when WEBHOOK_ALLOW_PRIVATE is off, on create and on update, saying why',
+    async (url, why) => {
+      // The integrators' sentence first, then the reason (nothing more for a scheme other than http(s)).
+      const expectRefusal = (res: { statusCode: number; json(): { message: string; issues?: unknown } }) => {
+        expect(res.statusCode).toBe(400);
+        const { message, issues } = res.json();
+        expect(message.startsWith(webhookMessages.urlNotPublic)).toBe(true);
+        const rest = message.slice(webhookMessages.urlNotPublic.length);
+        if (typeof why === 'string') expect(rest).toBe(why);
+        else expect(rest).toMatch(why);
+        expect(issues).toEqual([{ path: 'url', message }]);
+      };
+      expectRefusal(
+        await strict.call('POST', '/api/admin/webhooks', admin, { url, events: ['transaction.created'] }),
+      );
+      const to = await receiver();
+      const endpoint = await endpointFor(to);
+      expectRefusal(await strict.call('PUT', `/api/admin/webhooks/${endpoint._id}`, admin, { url }));
+    },
+  );
+
+  it('a name that does not resolve is refused as such, with WEBHOOK_ALLOW_PRIVATE on or off', async () => {
+    // RFC 6761: .invalid never resolves, on any network.
+    const url = 'https://crm.portal-test.invalid/hook';
+    const message = 'Could not resolve crm.portal-test.invalid';
+    for (const calls of [strict, { refused }]) {
+      const body = await calls.refused(400, message, 'POST', '/api/admin/webhooks', admin, {
         url,
         events: ['transaction.created'],
-      },
-    );
-    expect(body.issues).toEqual([{ path: 'url', message: webhookMessages.urlNotPublic }]);
+      });
+      expect(body.issues).toEqual([{ path: 'url', message }]);
+    }
     const to = await receiver();
     const endpoint = await endpointFor(to);
-    await strict.refused(
-      400,
-      webhookMessages.urlNotPublic,
-      'PUT',
-      `/api/admin/webhooks/${endpoint._id}`,
-      admin,
-      {
-        url,
-      },
-    );
+    await refused(400, message, 'PUT', `/api/admin/webhooks/${endpoint._id}`, admin, { url });
   });
 
-  it('checked again at delivery: an address that became private is not called, the attempt fails', async () => {
+  it('checked again at delivery: an address that became private is not called, the attempt fails saying why', async () => {
     const to = await receiver();
     const endpoint = await endpointFor(to);
     // The engine is stopped, so the attempt below is the only one: as production makes it.
@@ -475,11 +490,38 @@ describe('addresses (SSRF)', () => {
       );
       await deliverWebhook(serviceContext(strictDeps), { deliveryId: delivery._id });
       expect(to.received).toEqual([]);
+      const host = new URL(to.url).hostname;
       expect((await deliveriesOf(endpoint._id)).items[0]).toMatchObject({
         status: 'pending',
         attempts: 1,
         lastStatusCode: null,
-        lastError: webhookMessages.urlNotPublic,
+        lastError: webhookMessages.urlNotPublicAddress(host, host, 'loopback'),
+      });
+    } finally {
+      engine = await startEngine();
+    }
+  });
+
+  it('checked again at delivery: a name that stopped resolving is recorded as such', async () => {
+    const to = await receiver();
+    const endpoint = await endpointFor(to);
+    await engine.stop();
+    try {
+      const delivery = await ok<WebhookDelivery>(
+        200,
+        'POST',
+        `/api/admin/webhooks/${endpoint._id}/test`,
+        admin,
+      );
+      // As if its DNS record were deleted after the URL was saved.
+      await database.db.$executeRaw`UPDATE webhook_endpoints SET url = 'https://gone.portal-test.invalid/hook'
+                                     WHERE id = ${endpoint._id}::uuid`;
+      await deliverWebhook(serviceContext(deps), { deliveryId: delivery._id });
+      expect((await deliveriesOf(endpoint._id)).items[0]).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        lastStatusCode: null,
+        lastError: 'Could not resolve gone.portal-test.invalid',
       });
     } finally {
       engine = await startEngine();

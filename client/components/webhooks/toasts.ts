@@ -1,0 +1,11 @@
+import { webhookMessages } from '../../../shared/messages';
+
+/** The Webhooks page's own words (the server's are in shared/messages.ts); kept here, out of the first bundle. */
+export const webhookToasts = {
+  created: 'Webhook added. Copy its secret now: it is shown only once.',
+  saved: 'Webhook saved',
+  deleted: webhookMessages.deleted,
+  testSent: 'Test event queued',
+  retried: 'Delivery queued again',
+  secretShownOnce: 'This secret is shown only once. Store it where your receiver can read it.',
+} as const;
