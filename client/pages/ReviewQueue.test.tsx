@@ -326,19 +326,20 @@ describe('Review Queue', () => {
       await waitFor(() => expect(shownItem()).toBe('Document 10'));
     });
 
-    it('R focuses the reasons; Reject sends the chosen reasons and the comment', async () => {
+    it('R, the comment and a reason, then Enter: rejected with both, and the next item shows', async () => {
       const { user, stub } = renderQueue([queueItem(1), queueItem(2)]);
       await user.click((await screen.findAllByRole('button', { name: 'Review' }))[0] as HTMLElement);
       await screen.findByRole('dialog');
       const reasonsGroup = await dialog().findByRole('group', { name: 'Rejection reasons' });
       await user.keyboard('r');
-      expect(within(reasonsGroup).getByRole('checkbox', { name: 'Missing signature' })).toHaveFocus();
+      expect(dialog().getByRole('textbox', { name: 'Comment' })).toHaveFocus();
+      await user.keyboard('Please rescan');
       // Retired reasons are not offered.
       expect(within(reasonsGroup).queryByRole('checkbox', { name: 'An old reason' })).not.toBeInTheDocument();
       await user.click(within(reasonsGroup).getByRole('checkbox', { name: 'Illegible or incomplete scan' }));
-      await user.type(dialog().getByRole('textbox', { name: 'Comment' }), 'Please rescan');
-      await user.click(dialog().getByRole('button', { name: 'Reject' }));
+      await user.keyboard('{Enter}');
       await waitFor(() => expect(shownItem()).toBe('Document 2'));
+      expect(await toast('Document rejected')).toBeVisible();
       expect(stub.callsTo('adminTransactions.review')).toEqual([
         {
           id: uuid(1),
