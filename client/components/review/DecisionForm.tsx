@@ -1,5 +1,7 @@
 import { Button, Group, Kbd, Stack, Text, Textarea } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { Fragment, type KeyboardEvent } from 'react';
+import { TOUCH_ONLY_QUERY } from '../../layout/breakpoints';
 import type { Decision } from './decision';
 import { ReasonChips } from './ReasonChips';
 
@@ -84,8 +86,13 @@ export function DecisionButtons({ decision, formId }: { decision: Decision; form
   );
 }
 
-/** The keys that work now: the shortcuts, or while rejecting how to confirm or cancel. */
+/**
+ * The keys that work now: the shortcuts, or while rejecting how to confirm or cancel. Left out
+ * on a device whose only pointer is a finger, which has no keyboard to use them with.
+ */
 export function ShortcutLegend({ waiver, rejecting }: { waiver: boolean; rejecting: boolean }) {
+  const touchOnly = useMediaQuery(TOUCH_ONLY_QUERY, false, { getInitialValueInEffect: false });
+  if (touchOnly) return null;
   const no = waiver ? 'deny' : 'reject';
   const keys: [string, string][] = rejecting
     ? [

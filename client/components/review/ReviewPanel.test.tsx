@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { complianceMessages } from '../../../shared/messages';
 import type { ReviewQueueItem } from '../../../shared/schemas/compliance';
+import { PHONE_QUERY, TOUCH_ONLY_QUERY } from '../../layout/breakpoints';
 import { renderWithProviders } from '../../test-utils/render';
 import { queueItem, reasons, waiverItem } from '../../test-utils/review-queue';
 import { signInAs, uuid } from '../../test-utils/transactions';
@@ -37,6 +38,15 @@ function renderPanel(item: ReviewQueueItem) {
     { path: '/admin/review', trpcClient: stub.client },
   );
   return { ...view, stub, on };
+}
+
+/** The browser as a device answers `matching` media queries (jsdom's answers none). */
+function deviceMatching(...matching: string[]) {
+  const real = window.matchMedia;
+  vi.spyOn(window, 'matchMedia').mockImplementation((query) => ({
+    ...real(query),
+    matches: matching.includes(query),
+  }));
 }
 
 const withFile = (overrides: Partial<ReviewQueueItem['form']>) => {
@@ -228,5 +238,29 @@ describe('ReviewPanel: the keyboard', () => {
         { id: uuid(1), formId: uuid(101), status: 'accepted', version: 2 },
       ]),
     );
+  });
+
+  it('shows no legend on a touch screen, where there is no keyboard', () => {
+    deviceMatching(TOUCH_ONLY_QUERY);
+    renderPanel(queueItem(1));
+    expect(screen.getByRole('button', { name: 'Accept' })).toBeInTheDocument();
+    expect(screen.queryByTestId('shortcut-legend')).not.toBeInTheDocument();
+  });
+
+  it('on a phone, Accept and Reject sit in a bar after the document, and Reject still sends the form', async () => {
+    deviceMatching(PHONE_QUERY, TOUCH_ONLY_QUERY);
+    const { user, stub, on } = renderPanel(queueItem(1));
+    const bar = screen.getByTestId('decision-bar');
+    const reject = within(bar).getByRole('button', { name: 'Reject' });
+    expect(within(bar).getByRole('button', { name: 'Accept' })).toBeVisible();
+    const documentArea = screen.getByRole('region', { name: 'Document: Document 1' });
+    expect(documentArea.compareDocumentPosition(bar) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+
+    await user.type(commentBox(), 'Page 2 is cut off');
+    await user.click(reject);
+    await waitFor(() => expect(on.decided).toHaveBeenCalledOnce());
+    expect(stub.callsTo('adminTransactions.review')).toEqual([
+      { id: uuid(1), formId: uuid(101), status: 'rejected', version: 2, text: 'Page 2 is cut off' },
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import {
   Alert,
   Badge,
+  Box,
   Button,
   Center,
   Divider,
@@ -21,7 +22,7 @@ import type { ReviewQueueItem } from '../../../shared/schemas/compliance';
 import type { UploadWarning } from '../../../shared/schemas/intake';
 import { formatDateTime } from '../../dates';
 import { PHONE_QUERY } from '../../layout/breakpoints';
-import { DecisionForm, ShortcutLegend } from './DecisionForm';
+import { DecisionButtons, DecisionForm, ShortcutLegend } from './DecisionForm';
 import { DocumentPreview } from './DocumentPreview';
 import { useDecision } from './decision';
 import { ReasonList } from './ReasonChips';
@@ -80,10 +81,11 @@ function PreCheckWarnings({ warnings }: { warnings: readonly UploadWarning[] }) 
  * Review mode of the queue: one item at a time, the document itself beside its checklist facts,
  * a decision, then the next item. Keyboard: A accept (approve), R reject (deny: what is typed
  * next is the comment, the reasons a Tab away, Enter confirms, Escape cancels), J next,
- * K previous, Escape closes.
+ * K previous, Escape closes. On a phone the dialog fills the screen and Accept and Reject stay in
+ * a bar at its bottom edge, below a document taller than the screen.
  */
 export function ReviewPanel(props: ReviewPanelProps) {
-  const phone = useMediaQuery(PHONE_QUERY);
+  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   const [rejecting, setRejecting] = useState(false);
   const { opened, item, onClose } = props;
   return (
@@ -96,12 +98,15 @@ export function ReviewPanel(props: ReviewPanelProps) {
       size="90rem"
       title="Review"
       closeButtonProps={{ 'aria-label': 'Close review' }}
+      // A field focused on a phone is scrolled clear of the decision bar.
+      styles={phone ? { content: { scrollPaddingBlockEnd: '5rem' } } : undefined}
     >
       {item ? (
         <ReviewItem
           key={`${item.form._id}:${item.form.version}:${item.kind}`}
           {...props}
           item={item}
+          phone={phone}
           onRejectingChange={setRejecting}
         />
       ) : (
@@ -115,6 +120,7 @@ export function ReviewPanel(props: ReviewPanelProps) {
 
 type ReviewItemProps = ReviewPanelProps & {
   item: ReviewQueueItem;
+  phone: boolean;
   onRejectingChange: (rejecting: boolean) => void;
 };
 
@@ -127,6 +133,7 @@ function ReviewItem({
   onPrevious,
   onNext,
   onDecided,
+  phone,
   onRejectingChange,
 }: ReviewItemProps) {
   const decision = useDecision({ item, onDecided });
@@ -232,7 +239,12 @@ function ReviewItem({
 
           {!isWaiver && <PreCheckWarnings warnings={form.warnings} />}
 
-          <DecisionForm decision={decision} formId={formId} withButtons onCancelRejecting={cancelRejecting} />
+          <DecisionForm
+            decision={decision}
+            formId={formId}
+            withButtons={!phone}
+            onCancelRejecting={cancelRejecting}
+          />
 
           {form.comments.length > 0 && (
             <>
@@ -264,6 +276,26 @@ function ReviewItem({
           )}
         </Stack>
       </SimpleGrid>
+      {phone && (
+        // The last thing in the dialog, held at the screen's bottom edge while anything above it
+        // is in view: in reach whatever the document's length, and in the flow, so it covers
+        // nothing once the end is reached.
+        <Box
+          data-testid="decision-bar"
+          py="xs"
+          px="md"
+          mx="calc(-1 * var(--mantine-spacing-md))"
+          style={{
+            position: 'sticky',
+            bottom: 0,
+            zIndex: 2,
+            background: 'var(--mantine-color-body)',
+            borderTop: '1px solid var(--mantine-color-default-border)',
+          }}
+        >
+          <DecisionButtons decision={decision} formId={formId} />
+        </Box>
+      )}
     </Stack>
   );
 }
