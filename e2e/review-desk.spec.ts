@@ -2,12 +2,13 @@ import { E2E_OWNER } from '../playwright.config';
 import { onePagePdf } from '../server/storage/sample-pdf';
 import { axeFindings, settle } from './support/a11y';
 import { apiSignIn, approvedAgent, signIn } from './support/accounts';
-import { type APIRequestContext, type Browser, expect, test } from './support/test';
+import { type APIRequestContext, type Browser, expect, type Page, test } from './support/test';
 
 /**
- * The review desk as the owner lives it in a real Chromium: on a phone the review dialog keeps
- * Accept and Reject in reach below a document taller than the screen, shows no keyboard legend,
- * and passes axe.
+ * The review desk as the owner lives it in a real Chromium: the queue and the dashboard follow an
+ * agent's uploads live, without a reload, while a review under way keeps its item and its text;
+ * and on a phone the review dialog keeps Accept and Reject in reach below a document taller than
+ * the screen, shows no keyboard legend, and passes axe.
  */
 
 test.describe.configure({ mode: 'serial' });
@@ -55,6 +56,51 @@ async function ownerPage(browser: Browser, options: Parameters<Browser['newConte
   await signIn(page, E2E_OWNER.email, E2E_OWNER.password);
   return page;
 }
+
+const waitingFigure = (page: Page) => page.getByTestId('stat-Waiting for review');
+
+test('the queue and the dashboard follow uploads live; an open review keeps its item and text', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const { type, upload } = await deskFile(request, '12 Live Lane');
+  await upload('Purchase Agreement');
+
+  // The owner's dashboard and queue are open, the queue on this type, reviewing its only item.
+  const dashboard = await ownerPage(browser, { viewport: { width: 1440, height: 900 } });
+  await dashboard.goto('/admin/dashboard');
+  await expect(waitingFigure(dashboard)).toHaveText(/^\d+$/);
+  const waiting = Number(await waitingFigure(dashboard).textContent());
+
+  const queue = await dashboard.context().newPage();
+  await queue.goto('/admin/review');
+  await queue.getByRole('combobox', { name: 'Type' }).click();
+  await queue.getByRole('option', { name: type }).click();
+  const summary = queue.getByTestId('pager-summary');
+  await expect(summary).toHaveText('Showing 1 to 1 of 1 results');
+  await queue
+    .getByRole('row', { name: /Purchase Agreement, 12 Live Lane/ })
+    .getByRole('button', { name: 'Review' })
+    .click();
+  const panel = queue.getByRole('dialog');
+  await expect(panel).toContainText('Item 1 of 1');
+  const comment = panel.getByRole('textbox', { name: 'Comment' });
+  await comment.fill('Checking page 2 against the MLS');
+
+  // The agent uploads two more documents through the API: nobody reloads anything.
+  await upload('Agency Disclosure');
+  await expect(summary).toHaveText('Showing 1 to 2 of 2 results');
+  await expect(panel).toContainText('Item 1 of 2');
+  await upload('Inspection Report');
+  await expect(summary).toHaveText('Showing 1 to 3 of 3 results');
+  await expect(panel).toContainText('Item 1 of 3');
+  await expect(panel.getByRole('heading', { level: 3 })).toHaveText('Purchase Agreement');
+  await expect(comment).toHaveValue('Checking page 2 against the MLS');
+  await expect(queue.getByRole('row').filter({ hasText: '12 Live Lane' })).toHaveCount(3);
+
+  await expect(waitingFigure(dashboard)).toHaveText(String(waiting + 2));
+});
 
 test('on a phone the review dialog keeps Accept and Reject in reach, shows no legend and passes axe', async ({
   browser,
