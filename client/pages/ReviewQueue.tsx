@@ -52,7 +52,7 @@ const itemKey = (item: ReviewQueueItem) => `${item.kind}:${item.form._id}`;
  * the pinned one only while it is the same version (the dialog remounts for a new version); an
  * item no longer in the list stays on screen, and deciding it gets the server's answer.
  */
-export function repin(reviewing: Reviewing, items: readonly ReviewQueueItem[]): Reviewing {
+function repin(reviewing: Reviewing, items: readonly ReviewQueueItem[]): Reviewing {
   const { item } = reviewing;
   if (!item) return reviewing;
   const index = items.findIndex((candidate) => itemKey(candidate) === itemKey(item));
