@@ -7,11 +7,12 @@ import { type APIRequestContext, type Browser, expect, type Page, test } from '.
 
 /**
  * The compliance desk's day (issue 18) in a real Chromium: an agent uploads three documents and
- * asks for a fourth to be waived; the admin works the Review Queue with the keyboard (rejects one
- * with a reason, accepts one, skips one, approves the waiver), seeing each document inside the
- * page; the agent replaces the rejected file; the admin bulk-accepts what is left and closes the
- * file. axe finds nothing serious on the queue, the review panel or the reasons page, and the
- * queue works at 390 px.
+ * asks for a fourth to be waived; the admin works the Review Queue with the keyboard alone
+ * (rejects one with a typed comment and a reason, accepts one, skips one, denies the waiver with a
+ * typed comment), seeing each document inside the page; the agent replaces the rejected file and
+ * uploads the disclosure the waiver was refused for; the admin bulk-accepts what is left and
+ * closes the file. axe finds nothing serious on the queue, the review panel or the reasons page,
+ * and the queue works at 390 px.
  */
 
 test.describe.configure({ mode: 'serial' });
@@ -38,6 +39,31 @@ async function session(
 
 const card = (page: Page, label: string) => page.getByTestId(`form-${label}`);
 
+type FormFacts = {
+  label: string;
+  status: string;
+  waiver: { status: string } | null;
+  comments: Array<{ text: string; status: string | null; reasons: Array<{ label: string }> }>;
+};
+
+/** The transaction's items as its agent reads them through the API, by label. */
+async function formsOf(request: APIRequestContext, agent: { token: string; id: string }, id: string) {
+  const res = await request.get(`/api/transactions/individual/${id}/${agent.id}`, {
+    headers: auth(agent.token),
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const { forms } = (await res.json()) as { forms: FormFacts[] };
+  return (label: string) => forms.find((form) => form.label === label) as FormFacts;
+}
+
+/** A toast's text, not a comment or a badge that says the same. */
+const toast = (page: Page, text: string) =>
+  page.locator('.mantine-Notification-description').getByText(text, { exact: true });
+
+/** Typed after R: it holds every shortcut letter (a, r, j, k), none of which may act. */
+const REJECTION = 'bad scan, ask Jake for a clear copy';
+const DENIAL = 'Built in 1965: a lead disclosure is required, ask Jake for a signed one';
+
 async function uploadInto(page: Page, label: string, name: string) {
   const chooser = page.waitForEvent('filechooser');
   await card(page, label).getByRole('button', { name: 'Upload' }).click();
@@ -56,7 +82,7 @@ async function compliancePlaybook(request: APIRequestContext) {
   expect(template.status(), await template.text()).toBe(201);
   // Made by the owner (verified and approved at once): the registration limit of 20 an hour per
   // address is for the journeys about registering.
-  const agent = { email: `quinn-${Date.now()}@example.com`, password: 'Quinn password 1', token: '' };
+  const agent = { email: `quinn-${Date.now()}@example.com`, password: 'Quinn password 1', token: '', id: '' };
   const made = await request.post('/api/users', {
     headers: auth(owner.token),
     data: {
@@ -70,7 +96,9 @@ async function compliancePlaybook(request: APIRequestContext) {
     },
   });
   expect(made.status(), await made.text()).toBe(201);
-  agent.token = (await apiSignIn(request, agent.email, agent.password)).token;
+  const signedIn = await apiSignIn(request, agent.email, agent.password);
+  agent.token = signedIn.token;
+  agent.id = signedIn._id;
   const created = await request.post('/api/transactions', {
     headers: auth(agent.token),
     data: {
@@ -128,33 +156,69 @@ test('an agent submits, the desk works the queue by keyboard, bulk-accepts and c
   expect(await axeFindings(adminPage, 'review panel')).toEqual([]);
   await screenshot(adminPage, 'owner-review-panel-1440');
 
-  // R: reject with a reason; the panel moves on to the next document by itself.
+  // R, the comment typed, a reason a Tab away chosen with Space, Enter: rejected with exactly
+  // that text; the panel moves on to the next document by itself, which nothing has decided.
   await adminPage.keyboard.press('r');
-  await panel.getByText('Missing signature', { exact: true }).click();
-  await panel.getByRole('button', { name: 'Reject' }).click();
+  await expect(panel.getByRole('textbox', { name: 'Comment' })).toBeFocused();
+  await expect(panel.getByTestId('shortcut-legend')).toHaveText(
+    'Enter reject · Shift+Enter new line · Esc cancel',
+  );
+  await adminPage.keyboard.type(REJECTION);
+  await adminPage.keyboard.press('Tab');
+  await expect(panel.getByRole('checkbox', { name: 'Missing signature' })).toBeFocused();
+  await adminPage.keyboard.press('Space');
+  await adminPage.keyboard.press('Enter');
   await expect(panel).toContainText('Agency Disclosure');
+  await expect(toast(adminPage, 'Document rejected')).toBeVisible();
+  await expect(toast(adminPage, 'Document accepted')).toHaveCount(0);
+  let forms = await formsOf(request, agent, transactionId);
+  expect(forms('Purchase Agreement').status).toBe('rejected');
+  expect(forms('Purchase Agreement').comments.at(-1)).toMatchObject({
+    status: 'rejected',
+    text: REJECTION,
+    reasons: [{ label: 'Missing signature' }],
+  });
+  expect(forms('Agency Disclosure')).toMatchObject({ status: 'pending', comments: [] });
+
   // A: accept; then J skips the inspection report to the waiver.
   await adminPage.keyboard.press('a');
   await expect(panel).toContainText('Inspection Report');
   await adminPage.keyboard.press('j');
   await expect(panel).toContainText('Not applicable: built after 1978');
-  await adminPage.keyboard.press('a');
+
+  // R on the waiver: the typed text is the denial, Enter denies it; back to the skipped report.
+  await adminPage.keyboard.press('r');
+  await expect(panel.getByTestId('shortcut-legend')).toHaveText(
+    'Enter deny · Shift+Enter new line · Esc cancel',
+  );
+  await adminPage.keyboard.type(DENIAL);
+  await adminPage.keyboard.press('Enter');
   await expect(panel.getByText('Not applicable: built after 1978')).toHaveCount(0);
-  if (await panel.isVisible()) await adminPage.keyboard.press('Escape');
+  await expect(toast(adminPage, 'Waiver denied')).toBeVisible();
+  await expect(toast(adminPage, 'Waiver approved')).toHaveCount(0);
+  await expect(panel).toContainText('Inspection Report');
+  forms = await formsOf(request, agent, transactionId);
+  expect(forms('Lead-Based Paint Disclosure').waiver?.status).toBe('denied');
+  expect(forms('Lead-Based Paint Disclosure').comments.at(-1)?.text).toBe(`Waiver denied: ${DENIAL}`);
+  expect(forms('Inspection Report')).toMatchObject({ status: 'pending', comments: [] });
+  await adminPage.keyboard.press('Escape');
   await expect(panel).toBeHidden();
 
-  // The agent sees the reason, and replaces the rejected file.
+  // The agent reads both answers, replaces the rejected file and uploads the disclosure.
   await agentPage.reload();
   await expect(card(agentPage, 'Purchase Agreement')).toContainText('Missing signature');
-  await expect(card(agentPage, 'Lead-Based Paint Disclosure')).toContainText('Waived');
+  await expect(card(agentPage, 'Purchase Agreement')).toContainText(REJECTION);
+  await expect(card(agentPage, 'Lead-Based Paint Disclosure')).toContainText('Waiver denied');
+  await expect(card(agentPage, 'Lead-Based Paint Disclosure')).toContainText(DENIAL);
   await uploadInto(agentPage, 'Purchase Agreement', 'purchase-agreement-signed.pdf');
   await expect(card(agentPage, 'Purchase Agreement')).toContainText('Version 2');
+  await uploadInto(agentPage, 'Lead-Based Paint Disclosure', 'lead-based-paint-disclosure.pdf');
 
-  // The desk bulk-accepts what is left: the inspection report and the new agreement.
+  // The desk bulk-accepts what is left: the inspection report, the new agreement, the disclosure.
   await adminPage.reload();
-  await expect(rows).toHaveCount(2);
+  await expect(rows).toHaveCount(3);
   for (const row of await rows.all()) await row.getByRole('checkbox').check();
-  await adminPage.getByRole('button', { name: 'Accept selected (2)' }).click();
+  await adminPage.getByRole('button', { name: 'Accept selected (3)' }).click();
   await expect(rows).toHaveCount(0);
 
   // Compliant: the admin closes the file; the agent can no longer upload, but can still comment.

@@ -2,64 +2,13 @@ import { notifications } from '@mantine/notifications';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiMessages } from '../../shared/messages';
-import type { Notification, NotificationsPage } from '../../shared/schemas/notifications';
 import { sessionRefresher } from '../auth/refresh';
 import { TRANSACTION_DELETED_NOTE } from '../components/notification-target';
-import { AppRoutes } from '../routes';
-import { renderWithProviders } from '../test-utils/render';
-import {
-  checklistForm,
-  page,
-  signInAs,
-  summary,
-  TRANSACTION_ID,
-  transaction,
-  USER_ID,
-  uuid,
-} from '../test-utils/transactions';
-import { type StubHandler, stubSubscription, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
-import { testProfile } from '../test-utils/users';
-
-const profile = testProfile();
-
-function notification(n: number, overrides: Partial<Notification> = {}): Notification {
-  return {
-    _id: uuid(900 + n),
-    message: `Notification ${n}`,
-    link: `/home/transactions/${uuid(n)}`,
-    read: false,
-    createdAt: '2025-03-04T14:05:00.000Z',
-    transactionDeleted: false,
-    ...overrides,
-  };
-}
-
-function listOf(rows: Notification[], unread = rows.filter((row) => !row.read).length): NotificationsPage {
-  return { notifications: rows, totalPages: 1, total: rows.length, unread };
-}
-
-type FeedEvent = { id: string; data: Notification };
-
-function renderShell(path: string, handlers: Record<string, StubHandler> = {}) {
-  signInAs('user');
-  const feed = stubSubscription<FeedEvent>();
-  const stub = stubTrpcClient({
-    'settings.getUser': () => profile,
-    'notifications.list': () => listOf([]),
-    'notifications.markAllRead': () => ({ message: 'ok' }),
-    'notifications.onNotification': feed.handler,
-    ...handlers,
-  });
-  const view = renderWithProviders(<AppRoutes />, { path, trpcClient: stub.client });
-  return { ...view, stub, feed };
-}
+import { listOf, notification, renderShell, subscribed } from '../test-utils/notification-feed';
+import { USER_ID, uuid } from '../test-utils/transactions';
+import { trpcError } from '../test-utils/trpc-stub';
 
 const bell = () => screen.getByRole('button', { name: 'Notifications' });
-
-async function subscribed(feed: ReturnType<typeof stubSubscription<FeedEvent>>, count = 1) {
-  await waitFor(() => expect(feed.open()).toBe(1));
-  expect(feed.inputs).toHaveLength(count);
-}
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -89,38 +38,6 @@ describe('live notifications in the shell', () => {
     expect(toast).not.toBeNull();
     expect(within(toast as HTMLElement).getByText('New notification')).toBeVisible();
     await waitFor(() => expect(stub.callsTo('notifications.list')).toHaveLength(2));
-  });
-
-  it('updates the open transaction page when an event arrives, without a reload', async () => {
-    // The server's answer changes between loads: the admin has just rejected the document.
-    let status: 'pending' | 'rejected' = 'pending';
-    const { feed } = renderShell(`/home/transactions/${TRANSACTION_ID}`, {
-      'transactions.get': () => transaction({ forms: [checklistForm(1, { label: 'Disclosure', status })] }),
-    });
-    const badge = () => within(screen.getByTestId('form-Disclosure')).getByTestId('form-status');
-    await waitFor(() => expect(badge()).toHaveTextContent(/^Pending$/));
-    await subscribed(feed);
-
-    status = 'rejected';
-    act(() =>
-      feed.emit({ id: uuid(905), data: notification(5, { link: `/home/transactions/${TRANSACTION_ID}` }) }),
-    );
-
-    await waitFor(() => expect(badge()).toHaveTextContent(/^Rejected$/));
-  });
-
-  it('updates the open list of transactions when an event arrives', async () => {
-    let rows = [summary(1, { streetAddress: '1 First Street' })];
-    const { feed, stub } = renderShell('/home', { 'transactions.list': () => page(rows) });
-    expect(await screen.findByText(/1 First Street/)).toBeVisible();
-    await subscribed(feed);
-    const loads = stub.callsTo('transactions.list').length;
-
-    rows = [summary(2, { streetAddress: '2 Second Street' }), ...rows];
-    act(() => feed.emit({ id: uuid(906), data: notification(6) }));
-
-    expect(await screen.findByText(/2 Second Street/)).toBeVisible();
-    expect(stub.callsTo('transactions.list').length).toBeGreaterThan(loads);
   });
 
   it("opens the notification's link from its toast", async () => {

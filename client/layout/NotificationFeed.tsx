@@ -152,13 +152,17 @@ export function NotificationFeedProvider({ children }: { children: ReactNode }) 
     setEventSinceSeen(true);
     showNotificationToast(event.data, navigate);
     // Every notification tells of a change to a transaction (an upload, a review, a comment, an
-    // account approval): what shows transactions or notifications is refetched where it is on
-    // screen, and only marked stale elsewhere, so the open page follows without a reload. The
-    // detail pages' Update forms are prefilled once, so a refetch never overwrites typing.
+    // account approval): what shows transactions, the review queue, the dashboard's figures, the
+    // attention strip or notifications is refetched where it is on screen, and only marked stale
+    // elsewhere, so the open page follows without a reload. The detail pages' Update forms are
+    // prefilled once and the review dialog keeps the item it shows, so a refetch never
+    // overwrites typing.
     void Promise.all([
       queryClient.invalidateQueries(trpc.notifications.list.queryFilter()),
       queryClient.invalidateQueries(trpc.transactions.pathFilter()),
       queryClient.invalidateQueries(trpc.adminTransactions.pathFilter()),
+      queryClient.invalidateQueries(trpc.reviewQueue.list.pathFilter()),
+      queryClient.invalidateQueries(trpc.dashboard.pathFilter()),
     ]);
   };
 

@@ -4,3 +4,9 @@
  * The CSS files spell the same width out, as media queries cannot read a variable.
  */
 export const PHONE_QUERY = '(max-width: 47.99em)';
+
+/**
+ * A device whose only pointer is a finger (phones, tablets): no hover, no fine pointer, and
+ * most likely no keyboard, so keyboard hints are left out.
+ */
+export const TOUCH_ONLY_QUERY = '(hover: none) and (pointer: coarse)';

@@ -3,8 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DashboardAnswer } from '../../shared/schemas/dashboard';
 import { rangeMessages, utcToday } from '../components/dashboard/figures';
 import { addDays } from '../components/transactions/key-dates';
+import { dashboardFigures } from '../test-utils/dashboard';
 import { renderWithProviders } from '../test-utils/render';
-import { agent, reviewer, signInAs, uuid } from '../test-utils/transactions';
+import { signInAs, uuid } from '../test-utils/transactions';
 import { type StubHandler, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
 import { Dashboard } from './Dashboard';
 
@@ -20,61 +21,7 @@ vi.mock('@mantine/charts', () => ({
 }));
 
 const today = utcToday();
-const seller = { _id: uuid(501), firstName: 'Sam', lastName: 'Seller' };
-
-function figures(overrides: Partial<DashboardAnswer> = {}): DashboardAnswer {
-  return {
-    from: addDays(today, -29),
-    to: today,
-    queue: {
-      size: 4,
-      oldestWaitingSeconds: 2 * 86_400 + 4 * 3_600 + 59,
-      medianWaitingSeconds: 3 * 3_600 + 1_200,
-    },
-    turnaround: {
-      reviewed: 12,
-      medianSeconds: 5 * 3_600,
-      p90Seconds: 86_400 + 2 * 3_600,
-      byReviewer: [{ user: reviewer, reviewed: 12, medianSeconds: 5 * 3_600 }],
-    },
-    rejections: {
-      rate: 0.25,
-      byDocument: [
-        { label: 'Purchase Agreement', reviewed: 8, rejected: 2, rate: 0.25 },
-        { label: '=HYPERLINK("x")', reviewed: 4, rejected: 1, rate: 0.25 },
-      ],
-      byAgent: [
-        { user: agent, reviewed: 8, rejected: 3, rate: 0.375 },
-        { user: seller, reviewed: 4, rejected: 0, rate: 0 },
-      ],
-      topReasons: [{ code: 'missing-signature', label: 'Missing signature', count: 3 }],
-    },
-    compliance: {
-      closed: 5,
-      compliantAtClose: 4,
-      byMonth: [{ month: today.slice(0, 7), closed: 5, compliantAtClose: 4 }],
-    },
-    atRisk: [
-      {
-        transaction: {
-          _id: uuid(77),
-          streetAddress: '9 Harbor Road',
-          city: 'Augusta',
-          state: 'ME',
-          zip: '04330',
-          type: 'Sale',
-          role: 'Buyer',
-          user: agent,
-        },
-        closingDate: addDays(today, 3),
-        missing: 2,
-        rejected: 1,
-        awaitingReview: 0,
-      },
-    ],
-    ...overrides,
-  };
-}
+const figures = (overrides: Partial<DashboardAnswer> = {}) => dashboardFigures(overrides, today);
 
 function renderDashboard(path = '/admin/dashboard', handlers: Record<string, StubHandler> = {}) {
   const stub = stubTrpcClient({ 'dashboard.figures': () => figures(), ...handlers });

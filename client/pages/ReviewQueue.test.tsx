@@ -28,6 +28,10 @@ type ReviewCall = { id: string; formId: string };
  */
 function renderQueue(initial: ReviewQueueItem[], handlers: Record<string, StubHandler> = {}) {
   let items = [...initial];
+  /** The server's queue changes by someone else's hand (an upload, another reviewer's decision). */
+  const setItems = (next: ReviewQueueItem[]) => {
+    items = next;
+  };
   const decide = (input: unknown) => {
     const { formId } = input as ReviewCall;
     items = items.filter((item) => item.form._id !== formId);
@@ -63,7 +67,7 @@ function renderQueue(initial: ReviewQueueItem[], handlers: Record<string, StubHa
     ...handlers,
   });
   const view = renderWithProviders(<ReviewQueue />, { path: '/admin/review', trpcClient: stub.client });
-  return { ...view, stub };
+  return { ...view, stub, setItems };
 }
 
 const rowOf = (label: string) => {
@@ -322,19 +326,20 @@ describe('Review Queue', () => {
       await waitFor(() => expect(shownItem()).toBe('Document 10'));
     });
 
-    it('R focuses the reasons; Reject sends the chosen reasons and the comment', async () => {
+    it('R, the comment and a reason, then Enter: rejected with both, and the next item shows', async () => {
       const { user, stub } = renderQueue([queueItem(1), queueItem(2)]);
       await user.click((await screen.findAllByRole('button', { name: 'Review' }))[0] as HTMLElement);
       await screen.findByRole('dialog');
       const reasonsGroup = await dialog().findByRole('group', { name: 'Rejection reasons' });
       await user.keyboard('r');
-      expect(within(reasonsGroup).getByRole('checkbox', { name: 'Missing signature' })).toHaveFocus();
+      expect(dialog().getByRole('textbox', { name: 'Comment' })).toHaveFocus();
+      await user.keyboard('Please rescan');
       // Retired reasons are not offered.
       expect(within(reasonsGroup).queryByRole('checkbox', { name: 'An old reason' })).not.toBeInTheDocument();
       await user.click(within(reasonsGroup).getByRole('checkbox', { name: 'Illegible or incomplete scan' }));
-      await user.type(dialog().getByRole('textbox', { name: 'Comment' }), 'Please rescan');
-      await user.click(dialog().getByRole('button', { name: 'Reject' }));
+      await user.keyboard('{Enter}');
       await waitFor(() => expect(shownItem()).toBe('Document 2'));
+      expect(await toast('Document rejected')).toBeVisible();
       expect(stub.callsTo('adminTransactions.review')).toEqual([
         {
           id: uuid(1),
@@ -437,6 +442,46 @@ describe('Review Queue', () => {
       await user.keyboard('a');
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
       expect(await screen.findByText(EMPTY_QUEUE)).toBeVisible();
+    });
+
+    it('a refetch of the queue (a live event) keeps the item on screen and what was typed; counts follow', async () => {
+      const { user, queryClient, setItems } = renderQueue([queueItem(1), queueItem(2), queueItem(3)]);
+      await user.click((await screen.findAllByRole('button', { name: 'Review' }))[1] as HTMLElement);
+      await screen.findByRole('dialog');
+      expect(shownItem()).toBe('Document 2');
+      const box = dialog().getByRole('textbox', { name: 'Comment' });
+      await user.type(box, 'Half way through');
+
+      // Document 1 was decided elsewhere and Document 4 was uploaded: every place shifts.
+      setItems([queueItem(2), queueItem(3), queueItem(4)]);
+      await queryClient.invalidateQueries();
+
+      await waitFor(() => expect(screen.getByTestId('pager-summary')).toHaveTextContent('of 3 results'));
+      expect(screen.getByText('Document 4', { selector: 'p' })).toBeInTheDocument();
+      expect(shownItem()).toBe('Document 2');
+      expect(dialog().getByRole('textbox', { name: 'Comment' })).toHaveValue('Half way through');
+      expect(dialog().getByText('Item 1 of 3')).toBeVisible();
+      // Next and previous go on from where the item now stands.
+      await user.click(dialog().getByRole('button', { name: 'Next' }));
+      expect(shownItem()).toBe('Document 3');
+    });
+
+    it('an item decided elsewhere stays on screen; Next goes to the one that took its place', async () => {
+      const { user, queryClient, setItems } = renderQueue([queueItem(1), queueItem(2), queueItem(3)]);
+      await user.click((await screen.findAllByRole('button', { name: 'Review' }))[1] as HTMLElement);
+      await screen.findByRole('dialog');
+      await user.type(dialog().getByRole('textbox', { name: 'Comment' }), 'Looking');
+
+      setItems([queueItem(1), queueItem(3), queueItem(4)]);
+      await queryClient.invalidateQueries();
+
+      await waitFor(() =>
+        expect(screen.queryByText('Document 2', { selector: 'p' })).not.toBeInTheDocument(),
+      );
+      expect(shownItem()).toBe('Document 2');
+      expect(dialog().getByRole('textbox', { name: 'Comment' })).toHaveValue('Looking');
+      await user.click(dialog().getByRole('button', { name: 'Next' }));
+      expect(shownItem()).toBe('Document 3');
     });
 
     it('Escape closes review mode', async () => {

@@ -1,7 +1,7 @@
 import { Badge, Button, Checkbox, Container, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { PAGE_SIZE } from '../../shared/constants';
 import type { ReviewQueueItem } from '../../shared/schemas/compliance';
@@ -37,8 +37,30 @@ export const bulkAcceptedToast = (count: number) =>
   count === 1 ? '1 document accepted' : `${count} documents accepted`;
 
 type Selection = { transactionId: string; formId: string; version: number };
-/** Where review mode stands on the page: an index, or the page's last item once it loads. */
-type Reviewing = { index: number | 'last' };
+/**
+ * Where review mode stands: an index on the page (or the page's last item once it loads), and
+ * the item on screen, pinned once its page has arrived. Only the reviewer moves the pin (open,
+ * J/K, a decision): a refetch (a live event, another reviewer's decision) finds the pinned item
+ * again and moves the index to it, so the dialog keeps its item and what was typed into it.
+ */
+type Reviewing = { index: number | 'last'; item: ReviewQueueItem | null };
+
+const itemKey = (item: ReviewQueueItem) => `${item.kind}:${item.form._id}`;
+
+/**
+ * The pin after the list changed: the same item wherever it now stands. Its fresh copy replaces
+ * the pinned one only while it is the same version (the dialog remounts for a new version); an
+ * item no longer in the list stays on screen, and deciding it gets the server's answer.
+ */
+function repin(reviewing: Reviewing, items: readonly ReviewQueueItem[]): Reviewing {
+  const { item } = reviewing;
+  if (!item) return reviewing;
+  const index = items.findIndex((candidate) => itemKey(candidate) === itemKey(item));
+  const fresh = items[index];
+  if (!fresh) return reviewing;
+  const kept = fresh.form.version === item.form.version ? fresh : item;
+  return index === reviewing.index && kept === item ? reviewing : { index, item: kept };
+}
 
 /** The compliance desk's queue (issue 18, /admin/review): every upload and waiver to decide. */
 export function ReviewQueue() {
@@ -49,6 +71,8 @@ export function ReviewQueue() {
   const [agentId, setAgentId] = useState<string | null>(null);
   const [selected, setSelected] = useState<Record<string, Selection>>({});
   const [reviewing, setReviewing] = useState<Reviewing | null>(null);
+  const latest = useRef(reviewing);
+  latest.current = reviewing;
 
   const list = useQuery({
     ...trpc.reviewQueue.list.queryOptions({
@@ -66,10 +90,19 @@ export function ReviewQueue() {
   const totalItems = list.data?.totalItems ?? 0;
   const settled = items !== undefined && !list.isPlaceholderData;
 
-  // A move back onto the previous page lands on its last item once that page has arrived.
+  // A move onto another page pins its first (or, going back, its last) item once it has arrived;
+  // a refetch of the page finds the pinned item again.
   useEffect(() => {
-    if (reviewing?.index === 'last' && settled) setReviewing({ index: Math.max(0, items.length - 1) });
-  }, [reviewing, settled, items]);
+    if (!settled || !reviewing) return;
+    if (reviewing.item) {
+      const moved = repin(reviewing, items);
+      if (moved !== reviewing) setReviewing(moved);
+      return;
+    }
+    const index = reviewing.index === 'last' ? Math.max(0, items.length - 1) : reviewing.index;
+    const item = items[index] ?? null;
+    if (item || index !== reviewing.index) setReviewing({ index, item });
+  }, [settled, items, reviewing]);
 
   const refilter = (apply: () => void) => {
     apply();
@@ -119,30 +152,40 @@ export function ReviewQueue() {
 
   // Review mode.
   const index = typeof reviewing?.index === 'number' ? reviewing.index : null;
-  const current = settled && index !== null ? (items[index] ?? null) : null;
-  const hasNext = index !== null && items !== undefined && (index < items.length - 1 || page < totalPages);
+  const current = reviewing?.item ?? null;
+  // Once the item on screen has left the page (decided elsewhere), its place holds the next one.
+  const placed = index === null ? undefined : items?.[index];
+  const inPlace = placed !== undefined && current !== null && itemKey(placed) === itemKey(current);
+  const following = index === null ? null : inPlace ? index + 1 : index;
+  const hasNext =
+    following !== null && items !== undefined && (following < items.length || page < totalPages);
   const hasPrevious = index !== null && (index > 0 || page > 1);
+  /** Review the item at `at` on the page shown, or (null) the one the next page brings. */
+  const reviewAt = (at: number | 'last', on: readonly ReviewQueueItem[] | null) =>
+    setReviewing({ index: at, item: on && typeof at === 'number' ? (on[at] ?? null) : null });
   const next = () => {
-    if (index === null || !items) return;
-    if (index < items.length - 1) setReviewing({ index: index + 1 });
+    if (following === null || !items) return;
+    if (following < items.length) reviewAt(following, items);
     else if (page < totalPages) {
       setPage(page + 1);
-      setReviewing({ index: 0 });
+      reviewAt(0, null);
     }
   };
   const previous = () => {
-    if (index === null) return;
-    if (index > 0) setReviewing({ index: index - 1 });
+    if (index === null || !items) return;
+    if (index > 0) reviewAt(index - 1, items);
     else if (page > 1) {
       setPage(page - 1);
-      setReviewing({ index: 'last' });
+      reviewAt('last', null);
     }
   };
 
   /** After a decision the item leaves the queue: the next one takes its place. */
   const decided = async () => {
-    if (index === null) return;
-    const done = current?.form._id;
+    // Where the decided item stood when the decision came back: a live refetch may have moved it.
+    const at = latest.current?.index;
+    if (typeof at !== 'number') return;
+    const done = latest.current?.item?.form._id;
     if (done && done in selected) setSelected(({ [done]: _decided, ...rest }) => rest);
     const [fresh] = await Promise.all([
       list.refetch(),
@@ -154,14 +197,14 @@ export function ReviewQueue() {
       if (page !== 1) setPage(1);
       return;
     }
-    if (answer.items.length > index) setReviewing({ index });
+    if (answer.items.length > at) reviewAt(at, answer.items);
     else if (page < answer.totalPages) {
       setPage(page + 1);
-      setReviewing({ index: 0 });
-    } else if (answer.items.length > 0) setReviewing({ index: 0 });
+      reviewAt(0, null);
+    } else if (answer.items.length > 0) reviewAt(0, answer.items);
     else {
       setPage(1);
-      setReviewing({ index: 0 });
+      reviewAt(0, null);
     }
   };
 
@@ -215,7 +258,7 @@ export function ReviewQueue() {
               item={item}
               selected={item.form._id in selected}
               onSelect={(on) => toggle(item, on)}
-              onReview={() => setReviewing({ index: items?.indexOf(item) ?? 0 })}
+              onReview={() => setReviewing({ index: items?.indexOf(item) ?? 0, item })}
             />
           )}
         />

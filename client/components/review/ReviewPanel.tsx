@@ -1,11 +1,11 @@
 import {
   Alert,
   Badge,
+  Box,
   Button,
   Center,
   Divider,
   Group,
-  Kbd,
   List,
   Loader,
   Modal,
@@ -13,31 +13,23 @@ import {
   SimpleGrid,
   Stack,
   Text,
-  Textarea,
   Title,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { complianceMessages } from '../../../shared/messages';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ReviewQueueItem } from '../../../shared/schemas/compliance';
 import type { UploadWarning } from '../../../shared/schemas/intake';
-import { serverMessageOf } from '../../api/errors';
 import { formatDateTime } from '../../dates';
 import { PHONE_QUERY } from '../../layout/breakpoints';
-import { notifyError, notifySuccess } from '../../notify';
-import { useTRPC } from '../../trpc';
+import { DecisionButtons, DecisionForm, ShortcutLegend } from './DecisionForm';
 import { DocumentPreview } from './DocumentPreview';
-import { ReasonChips, ReasonList } from './ReasonChips';
+import { useDecision } from './decision';
+import { ReasonList } from './ReasonChips';
+import { useReviewShortcuts } from './review-keys';
 import { VersionHistory } from './VersionHistory';
 
-export const reviewToasts = {
-  accepted: 'Document accepted',
-  rejected: 'Document rejected',
-  approved: 'Waiver approved',
-  denied: 'Waiver denied',
-} as const;
+export { reviewToasts } from './decision';
 
 type ReviewPanelProps = {
   opened: boolean;
@@ -54,19 +46,6 @@ type ReviewPanelProps = {
   /** A decision was stored: refresh the queue and move on. */
   onDecided: () => Promise<void> | void;
 };
-
-/** Keys typed into a text field are text, not shortcuts. */
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (
-    target.isContentEditable ||
-    target instanceof HTMLTextAreaElement ||
-    target instanceof HTMLSelectElement
-  )
-    return true;
-  if (!(target instanceof HTMLInputElement)) return false;
-  return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
-}
 
 const agentName = (item: ReviewQueueItem) =>
   `${item.transaction.user.firstName} ${item.transaction.user.lastName}`;
@@ -100,23 +79,36 @@ function PreCheckWarnings({ warnings }: { warnings: readonly UploadWarning[] }) 
 
 /**
  * Review mode of the queue: one item at a time, the document itself beside its checklist facts,
- * a decision, then the next item. Keyboard: A accept (approve), R reject (deny: focuses the
- * reasons and comment, confirmed with the button or Ctrl+Enter), J next, K previous, Escape closes.
+ * a decision, then the next item. Keyboard: A accept (approve), R reject (deny: what is typed
+ * next is the comment, the reasons a Tab away, Enter confirms, Escape cancels), J next,
+ * K previous, Escape closes. On a phone the dialog fills the screen and Accept and Reject stay in
+ * a bar at its bottom edge, below a document taller than the screen.
  */
 export function ReviewPanel(props: ReviewPanelProps) {
-  const phone = useMediaQuery(PHONE_QUERY);
+  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
+  const [rejecting, setRejecting] = useState(false);
   const { opened, item, onClose } = props;
   return (
     <Modal
       opened={opened}
       onClose={onClose}
+      // While rejecting, Escape leaves rejecting (the item handles it) instead of closing.
+      closeOnEscape={!rejecting}
       fullScreen={phone}
       size="90rem"
       title="Review"
       closeButtonProps={{ 'aria-label': 'Close review' }}
+      // A field focused on a phone is scrolled clear of the decision bar.
+      styles={phone ? { content: { scrollPaddingBlockEnd: '5rem' } } : undefined}
     >
       {item ? (
-        <ReviewItem key={`${item.form._id}:${item.form.version}:${item.kind}`} {...props} item={item} />
+        <ReviewItem
+          key={`${item.form._id}:${item.form.version}:${item.kind}`}
+          {...props}
+          item={item}
+          phone={phone}
+          onRejectingChange={setRejecting}
+        />
       ) : (
         <Center py="xl">
           <Loader aria-label="Loading the next item" />
@@ -125,6 +117,12 @@ export function ReviewPanel(props: ReviewPanelProps) {
     </Modal>
   );
 }
+
+type ReviewItemProps = ReviewPanelProps & {
+  item: ReviewQueueItem;
+  phone: boolean;
+  onRejectingChange: (rejecting: boolean) => void;
+};
 
 function ReviewItem({
   item,
@@ -135,107 +133,42 @@ function ReviewItem({
   onPrevious,
   onNext,
   onDecided,
-}: ReviewPanelProps & { item: ReviewQueueItem }) {
-  const trpc = useTRPC();
-  const review = useMutation(trpc.adminTransactions.review.mutationOptions());
-  const decideWaiver = useMutation(trpc.adminTransactions.decideWaiver.mutationOptions());
-  const [reasons, setReasons] = useState<string[]>([]);
-  const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const decisionArea = useRef<HTMLDivElement>(null);
-  const commentBox = useRef<HTMLTextAreaElement>(null);
+  phone,
+  onRejectingChange,
+}: ReviewItemProps) {
+  const decision = useDecision({ item, onDecided });
+  const { rejecting, busy } = decision;
+  const root = useRef<HTMLDivElement>(null);
+  const formId = useId();
   const { transaction, form, kind } = item;
   const isWaiver = kind === 'waiver';
 
-  const decide = async (positive: boolean) => {
-    if (busy) return;
-    const comment = text.trim();
-    if (!isWaiver && !positive && reasons.length === 0 && !comment) {
-      setError(complianceMessages.rejectionNeedsReason);
-      return;
-    }
-    setError(null);
-    setBusy(true);
-    try {
-      if (isWaiver) {
-        await decideWaiver.mutateAsync({
-          id: transaction._id,
-          formId: form._id,
-          approve: positive,
-          ...(comment ? { text: comment } : {}),
-        });
-      } else {
-        await review.mutateAsync({
-          id: transaction._id,
-          formId: form._id,
-          status: positive ? 'accepted' : 'rejected',
-          version: form.version,
-          ...(comment ? { text: comment } : {}),
-          ...(!positive && reasons.length ? { reasons } : {}),
-        });
-      }
-    } catch (failure) {
-      setBusy(false);
-      setError(serverMessageOf(failure));
-      notifyError(serverMessageOf(failure));
-      return;
-    }
-    notifySuccess(
-      isWaiver
-        ? positive
-          ? reviewToasts.approved
-          : reviewToasts.denied
-        : positive
-          ? reviewToasts.accepted
-          : reviewToasts.rejected,
-    );
-    await onDecided();
-  };
+  useEffect(() => onRejectingChange(rejecting), [rejecting, onRejectingChange]);
+  useEffect(() => () => onRejectingChange(false), [onRejectingChange]);
 
-  /** R: the reviewer picks reasons (or writes why), then confirms. */
-  const startRejecting = () => {
-    const firstChip = decisionArea.current?.querySelector<HTMLInputElement>('input[type="checkbox"]');
-    (firstChip ?? commentBox.current)?.focus();
+  const dialog = () => root.current?.closest<HTMLElement>('[role="dialog"]') ?? null;
+  /** Out of rejecting, focus leaves the form for the dialog, where the shortcuts work again. */
+  const cancelRejecting = () => {
+    decision.cancelRejecting();
+    dialog()?.focus();
   };
-
-  // The latest handlers, read by one window listener for the panel's life.
-  const keys = useRef({ decide, startRejecting, onNext, onPrevious, hasNext, hasPrevious });
-  keys.current = { decide, startRejecting, onNext, onPrevious, hasNext, hasPrevious };
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const k = keys.current;
-      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-        event.preventDefault();
-        void k.decide(false);
-        return;
-      }
-      if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
-      switch (event.key.toLowerCase()) {
-        case 'a':
-          event.preventDefault();
-          void k.decide(true);
-          break;
-        case 'r':
-          event.preventDefault();
-          k.startRejecting();
-          break;
-        case 'j':
-          event.preventDefault();
-          if (k.hasNext) k.onNext();
-          break;
-        case 'k':
-          event.preventDefault();
-          if (k.hasPrevious) k.onPrevious();
-          break;
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  useReviewShortcuts({
+    dialog,
+    rejecting,
+    accept: () => void decision.decide(true),
+    reject: () => void decision.decide(false),
+    startRejecting: decision.startRejecting,
+    cancelRejecting,
+    next: () => {
+      if (hasNext) onNext();
+    },
+    previous: () => {
+      if (hasPrevious) onPrevious();
+    },
+  });
 
   return (
-    <Stack gap="md">
+    <Stack gap="md" ref={root}>
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Text size="sm" c="dimmed" aria-live="polite">
           Item {position} of {total}
@@ -249,11 +182,7 @@ function ReviewItem({
           </Button>
         </Group>
       </Group>
-      <Text size="xs" c="dimmed" data-testid="shortcut-legend">
-        <Kbd size="xs">A</Kbd> {isWaiver ? 'approve' : 'accept'} · <Kbd size="xs">R</Kbd>{' '}
-        {isWaiver ? 'deny' : 'reject'} · <Kbd size="xs">J</Kbd> next · <Kbd size="xs">K</Kbd> previous ·{' '}
-        <Kbd size="xs">Esc</Kbd> close
-      </Text>
+      <ShortcutLegend waiver={isWaiver} rejecting={rejecting} />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <div>
           {isWaiver || !form.url || !form.fileName ? (
@@ -310,26 +239,12 @@ function ReviewItem({
 
           {!isWaiver && <PreCheckWarnings warnings={form.warnings} />}
 
-          <Stack gap="xs" ref={decisionArea}>
-            {!isWaiver && <ReasonChips value={reasons} onChange={setReasons} disabled={busy} />}
-            <Textarea
-              ref={commentBox}
-              label="Comment"
-              minRows={2}
-              value={text}
-              onChange={(event) => setText(event.currentTarget.value)}
-              disabled={busy}
-              error={error}
-            />
-            <Group gap="xs">
-              <Button color="green" loading={busy} onClick={() => void decide(true)}>
-                {isWaiver ? 'Approve' : 'Accept'}
-              </Button>
-              <Button color="red" variant="light" disabled={busy} onClick={() => void decide(false)}>
-                {isWaiver ? 'Deny' : 'Reject'}
-              </Button>
-            </Group>
-          </Stack>
+          <DecisionForm
+            decision={decision}
+            formId={formId}
+            withButtons={!phone}
+            onCancelRejecting={cancelRejecting}
+          />
 
           {form.comments.length > 0 && (
             <>
@@ -361,6 +276,26 @@ function ReviewItem({
           )}
         </Stack>
       </SimpleGrid>
+      {phone && (
+        // The last thing in the dialog, held at the screen's bottom edge while anything above it
+        // is in view: in reach whatever the document's length, and in the flow, so it covers
+        // nothing once the end is reached.
+        <Box
+          data-testid="decision-bar"
+          py="xs"
+          px="md"
+          mx="calc(-1 * var(--mantine-spacing-md))"
+          style={{
+            position: 'sticky',
+            bottom: 0,
+            zIndex: 2,
+            background: 'var(--mantine-color-body)',
+            borderTop: '1px solid var(--mantine-color-default-border)',
+          }}
+        >
+          <DecisionButtons decision={decision} formId={formId} />
+        </Box>
+      )}
     </Stack>
   );
 }
