@@ -114,7 +114,7 @@ describe('the open page follows live events', () => {
       zip: '04330',
     };
     const none = { total: 0, items: [] };
-    let attention: AttentionAnswer = { rejected: none, missing: none, deadlines: none };
+    let attention: AttentionAnswer = { rejected: none, missing: none, deadlines: none, desk: null };
     const { feed } = renderShell('/home', {
       'transactions.list': () => page([]),
       'dashboard.attention': () => attention,

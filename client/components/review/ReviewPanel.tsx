@@ -22,6 +22,7 @@ import type { ReviewQueueItem } from '../../../shared/schemas/compliance';
 import type { UploadWarning } from '../../../shared/schemas/intake';
 import { formatDateTime } from '../../dates';
 import { PHONE_QUERY } from '../../layout/breakpoints';
+import { FORM_STATUS_LABEL } from '../transactions/compliance';
 import { DecisionButtons, DecisionForm, ShortcutLegend } from './DecisionForm';
 import { DocumentPreview } from './DocumentPreview';
 import { useDecision } from './decision';
@@ -254,7 +255,7 @@ function ReviewItem({
                   <Stack key={entry._id} component="li" gap={2} style={{ listStyle: 'none' }}>
                     <Text size="xs" c="dimmed">
                       {entry.user.firstName} {entry.user.lastName} · {formatDateTime(entry.createdAt)}
-                      {entry.status && ` · ${entry.status}`}
+                      {entry.status && ` · ${FORM_STATUS_LABEL[entry.status]}`}
                     </Text>
                     <ReasonList reasons={entry.reasons} />
                     {entry.text && (
