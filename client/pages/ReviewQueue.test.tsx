@@ -3,12 +3,13 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { complianceMessages } from '../../shared/messages';
 import type { ReviewQueueInput, ReviewQueueItem } from '../../shared/schemas/compliance';
+import { waitingText } from '../components/review/QueueRow';
 import { renderWithProviders } from '../test-utils/render';
 import { queueItem, queuePage, reasons, waiverItem } from '../test-utils/review-queue';
 import { comment, reviewer, signInAs, uuid } from '../test-utils/transactions';
 import { type StubHandler, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
 import { testProfile } from '../test-utils/users';
-import { EMPTY_QUEUE, ReviewQueue, waitingText } from './ReviewQueue';
+import { EMPTY_QUEUE, ReviewQueue } from './ReviewQueue';
 
 // pdf.js cannot run in jsdom: the viewer is a lazy module of its own, replaced here.
 vi.mock('../components/review/PdfViewer', () => ({
