@@ -178,7 +178,7 @@ test('an agent on a phone: every page fits, each list row is a card with its but
   await visit(page, '/home');
   const row = page.getByRole('row', { name: new RegExp(STREET) });
   await expect(row).toBeVisible();
-  await expectReachable(row.getByRole('button', { name: 'Edit' }), '/home');
+  await expectReachable(row.getByRole('link', { name: 'Edit' }), '/home');
   // The card labels its fields with the column names.
   const label = await row
     .getByRole('cell', { name: 'Springfield' })
@@ -196,7 +196,7 @@ test('an agent on a phone: every page fits, each list row is a card with its but
   await expectReachable(page.getByRole('button', { name: 'Upload' }).first(), 'detail');
 });
 
-test("badges show their whole word: the checklist's 'rejected', the notifications' 'New'", async ({
+test("badges show their whole word: the checklist's 'Rejected', the notifications' 'New'", async ({
   page,
   request,
 }) => {
@@ -302,7 +302,7 @@ test('the owner on a phone: every admin list is cards with its buttons on screen
   await visit(page, '/admin/dashboard');
   await visit(page, '/adminTransactions');
   const row = page.getByRole('row', { name: new RegExp(STREET) }).first();
-  await expectReachable(row.getByRole('button', { name: 'Edit' }), '/adminTransactions');
+  await expectReachable(row.getByRole('link', { name: 'Edit' }), '/adminTransactions');
   await expectReachable(row.getByRole('button', { name: 'Delete' }), '/adminTransactions');
 
   await visit(page, '/users');

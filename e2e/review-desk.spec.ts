@@ -153,6 +153,9 @@ test('on a phone the review dialog keeps Accept and Reject in reach, shows no le
   await panel.getByRole('textbox', { name: 'Comment' }).fill('Page 3 is missing');
   await reject.tap();
   await expect(panel.getByRole('heading', { level: 3 })).toHaveText('Agency Disclosure');
+  // The next item's document drawn first: a tap while the page still moves lands elsewhere.
+  await expect(panel.locator('canvas').first()).toBeVisible({ timeout: 20_000 });
+  await settle(phone);
   await accept.tap();
   await expect(panel.getByRole('heading', { level: 3 })).toHaveText('Inspection Report');
   await expect(accept).toBeInViewport({ ratio: 1 });
