@@ -1,8 +1,9 @@
 import { notifications } from '@mantine/notifications';
 import { act, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PHONE_QUERY } from './layout/breakpoints';
 import { notifySuccess } from './notify';
+import { deviceMatching } from './test-utils/media';
 import { renderWithProviders } from './test-utils/render';
 
 /** Where a toast lands: the group of toasts it sits in carries Mantine's position. */
@@ -12,10 +13,8 @@ async function positionOfToast(message: string) {
   return (await screen.findByText(message)).closest('[data-position]')?.getAttribute('data-position');
 }
 
-const { matchMedia } = window;
-
 afterEach(() => {
-  window.matchMedia = matchMedia;
+  vi.restoreAllMocks();
   notifications.clean();
 });
 
@@ -25,7 +24,7 @@ describe('toasts', () => {
   });
 
   it("rise from the bottom on a phone, clear of the top bar and the page's way back", async () => {
-    window.matchMedia = (query: string) => ({ ...matchMedia(query), matches: query === PHONE_QUERY });
+    deviceMatching(PHONE_QUERY);
     expect(await positionOfToast('Comment added successfully!')).toBe('bottom-center');
   });
 });

@@ -4,6 +4,7 @@ import { STORAGE_KEYS } from '../../shared/constants';
 import { apiMessages } from '../../shared/messages';
 import { setSession } from '../auth/session';
 import { AppRoutes } from '../routes';
+import { deviceMatching } from '../test-utils/media';
 import { renderWithProviders } from '../test-utils/render';
 import { fakeAccessToken } from '../test-utils/tokens';
 import { deferred, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
@@ -54,7 +55,13 @@ describe('application shell', () => {
     const target = document.getElementById((skip.getAttribute('href') ?? '').slice(1));
     expect(target).not.toBeNull();
     expect(target).toHaveAttribute('tabindex', '-1');
-    expect(target).toContainElement(await screen.findByRole('heading', { level: 1, name: 'Transactions' }));
+    // The page's chunk is compiled on its first import in this file: slow on a loaded machine.
+    const heading = await screen.findByRole(
+      'heading',
+      { level: 1, name: 'Transactions' },
+      { timeout: 5_000 },
+    );
+    expect(target).toContainElement(heading);
   });
 
   it('greets the user by first name, fetched for the stored user id; a placeholder, not a name, until then', async () => {
@@ -215,13 +222,8 @@ describe('application shell', () => {
 });
 
 describe('on a phone', () => {
-  const { matchMedia } = window;
-  beforeEach(() => {
-    window.matchMedia = (query: string) => ({ ...matchMedia(query), matches: query === PHONE_QUERY });
-  });
-  afterEach(() => {
-    window.matchMedia = matchMedia;
-  });
+  beforeEach(() => deviceMatching(PHONE_QUERY));
+  afterEach(() => vi.restoreAllMocks());
 
   it("the top bar holds the bell with the feed's dot; opening it clears the dot and shows the notifications", async () => {
     signIn('user');

@@ -11,6 +11,24 @@ export type OperationExamples = { request?: unknown; response?: unknown };
  * Recorded from a run of server/rest/openapi.test.ts (OPENAPI_RECORD_EXAMPLES=<file>), then
  * trimmed (two items per list, tokens shortened); edit freely, the test keeps them valid.
  */
+/** A file at risk, as the dashboard and an admin's desk summary list it. */
+const AT_RISK_FILE = {
+  transaction: {
+    _id: '60e7ba73-b8b7-4e72-b279-f915c1120d63',
+    streetAddress: '14 Schema Street',
+    city: 'Portland',
+    state: 'OR',
+    zip: '97201',
+    type: 'Sale',
+    role: 'Seller',
+    user: { _id: 'e41c8de5-2e89-4ca1-9f7b-ff4a1e41c4d7', firstName: 'Agnes', lastName: 'Agent' },
+  },
+  closingDate: '2026-11-24',
+  missing: 1,
+  rejected: 1,
+  awaitingReview: 0,
+};
+
 export const restExamples: Record<string, OperationExamples> = {
   // The CSV exports: the header row (and a row, for users), CRLF ends as sent.
   exportTransactionsCsv: { response: `${TRANSACTION_COLUMNS.join(',')}\r\n` },
@@ -1280,24 +1298,7 @@ export const restExamples: Record<string, OperationExamples> = {
         compliantAtClose: 21,
         byMonth: [{ month: '2026-11', closed: 25, compliantAtClose: 21 }],
       },
-      atRisk: [
-        {
-          transaction: {
-            _id: '60e7ba73-b8b7-4e72-b279-f915c1120d63',
-            streetAddress: '14 Schema Street',
-            city: 'Portland',
-            state: 'OR',
-            zip: '97201',
-            type: 'Sale',
-            role: 'Seller',
-            user: { _id: 'e41c8de5-2e89-4ca1-9f7b-ff4a1e41c4d7', firstName: 'Agnes', lastName: 'Agent' },
-          },
-          closingDate: '2026-11-24',
-          missing: 1,
-          rejected: 1,
-          awaitingReview: 0,
-        },
-      ],
+      atRisk: [AT_RISK_FILE],
     },
   },
   dashboardAttention: {
@@ -1362,24 +1363,7 @@ export const restExamples: Record<string, OperationExamples> = {
         queue: { size: 14, oldestWaitingSeconds: 259_200 },
         atRisk: {
           total: 1,
-          items: [
-            {
-              transaction: {
-                _id: '60e7ba73-b8b7-4e72-b279-f915c1120d63',
-                streetAddress: '14 Schema Street',
-                city: 'Portland',
-                state: 'OR',
-                zip: '97201',
-                type: 'Sale',
-                role: 'Seller',
-                user: { _id: 'e41c8de5-2e89-4ca1-9f7b-ff4a1e41c4d7', firstName: 'Agnes', lastName: 'Agent' },
-              },
-              closingDate: '2026-11-24',
-              missing: 1,
-              rejected: 1,
-              awaitingReview: 0,
-            },
-          ],
+          items: [AT_RISK_FILE],
         },
       },
     },

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { complianceMessages } from '../../../shared/messages';
 import type { ReviewQueueItem } from '../../../shared/schemas/compliance';
 import { PHONE_QUERY, TOUCH_ONLY_QUERY } from '../../layout/breakpoints';
+import { deviceMatching } from '../../test-utils/media';
 import { renderWithProviders } from '../../test-utils/render';
 import { queueItem, reasons, waiverItem } from '../../test-utils/review-queue';
 import { signInAs, uuid } from '../../test-utils/transactions';
@@ -38,15 +39,6 @@ function renderPanel(item: ReviewQueueItem) {
     { path: '/admin/review', trpcClient: stub.client },
   );
   return { ...view, stub, on };
-}
-
-/** The browser as a device answers `matching` media queries (jsdom's answers none). */
-function deviceMatching(...matching: string[]) {
-  const real = window.matchMedia;
-  vi.spyOn(window, 'matchMedia').mockImplementation((query) => ({
-    ...real(query),
-    matches: matching.includes(query),
-  }));
 }
 
 const withFile = (overrides: Partial<ReviewQueueItem['form']>) => {

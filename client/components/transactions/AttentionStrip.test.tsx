@@ -1,9 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AttentionAnswer } from '../../../shared/schemas/dashboard';
 import { PHONE_QUERY } from '../../layout/breakpoints';
 import { Home } from '../../pages/Home';
+import { deviceMatching } from '../../test-utils/media';
 import { renderWithProviders } from '../../test-utils/render';
+import { queueItem } from '../../test-utils/review-queue';
 import { page, signInAs, summary, uuid } from '../../test-utils/transactions';
 import { type StubHandler, stubTrpcClient, trpcError } from '../../test-utils/trpc-stub';
 import { NOTHING_NEEDS_ATTENTION, PHONE_ATTENTION_ITEMS } from './AttentionStrip';
@@ -127,16 +129,7 @@ describe("'Needs your attention' on /home", () => {
 
 describe("an admin's /home: what waits for the desk", () => {
   const atRiskFile = (n: number, closingDate: string) => ({
-    transaction: {
-      _id: uuid(n),
-      streetAddress: `${n} Main Street`,
-      city: `City ${n}`,
-      state: 'CA',
-      zip: '90210',
-      type: 'Purchase',
-      role: 'Buyer',
-      user: { _id: uuid(900), firstName: 'Dana', lastName: 'Agent' },
-    },
+    transaction: queueItem(n).transaction,
     closingDate,
     missing: 2,
     rejected: 0,
@@ -187,13 +180,8 @@ describe("an admin's /home: what waits for the desk", () => {
 });
 
 describe('on a phone', () => {
-  const { matchMedia } = window;
-  beforeEach(() => {
-    window.matchMedia = (query: string) => ({ ...matchMedia(query), matches: query === PHONE_QUERY });
-  });
-  afterEach(() => {
-    window.matchMedia = matchMedia;
-  });
+  beforeEach(() => deviceMatching(PHONE_QUERY));
+  afterEach(() => vi.restoreAllMocks());
 
   it(`shows the first ${PHONE_ATTENTION_ITEMS} items of each group until 'Show all'`, async () => {
     const { user } = renderHome(() => ({
