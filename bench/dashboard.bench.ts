@@ -14,6 +14,7 @@ import {
   planTurnaround,
   probesSql,
 } from '../server/services/dashboard/turnaround';
+import { reviewQueueSql } from '../server/services/transactions/review-queue';
 import { signIn } from '../server/test/rest-client';
 import { DESK_AT_RISK_ITEMS } from '../shared/schemas/dashboard';
 import type { Benchmark, Goal } from './lib/benchmark';
@@ -207,7 +208,7 @@ const benchmark: Benchmark = {
         rejectedItemsSql(owner.id),
         missingItemsSql(owner.id),
         deadlinesSql(owner.id, addDays(today, 7)),
-        queueSql(now),
+        reviewQueueSql({ page: 1, limit: 1 }),
         atRiskSql(today, DESK_AT_RISK_ITEMS),
         atRiskCountSql(today),
       ];
