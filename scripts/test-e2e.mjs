@@ -26,5 +26,7 @@ function run(command, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-run('npm', ['run', 'build']);
+// The browser tests run the built server: built now unless nothing it is built from changed since
+// the last build (`npm start` in the server tests may just have built it).
+run('node', ['scripts/build-if-changed.mjs']);
 run('npx', ['playwright', 'test', ...passThrough]);

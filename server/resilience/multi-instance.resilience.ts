@@ -65,8 +65,9 @@ async function startInstance(
       ADMIN_EMAIL: OWNER.email,
       ADMIN_PASSWORD: OWNER.password,
       SEED_DEMO: 'false',
-      // info: the migration lines tell which instance applied what.
-      LOG_LEVEL: 'info',
+      // debug: the migration lines tell which instance applied what, and each request's line
+      // which instance answered it (request lines are written at debug).
+      LOG_LEVEL: 'debug',
       PORT: String(port),
       // The clients of these tests all come from 127.0.0.1; the per-address limit would refuse them.
       RATE_LIMIT_PER_MIN: '0',
@@ -338,7 +339,7 @@ describe('behind the load balancer (deploy/Caddyfile in Caddy)', () => {
   let owner: SignedIn;
   let agent: SignedIn;
   const hostOf = (instance: Instance) => new URL(instance.server.baseUrl).host;
-  /** How many of the marked requests an instance logged (LOG_LEVEL=info logs every request). */
+  /** How many of the marked requests an instance logged (LOG_LEVEL=debug logs every request). */
   const marked = (instance: Instance, mark: string) =>
     instance.server.output().split(`mark=${mark}`).length - 1;
 
