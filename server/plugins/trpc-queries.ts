@@ -16,17 +16,19 @@ import {
 import { routeHooks } from './route-hooks';
 
 /**
- * tRPC queries over HTTP GET, answered without tRPC's Fetch adapter (issue 9, goal b).
+ * tRPC queries over HTTP GET, answered without tRPC's Fetch adapter. tRPC 11 turns every Node
+ * request into a Fetch Request (Headers, URL, AbortController) and its answer into a Fetch Response
+ * that Fastify then streams out: on Node 20 that costs about as much CPU as the rest of a query.
+ * What it buys (`npm run bench -- api-list`, 2026-12-02): the tRPC list at 1.26x raw Fastify +
+ * pg's CPU per answer and 1.01 of its requests/s with this hook, 2.44x and 0.55 through tRPC's
+ * adapter alone (goals 1.5x and 0.85).
  *
- * tRPC 11 turns every Node request into a Fetch Request (Headers, URL, AbortController) and its
- * answer into a Fetch Response that Fastify then streams out: on Node 20 that costs about as much
- * CPU as the rest of a typical query, which made the transaction list through tRPC markedly
- * slower than the same procedure through the REST routes (docs/PERFORMANCE.md). For the plain
- * case, queries sent as GET and answered as one JSON document (what the client's httpBatchLink
- * sends), this hook calls the procedures directly and writes the answer with tRPC's own
- * functions: the same error shapes (our errorFormatter), the same statuses (207 for a batch of
- * mixed outcomes), the same onError. Everything else (mutations, subscriptions, streaming
- * requests, unknown paths, unreadable input) is left to tRPC's adapter, untouched.
+ * For the plain case, queries sent as GET and answered as one JSON document (what the client's
+ * httpBatchLink sends), this hook calls the procedures through tRPC's own runner and writes the
+ * answer with tRPC's own functions: the same error shapes (our errorFormatter), the same statuses
+ * (207 for a batch of mixed outcomes), the same onError. Everything else (mutations,
+ * subscriptions, streaming requests, unknown paths, unreadable input) is left to tRPC's adapter,
+ * untouched.
  */
 
 export type TrpcQueriesOptions = {
@@ -57,8 +59,8 @@ const firstOf = (value: unknown): string | null =>
  * The query string's `batch` and `input` as tRPC reads them: URLSearchParams over everything
  * after the first "?" (the first of a repeated name, "+" for a space, escapes decoded as UTF-8).
  * Fastify has already parsed the same text (fast-querystring), which reads it alike as long as
- * every escape is of an ASCII byte: that parse is used then (issue 23: a second one cost about
- * 2 µs a query). Non-ASCII text or a malformed escape, where the two could differ, is read by
+ * every escape is of an ASCII byte: that parse is used then (a second one cost about 2 µs a
+ * query). Non-ASCII text or a malformed escape, where the two could differ, is read by
  * URLSearchParams, as tRPC would.
  */
 function queryParameters(req: FastifyRequest): { batch: string | null; input: string | null } {
@@ -131,9 +133,9 @@ async function answer(
 ) {
   const { router } = options;
   const results = await Promise.all(
-    calls.map(async ({ path, input, procedure }, batchIndex): Promise<CallResult> => {
+    calls.map(async ({ path, input }, batchIndex): Promise<CallResult> => {
       try {
-        const data = await callProcedure({ procedure, path, ctx, input, batchIndex });
+        const data = await callProcedure({ router, path, type: 'query', ctx, input, batchIndex });
         return { result: { data } };
       } catch (cause) {
         const error = toTRPCError(cause);
@@ -150,7 +152,7 @@ async function answer(
       .header('content-type', 'application/json')
       // Serialized by the reply's own serializer, so that Fastify leaves the content type exactly
       // as tRPC writes it (no charset added), and the text goes to the socket without a Buffer
-      // copy of it first (issue 23).
+      // copy of it first.
       .serializer(JSON.stringify)
       .send(serializeResponse(router, json))
   );

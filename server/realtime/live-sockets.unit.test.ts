@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { initTRPC } from '@trpc/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
+import { z } from 'zod';
 import type { Context } from '../trpc/context';
 import { LiveSocketServer } from './live-sockets';
 
@@ -14,7 +15,7 @@ import { LiveSocketServer } from './live-sockets';
 
 const t = initTRPC.context<Context>().create();
 const router = t.router({
-  echo: t.procedure.query(({ input }) => input ?? 'nothing'),
+  echo: t.procedure.input(z.string().optional()).query(({ input }) => input ?? 'nothing'),
   ticks: t.procedure.subscription(async function* ({ signal }) {
     yield 'first';
     await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve()));

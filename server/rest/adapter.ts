@@ -9,7 +9,13 @@ import type { AppDeps } from '../deps';
 import { installIdempotency } from '../plugins/idempotency';
 import { contextOfRequest } from '../trpc/context';
 import { type Access, accessOf } from '../trpc/init';
-import { callProcedure, inputSchemaOf, outputSchemaOf, proceduresOf } from '../trpc/internals';
+import {
+  callProcedure,
+  inputSchemaOf,
+  outputSchemaOf,
+  proceduresOf,
+  procedureTypeOf,
+} from '../trpc/internals';
 import {
   BEARER,
   type ErrorStatus,
@@ -238,7 +244,7 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
       );
     }
     const shape = routeShape(route, path);
-    const { procedure } = route;
+    const type = procedureTypeOf(route.procedure);
     const access = accessOf(route.procedure);
     const status = route.successStatus ?? 200;
     const restIn = readsQuery(route.method) ? 'querystring' : 'body';
@@ -274,7 +280,7 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
         const from = readsQuery(route.method) ? req.query : req.body;
         const params = (req.params ?? {}) as Record<string, string>;
         const input = shape.hasInput ? inputOf(from, params, shape.params !== undefined) : undefined;
-        const result = await callProcedure({ procedure, path, ctx, input });
+        const result = await callProcedure({ router, path, type, ctx, input });
         reply.code(status);
         return status === 204 ? reply.send() : reply.send(result);
       },

@@ -1,15 +1,22 @@
-import { type AnyProcedure, initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from '@trpc/server';
+import {
+  type AnyProcedure,
+  getTRPCErrorFromUnknown,
+  initTRPC,
+  type TRPC_ERROR_CODE_KEY,
+  TRPCError,
+} from '@trpc/server';
 import { apiMessages, integrationMessages } from '../../shared/messages';
 import type { ApiErrorCode } from '../../shared/schemas/common';
 import { classifyError } from '../errors';
 import type { Caller } from '../services/context';
 import { sessionUser } from '../services/sessions';
 import type { Context } from './context';
-import { prepareProcedures, procedureMetaOf } from './internals';
+import { procedureMetaOf } from './internals';
+import { parsingSynchronously } from './sync-parse';
 
 /**
- * The only initTRPC of the project (DESIGN.md section 10). Routers import the base
- * procedures below and `router`; nothing else from tRPC.
+ * The only initTRPC of the project. Routers import the base procedures below and `router`;
+ * nothing else from tRPC.
  */
 
 export type Access = 'public' | 'user' | 'admin' | 'owner';
@@ -39,7 +46,7 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    // Dates travel as ISO strings (DESIGN.md section 5): no transformer, same JSON as REST.
+    // Dates travel as ISO strings: no transformer, the same JSON as REST.
     isDev: false,
     errorFormatter({ shape, error }) {
       const { status, body } = classifyError(error);
@@ -61,32 +68,45 @@ const t = initTRPC
 /** Marks a subscription event with its id, so a reconnecting client resumes after it. */
 export { tracked } from '@trpc/server';
 
-/** Every router prepares its procedures to be called cheaply (prepareProcedures in internals.ts). */
-export const router = ((record) => prepareProcedures(t.router(record))) as typeof t.router;
+export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
- * Turns whatever a procedure threw (AppError, Prisma, pg...) into a TRPCError of the right code,
- * so tRPC derives the same status as REST does. The original stays as `cause` for the log.
+ * Whatever a procedure threw (AppError, Prisma, pg...) as a TRPCError of the right code, so tRPC
+ * derives the same status as REST does. The original stays as `cause` for the log.
  */
-const mapErrors = t.middleware(async ({ next }) => {
-  const result = await next();
+function mappedError(error: TRPCError): TRPCError {
+  const { body } = classifyError(error);
+  const code = TRPC_CODE[body.code];
+  if (error.code === code) return error;
+  return new TRPCError({ code, message: body.message, cause: error.cause ?? error });
+}
+
+/**
+ * Runs a base procedure's checks and then the rest of the call, mapping every failure, thrown
+ * here or answered from below, with mappedError. Each base procedure is one middleware built on
+ * this, not one per concern: tRPC's runner copies a call's options at every level.
+ */
+async function settled<TResult extends { ok: boolean }>(run: () => Promise<TResult>): Promise<TResult> {
+  let result: TResult;
+  try {
+    result = await run();
+  } catch (cause) {
+    throw mappedError(getTRPCErrorFromUnknown(cause));
+  }
   if (!result.ok) {
-    const { body } = classifyError(result.error);
-    const code = TRPC_CODE[body.code];
-    if (result.error.code !== code) {
-      throw new TRPCError({ code, message: body.message, cause: result.error.cause ?? result.error });
-    }
+    const { error } = result as unknown as { error: TRPCError };
+    const mapped = mappedError(error);
+    if (mapped !== error) throw mapped;
   }
   return result;
-});
-
-const base = t.procedure.use(mapErrors);
+}
 
 /**
  * Text with a lone UTF-16 surrogate (JSON can carry one, as "\ud800") has no UTF-8 form and
  * PostgreSQL refuses it inside arrays and JSON columns (the audit trail among them): a 500 unless
- * refused here, for every procedure, once who may call has been settled (DESIGN.md section 11).
+ * refused, for every procedure, once who may call has been settled (authentication comes before
+ * validation).
  */
 const LONE_SURROGATE = /\p{Surrogate}/u;
 function holdsLoneSurrogate(input: unknown): boolean {
@@ -102,14 +122,21 @@ function holdsLoneSurrogate(input: unknown): boolean {
   }
   return false;
 }
-const storableInput = t.middleware(async ({ getRawInput, next }) => {
+async function assertStorable(getRawInput: () => Promise<unknown>): Promise<void> {
   if (holdsLoneSurrogate(await getRawInput())) {
     throw new TRPCError({ code: 'BAD_REQUEST', message: apiMessages.unstorableText });
   }
-  return next();
-});
+}
 
-export const publicProcedure = base.meta({ access: 'public' }).use(storableInput);
+/** Every base procedure below checks its zod schemas with a synchronous parse (sync-parse.ts). */
+const procedure = parsingSynchronously(t.procedure);
+
+export const publicProcedure = procedure.meta({ access: 'public' }).use(({ getRawInput, next }) =>
+  settled(async () => {
+    await assertStorable(getRawInput);
+    return next();
+  }),
+);
 
 /**
  * Signed in: a valid access token AND a user who still exists, is approved and has not changed
@@ -117,7 +144,7 @@ export const publicProcedure = base.meta({ access: 'public' }).use(storableInput
  */
 async function signedInUser(ctx: Context): Promise<Caller> {
   if (ctx.apiKey) {
-    // A key acts as its creator, who must still be an active admin (DESIGN.md 12.3).
+    // A key acts as its creator, who must still be an active admin.
     const creator = await sessionUser(ctx, { id: ctx.apiKey.userId });
     if (!creator?.isAdminApproved || creator.role !== 'admin') {
       throw new TRPCError({ code: 'UNAUTHORIZED', message: integrationMessages.keyCreatorInactive });
@@ -139,47 +166,58 @@ async function signedInUser(ctx: Context): Promise<Caller> {
   return { id: user.id, role: user.role, isOwner: user.isOwner };
 }
 
-const signedIn = base.use(async ({ ctx, next }) => next({ ctx: { user: await signedInUser(ctx) } }));
+/** Who passes `access`, beyond being signed in. The role comes from the row, not the token. */
+function admitted(user: Caller, access: 'user' | 'admin' | 'owner'): boolean {
+  if (access === 'user') return true;
+  return user.role === 'admin' && (access === 'admin' || user.isOwner);
+}
 
-export const protectedProcedure = signedIn.meta({ access: 'user' }).use(storableInput);
+/** A signed-in procedure for `access`: the user loaded fresh, then its role checked. */
+function signedInProcedure(access: 'user' | 'admin' | 'owner') {
+  return procedure.meta({ access }).use(({ ctx, getRawInput, next }) =>
+    settled(async () => {
+      const user = await signedInUser(ctx);
+      if (!admitted(user, access)) throw new TRPCError({ code: 'FORBIDDEN', message: apiMessages.forbidden });
+      await assertStorable(getRawInput);
+      return next({ ctx: { user } });
+    }),
+  );
+}
+
+export const protectedProcedure = signedInProcedure('user');
 
 /**
- * A signed-in list whose own statement confirms the session (issue 23): the call first runs with
- * the user the access token claims and `ctx.sessionToConfirm`, and its statement checks those
- * claims against the user's row in the same round trip (services/sessions.ts). Its answer is kept
- * only if that statement confirmed them. Any other outcome (a claim the row no longer bears, an
- * error, a service that did not check) runs the call again the usual way, which then answers what
- * signedIn would have: so the result is always what the full check gives, at the cost of a
- * second run when the token's claims are out of date. Only for queries, which change nothing.
+ * A signed-in list whose own statement confirms the session: the call first runs with the user
+ * the access token claims and `ctx.sessionToConfirm`, and its statement checks those claims
+ * against the user's row in the same round trip (services/sessions.ts). Its answer is kept only
+ * if that statement confirmed them. Any other outcome (a claim the row no longer bears, an error,
+ * a service that did not check, input that cannot be stored) runs the call again the usual way,
+ * which then answers what protectedProcedure would have: so the result is always what the full
+ * check gives, at the cost of a second run when the token's claims are out of date. Only for
+ * queries, which change nothing.
  */
-const signedInByStatement = base.use(async ({ ctx, next, type }) => {
-  if (type === 'query' && ctx.auth && !ctx.apiKey) {
-    const session = { id: ctx.auth.sub, role: ctx.auth.role, tokenVersion: ctx.auth.ver, confirmed: false };
-    const claimed = { id: session.id, role: session.role, isOwner: false };
-    const result = await next({ ctx: { user: claimed, sessionToConfirm: session } });
-    if (session.confirmed && result.ok) return result;
-  }
-  return next({ ctx: { user: await signedInUser(ctx), sessionToConfirm: undefined } });
-});
+export const protectedListProcedure = procedure
+  .meta({ access: 'user' })
+  .use(({ ctx, type, getRawInput, next }) =>
+    settled(async () => {
+      if (type === 'query' && ctx.auth && !ctx.apiKey && !holdsLoneSurrogate(await getRawInput())) {
+        const session = {
+          id: ctx.auth.sub,
+          role: ctx.auth.role,
+          tokenVersion: ctx.auth.ver,
+          confirmed: false,
+        };
+        const claimed = { id: session.id, role: session.role, isOwner: false };
+        const result = await next({ ctx: { user: claimed, sessionToConfirm: session } });
+        if (session.confirmed && result.ok) return result;
+      }
+      const user = await signedInUser(ctx);
+      await assertStorable(getRawInput);
+      return next({ ctx: { user, sessionToConfirm: undefined } });
+    }),
+  );
 
-export const protectedListProcedure = signedInByStatement.meta({ access: 'user' }).use(storableInput);
+export const adminProcedure = signedInProcedure('admin');
 
-/** The role comes from the database row, not the token, so a demotion applies at once. */
-export const adminProcedure = signedIn
-  .meta({ access: 'admin' })
-  .use(({ ctx, next }) => {
-    if (ctx.user.role !== 'admin') throw new TRPCError({ code: 'FORBIDDEN', message: apiMessages.forbidden });
-    return next();
-  })
-  .use(storableInput);
-
-/** The spec's "designated admin": the single owner account (DESIGN.md section 4). */
-export const ownerProcedure = signedIn
-  .meta({ access: 'owner' })
-  .use(({ ctx, next }) => {
-    if (!ctx.user.isOwner || ctx.user.role !== 'admin') {
-      throw new TRPCError({ code: 'FORBIDDEN', message: apiMessages.forbidden });
-    }
-    return next();
-  })
-  .use(storableInput);
+/** The "designated admin" of the product: the single owner account. */
+export const ownerProcedure = signedInProcedure('owner');
