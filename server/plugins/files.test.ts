@@ -8,7 +8,7 @@ import type { AppDeps } from '../deps';
 import { buildTestApp, setupTestDatabase, testDeps } from '../test/harness';
 
 /**
- * The /files route's byte ranges (issue 22: large PDFs render progressively): one range is a 206
+ * The /files route's byte ranges (large PDFs render progressively): one range is a 206
  * of exactly its bytes, a range past the end a 416, anything else the whole file; never
  * compressed, whatever Accept-Encoding says. Real requests through the app, on the local driver.
  */
@@ -85,8 +85,42 @@ describe('GET /files/<key> with a Range', () => {
     expect(past.rawPayload.equals(pdf)).toBe(true);
   });
 
+  it('the unit in any case, spaces around the positions: the same range', async () => {
+    for (const range of ['Bytes=7-7', 'BYTES= 7-7', ' bytes =7-7 ']) {
+      const res = await get(pdfUrl, { range });
+      expect(res.statusCode, range).toBe(206);
+      expect(res.headers['content-range'], range).toBe(`bytes 7-7/${pdf.length}`);
+      expect(res.rawPayload.equals(pdf.subarray(7, 8)), range).toBe(true);
+    }
+  });
+
+  it('a suffix longer than the file is all of it; positions longer than any file do not fail', async () => {
+    const whole = `bytes 0-${pdf.length - 1}/${pdf.length}`;
+    const longer = await get(pdfUrl, { range: `bytes=-${pdf.length + 1}` });
+    expect(longer.statusCode).toBe(206);
+    expect(longer.headers['content-range']).toBe(whole);
+    expect(longer.rawPayload.equals(pdf)).toBe(true);
+
+    const huge = '9'.repeat(400);
+    expect((await get(pdfUrl, { range: `bytes=${huge}-` })).statusCode).toBe(416);
+    const toHuge = await get(pdfUrl, { range: `bytes=2-${huge}` });
+    expect(toHuge.statusCode).toBe(206);
+    expect(toHuge.headers['content-range']).toBe(`bytes 2-${pdf.length - 1}/${pdf.length}`);
+    expect(toHuge.rawPayload.equals(pdf.subarray(2))).toBe(true);
+    for (const suffix of [`1${'0'.repeat(20)}`, huge]) {
+      const res = await get(pdfUrl, { range: `bytes=-${suffix}` });
+      expect(res.statusCode, suffix).toBeLessThan(300);
+      expect(res.rawPayload.equals(pdf), suffix).toBe(true);
+    }
+  });
+
   it('a range naming no byte of the file: 416 with the size, and the usual error body', async () => {
-    for (const range of [`bytes=${pdf.length}-`, `bytes=${pdf.length + 5}-${pdf.length + 9}`, 'bytes=-0']) {
+    for (const range of [
+      `bytes=${pdf.length}-`,
+      `bytes=${pdf.length + 5}-${pdf.length + 9}`,
+      'bytes=-0',
+      'bytes=-000',
+    ]) {
       const res = await get(pdfUrl, { range });
       expect(res.statusCode, range).toBe(416);
       expect(res.headers['content-range'], range).toBe(`bytes */${pdf.length}`);
@@ -104,10 +138,23 @@ describe('GET /files/<key> with a Range', () => {
   it('several ranges, another unit, bad syntax or an If-Range: ignored, the whole file', async () => {
     for (const headers of [
       { range: 'bytes=0-9,20-29' } as Record<string, string>,
+      { range: 'bytes=-1,0-' },
+      { range: `bytes=0-9,${pdf.length + 5}-` },
       { range: 'bytes=0-9, bytes=20-29' },
       { range: 'items=0-9' },
+      { range: '=0-9' },
+      { range: 'bytes 0-9' },
+      { range: '' },
+      { range: 'bytes' },
+      { range: 'bytes=' },
+      { range: 'bytes=-' },
       { range: 'bytes=9-0' },
       { range: 'bytes=abc' },
+      { range: 'bytes=1-2-3' },
+      { range: 'bytes=0x10-20' },
+      { range: 'bytes=1.5-2' },
+      { range: 'bytes=+1-2' },
+      { range: 'bytes=-+1' },
       { range: 'bytes=0-9', 'if-range': '"an-etag"' },
     ]) {
       const res = await get(pdfUrl, headers);

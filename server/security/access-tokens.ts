@@ -1,9 +1,10 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { ROLES } from '../../shared/constants';
 
 /**
- * Short-lived access tokens (DESIGN.md section 4): HS256, 15 minutes, claims `sub` and `role`,
+ * Short-lived access tokens: HS256, 15 minutes, claims `sub` and `role`,
  * plus `ver` (the user's tokenVersion) so a password change ends older tokens at once.
  * Only HS256 is accepted: `alg: none` and every other algorithm are refused by jose.
  */
@@ -20,7 +21,7 @@ export type AccessClaims = z.infer<typeof claimsSchema>;
 /**
  * The secret as a WebCrypto HMAC key, imported once per secret: importing it again for every
  * token (what passing the raw bytes to jose does) costs about 5 times the verification itself,
- * on every authenticated request (issue 9).
+ * on every authenticated request.
  */
 const keys = new Map<string, Promise<CryptoKey>>();
 function hmacKey(secret: string): Promise<CryptoKey> {
@@ -52,14 +53,15 @@ export async function signAccessToken(claims: AccessClaims, secret: string, now:
 /**
  * Tokens whose signature and claims were verified, kept until they expire. A signed-in client
  * sends the same token with every request for 15 minutes; checking its HMAC again each time
- * would give the same answer at a cost that shows on every request (issue 9). Only the exact
- * string verified before is found here (anything altered is verified afresh), its time claims are
- * checked against `now` on every use, and the user behind it is still loaded on every call.
+ * would give the same answer at a cost that shows on every request. Only the exact string
+ * verified before is found here (anything altered is verified afresh), under the secret it was
+ * verified with; its time claims are checked against the caller's `now` on every use (the cache's
+ * TTL runs on the process's clock and only frees the memory), and the user behind it is still
+ * loaded on every call.
  */
 type Remembered = { claims: AccessClaims; notBefore: number; expires: number };
-const verified = new Map<string, Map<string, Remembered>>();
-/** Bounded: when full, the oldest entry goes (a Map iterates in insertion order). */
 const MAX_REMEMBERED = 10_000;
+const verified = new Map<string, LRUCache<string, Remembered>>();
 
 function remembered(secret: string, token: string, now: Date): AccessClaims | null | undefined {
   const entry = verified.get(secret)?.get(token);
@@ -74,17 +76,13 @@ function remembered(secret: string, token: string, now: Date): AccessClaims | nu
   return entry.claims;
 }
 
-function remember(secret: string, token: string, entry: Remembered): void {
+function remember(secret: string, token: string, entry: Remembered, now: Date): void {
   let tokens = verified.get(secret);
   if (!tokens) {
-    tokens = new Map();
+    tokens = new LRUCache({ max: MAX_REMEMBERED });
     verified.set(secret, tokens);
   }
-  if (tokens.size >= MAX_REMEMBERED) {
-    const oldest = tokens.keys().next();
-    if (!oldest.done) tokens.delete(oldest.value);
-  }
-  tokens.set(token, entry);
+  tokens.set(token, entry, { ttl: entry.expires * 1000 - now.getTime() });
 }
 
 /** The claims of a valid token, or null for anything else (expired, tampered, malformed). */
@@ -105,11 +103,12 @@ export async function verifyAccessToken(
     if (!parsed.success) return null;
     // Shared by every request that brings this token: nobody may change it.
     const claims = Object.freeze(parsed.data);
-    remember(secret, token, {
+    const entry = {
       claims,
       notBefore: typeof payload.nbf === 'number' ? payload.nbf : Number.NEGATIVE_INFINITY,
       expires: payload.exp ?? 0, // present: requiredClaims
-    });
+    };
+    remember(secret, token, entry, now);
     return claims;
   } catch (error) {
     if (error instanceof joseErrors.JOSEError) return null;

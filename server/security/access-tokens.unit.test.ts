@@ -2,8 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken, verifyAccessToken } from './access-tokens';
 
 /**
- * verifyAccessToken remembers the tokens it has verified (issue 9: checking the same HMAC on
- * every request cost more than the rest of the check). Remembering must never accept what a fresh
+ * verifyAccessToken remembers the tokens it has verified (checking the same HMAC on every
+ * request cost more than the rest of the check). Remembering must never accept what a fresh
  * verification would refuse: the time claims still apply, and a token is remembered only as the
  * exact string, under the secret it was verified with.
  */

@@ -8,7 +8,7 @@ import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from
 import { type Actor, restCalls } from '../test/rest-calls';
 
 /**
- * The calendar (DESIGN.md 12.2): GET /api/calendar's shape, range and who sees what, and the
+ * The calendar: GET /api/calendar's shape, range and who sees what, and the
  * iCalendar feed behind POST /api/calendar/feed, read with a real parser (ical.js): all-day
  * VEVENTs with stable UIDs, following date changes, revoked by a new feed.
  */
@@ -143,7 +143,16 @@ describe('the iCalendar feed', () => {
   const newFeed = async (who: Actor) =>
     feedPath((await ok<{ url: string }>(200, 'POST', '/api/calendar/feed', who)).url);
 
-  type FeedEvent = { uid: string; summary: string; start: string; end: string; allDay: boolean; url: string };
+  type FeedEvent = {
+    uid: string;
+    summary: string;
+    description: string;
+    sequence: number;
+    start: string;
+    end: string;
+    allDay: boolean;
+    url: string;
+  };
   /** GET without any header, parsed by ical.js into its VEVENTs. */
   async function readFeed(path: string): Promise<FeedEvent[]> {
     const res = await app.inject({ method: 'GET', url: path });
@@ -158,6 +167,8 @@ describe('the iCalendar feed', () => {
       return {
         uid: event.uid,
         summary: event.summary,
+        description: event.description,
+        sequence: event.sequence,
         start: event.startDate.toString(),
         end: event.endDate.toString(),
         allDay: event.startDate.isDate && event.endDate.isDate,
@@ -197,6 +208,9 @@ describe('the iCalendar feed', () => {
     ]);
     expect(new Set(events.map((event) => event.uid)).size).toBe(4);
     expect(events[0]?.url).toBe(`${APP_URL}/home/transactions/${aliceDeal.id}`);
+    expect(events[0]?.description).toBe(
+      `Appraisal deadline for ${aliceDeal.streetAddress}. ${APP_URL}/home/transactions/${aliceDeal.id}`,
+    );
     // The same UIDs on every request (a calendar app matches its copies by them).
     expect((await readFeed(path)).map((event) => event.uid)).toEqual(events.map((event) => event.uid));
   });
@@ -204,6 +218,11 @@ describe('the iCalendar feed', () => {
   it('follows a date change under the same UID', async () => {
     const deal = await createTransaction(database.db, { userId: bob.id, streetAddress: `56 Pine Rd ${RUN}` });
     await setDates(bob, deal.id, [{ kind: 'inspection', date: '2026-12-03' }]);
+    // An hour ago, so that the edit below is later by more than the second SEQUENCE counts.
+    await database.db.keyDate.updateMany({
+      where: { transactionId: deal.id },
+      data: { updatedAt: new Date(Date.now() - 3_600_000) },
+    });
     const path = await newFeed(bob);
     const before = (await readFeed(path)).find((event) => event.summary.includes('56 Pine Rd'));
     expect(before?.start).toBe('2026-12-03');
@@ -211,6 +230,8 @@ describe('the iCalendar feed', () => {
     const after = (await readFeed(path)).find((event) => event.summary.includes('56 Pine Rd'));
     expect(after?.start).toBe('2026-12-08');
     expect(after?.uid).toBe(before?.uid);
+    // A subscriber replaces its copy only for a higher SEQUENCE.
+    expect(after?.sequence).toBeGreaterThan(before?.sequence ?? Number.POSITIVE_INFINITY);
   });
 
   it('escapes and folds text so a parser reads it back exactly', async () => {

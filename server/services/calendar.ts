@@ -1,3 +1,4 @@
+import ical, { ICalCalendarMethod, ICalEventTransparency } from 'ical-generator';
 import type {
   CalendarAnswer,
   CalendarEvent,
@@ -5,14 +6,13 @@ import type {
   KeyDateKind,
 } from '../../shared/schemas/key-dates';
 import { Prisma } from '../db/generated/client';
-
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { assertSelfOrAdmin } from './access';
 import { todayIn } from './calendar-days';
 import type { CallerContext, ServiceContext } from './context';
 
 /**
- * The calendar of key dates (DESIGN.md 12.2): an agent's own, an admin's everyone's (or one
+ * The calendar of key dates: an agent's own, an admin's everyone's (or one
  * agent's), over a range of days; and the same as an iCalendar feed behind a secret address.
  */
 
@@ -125,31 +125,6 @@ export async function calendarFeed(
   });
 }
 
-/** RFC 5545 TEXT: backslash, semicolon, comma and newlines escaped. */
-const escapeText = (value: string) =>
-  value.replaceAll('\\', '\\\\').replaceAll(';', '\\;').replaceAll(',', '\\,').replace(/\r?\n/g, '\\n');
-
-/** Content lines are folded at 75 octets (RFC 5545 3.1), never inside a UTF-8 sequence. */
-function fold(line: string): string {
-  const bytes = Buffer.from(line, 'utf8');
-  if (bytes.length <= 75) return line;
-  const parts: string[] = [];
-  let start = 0;
-  let limit = 75;
-  while (start < bytes.length) {
-    let end = Math.min(start + limit, bytes.length);
-    // Back off to the start of a UTF-8 character (continuation bytes are 10xxxxxx).
-    while (end < bytes.length && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
-    parts.push(bytes.subarray(start, end).toString('utf8'));
-    start = end;
-    limit = 74; // the leading space of a continuation line counts
-  }
-  return parts.join('\r\n ');
-}
-
-const stamp = (date: Date) => `${date.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
-const dayValue = (day: string) => day.replaceAll('-', '');
-
 function toICalendar(
   rows: EventRow[],
   { appUrl, now, admin }: { appUrl: string; now: Date; admin: boolean },
@@ -160,37 +135,32 @@ function toICalendar(
   } catch {
     // APP_URL is validated at start.
   }
-  const lines = [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Brokerage Portal//Key dates//EN',
-    'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
-    'X-WR-CALNAME:Brokerage Portal key dates',
-    // Ask calendar apps to look again hourly (Outlook and Apple honour these; Google polls itself).
-    'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
-    'X-PUBLISHED-TTL:PT1H',
-  ];
+  const calendar = ical({
+    prodId: { company: 'Brokerage Portal', product: 'Key dates', language: 'EN' },
+    scale: 'GREGORIAN',
+    method: ICalCalendarMethod.PUBLISH,
+    name: 'Brokerage Portal key dates',
+    // Ask calendar apps to look again hourly (Outlook and Apple honour this; Google polls itself).
+    ttl: 60 * 60,
+  });
   for (const row of rows) {
     const path = admin
       ? `/adminTransactions/transactions/${row.transaction_id}`
       : `/home/transactions/${row.transaction_id}`;
-    lines.push(
-      'BEGIN:VEVENT',
-      `UID:${row.id}@${host}`,
-      `DTSTAMP:${stamp(now)}`,
-      `LAST-MODIFIED:${stamp(row.updated_at)}`,
+    calendar.createEvent({
+      id: `${row.id}@${host}`,
+      stamp: now,
+      lastModified: row.updated_at,
       // Increases with every edit of the date, so subscribers replace their copy.
-      `SEQUENCE:${Math.max(0, Math.floor(row.updated_at.getTime() / 1000) - 1_700_000_000)}`,
-      `DTSTART;VALUE=DATE:${dayValue(row.date)}`,
-      `DTEND;VALUE=DATE:${dayValue(shiftDay(row.date, 1))}`,
-      `SUMMARY:${escapeText(`${row.done ? 'Done: ' : ''}${row.label}: ${row.street_address}`)}`,
-      `DESCRIPTION:${escapeText(`${row.label} for ${row.street_address}. ${appUrl}${path}`)}`,
-      `URL:${appUrl}${path}`,
-      'TRANSP:TRANSPARENT',
-      'END:VEVENT',
-    );
+      sequence: Math.max(0, Math.floor(row.updated_at.getTime() / 1000) - 1_700_000_000),
+      allDay: true,
+      start: row.date,
+      end: shiftDay(row.date, 1),
+      summary: `${row.done ? 'Done: ' : ''}${row.label}: ${row.street_address}`,
+      description: `${row.label} for ${row.street_address}. ${appUrl}${path}`,
+      url: `${appUrl}${path}`,
+      transparency: ICalEventTransparency.TRANSPARENT,
+    });
   }
-  lines.push('END:VCALENDAR');
-  return `${lines.map(fold).join('\r\n')}\r\n`;
+  return calendar.toString();
 }
