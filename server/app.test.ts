@@ -44,7 +44,11 @@ describe('request lines', () => {
     try {
       await logged.ready();
       const before = log.lines.length;
-      expect((await logged.inject('/healthz?token=secret-token')).statusCode).toBe(200);
+      const res = await logged.inject({
+        url: '/healthz?token=secret-token',
+        headers: { 'x-request-id': 'req-42' },
+      });
+      expect(res.statusCode).toBe(200);
       return log.entries().slice(before);
     } finally {
       await logged.close();
@@ -57,6 +61,7 @@ describe('request lines', () => {
     expect(more).toEqual([]);
     expect(line).toMatchObject({
       level: 20,
+      requestId: 'req-42',
       msg: 'request completed',
       req: { method: 'GET', url: '/healthz?token=%5Bredacted%5D' },
       res: { statusCode: 200 },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import type { AnyRouter, TRPCError } from '@trpc/server';
@@ -13,7 +14,7 @@ import { apiMessages } from '../shared/messages';
 import { poolOf } from './db/client';
 import type { AppDeps } from './deps';
 import { classifyError, describeErrorForLog } from './errors';
-import { loggerOptions, RequestLines, requestIdFrom, requestLogger } from './logger';
+import { loggerOptions, RequestLines, requestIdFrom } from './logger';
 import { CLIENT_DIST_DIR } from './paths';
 import { clientIsBuilt, clientPlugin, isClientRoute, isServerPath, sendIndex } from './plugins/client';
 import { compressionPlugin } from './plugins/compression';
@@ -22,7 +23,6 @@ import { fileRoutes } from './plugins/files';
 import { healthRoutes } from './plugins/health';
 import { mailLinkRoutes } from './plugins/mail-links';
 import { createAppMetrics, metricsPlugin, UNMATCHED_ROUTE } from './plugins/metrics';
-import { securityHeaders } from './plugins/security-headers';
 import { trpcQueries } from './plugins/trpc-queries';
 import { uploadRoutes } from './plugins/uploads';
 import { HeapCompaction } from './realtime/heap-compaction';
@@ -108,7 +108,6 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
       ? { loggerInstance: options.loggerInstance }
       : { logger: loggerOptions(config.logLevel) }),
     genReqId: (req) => requestIdFrom(req.headers['x-request-id'], randomUUID),
-    childLoggerFactory: requestLogger,
     logController: new RequestLines({ requestIdLogLabel: 'requestId' }),
     bodyLimit: JSON_BODY_LIMIT,
     // req.ip keys the rate limits and the logs: behind a load balancer it must come from
@@ -161,7 +160,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     return reply.code(404).send({ message: apiMessages.notFound, code: 'NOT_FOUND' });
   });
 
-  app.register(securityHeaders, {
+  app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -189,7 +188,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     crossOriginEmbedderPolicy: false,
   });
 
-  // Before every route: its onSend hook compresses the JSON answers of all of them.
+  // Before every route: it gives each route registered after it its onSend hook.
   app.register(compressionPlugin);
 
   if (config.rateLimitPerMin > 0) {

@@ -1,5 +1,5 @@
-import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
-import type { Bindings, ChildLoggerOptions, Level, LoggerOptions } from 'pino';
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import type { LoggerOptions } from 'pino';
 import { describeErrorForLog } from './errors';
 
 /**
@@ -34,7 +34,7 @@ const SECRET_FIELDS = [
   'cookie',
   'jwtSecret',
   'secretAccessKey',
-  // A webhook endpoint's signing secret (issue 20). Not 'key': job keys and storage keys are
+  // A webhook endpoint's signing secret. Not 'key': job keys and storage keys are
   // what an operator reads a log for, and an API key never travels in a logged field.
   'secret',
 ];
@@ -111,80 +111,5 @@ export class RequestLines extends LogController {
   override routeNotFound(request: FastifyRequest): void {
     if (!this.isLogDisabled(request))
       request.log.debug(`Route ${request.method}:${redactUrl(request.url)} not found`);
-  }
-}
-
-type LogFunction = FastifyBaseLogger['info'];
-
-/**
- * Fastify's childLoggerFactory: the request's logger (its request id bound) without making a pino
- * child for every request. pino applies the redaction paths to a child's bindings as it makes it,
- * about 5 µs of CPU a request (issue 23), and at the production level (warn) most requests never
- * write a line. The child is made by the first line that will be written, or by anything else
- * asked of it (its level, a child of its own), with exactly the bindings and options Fastify gave.
- * A route's own options (a log level of its own, serializers) get a child at once, as before, and
- * so does a logger that cannot say which levels it writes (not pino).
- */
-export function requestLogger(
-  this: unknown,
-  logger: FastifyBaseLogger,
-  bindings: Bindings,
-  options: ChildLoggerOptions,
-): FastifyBaseLogger {
-  const pinoLike = typeof (logger as { isLevelEnabled?: unknown }).isLevelEnabled === 'function';
-  if (Object.keys(options).length > 0 || !pinoLike) return logger.child(bindings, options);
-  return new RequestLogger(logger, bindings);
-}
-
-class RequestLogger implements FastifyBaseLogger {
-  #child: FastifyBaseLogger | undefined;
-  readonly #parent: FastifyBaseLogger;
-  readonly #bindings: Bindings;
-  constructor(parent: FastifyBaseLogger, bindings: Bindings) {
-    this.#parent = parent;
-    this.#bindings = bindings;
-  }
-  #logger(): FastifyBaseLogger {
-    this.#child ??= this.#parent.child(this.#bindings);
-    return this.#child;
-  }
-  /** Whether a line at `level` would be written: the parent's level until a child exists. */
-  #writes(level: Level): boolean {
-    const logger = this.#child ?? this.#parent;
-    return (logger as unknown as { isLevelEnabled(level: Level): boolean }).isLevelEnabled(level);
-  }
-  get level() {
-    return this.#logger().level;
-  }
-  set level(level) {
-    this.#logger().level = level;
-  }
-  // Methods on the prototype, not fields: no closures to make for every request.
-  fatal(...args: Parameters<LogFunction>): void {
-    this.#write('fatal', args);
-  }
-  error(...args: Parameters<LogFunction>): void {
-    this.#write('error', args);
-  }
-  warn(...args: Parameters<LogFunction>): void {
-    this.#write('warn', args);
-  }
-  info(...args: Parameters<LogFunction>): void {
-    this.#write('info', args);
-  }
-  debug(...args: Parameters<LogFunction>): void {
-    this.#write('debug', args);
-  }
-  trace(...args: Parameters<LogFunction>): void {
-    this.#write('trace', args);
-  }
-  silent(): void {}
-  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
-    return this.#logger().child(bindings, options);
-  }
-  #write(level: Level, args: Parameters<LogFunction>): void {
-    if (!this.#writes(level)) return;
-    const logger = this.#logger();
-    (logger[level] as (...args: unknown[]) => void).apply(logger, args);
   }
 }

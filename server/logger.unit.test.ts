@@ -1,6 +1,6 @@
-import type { FastifyBaseLogger } from 'fastify';
-import { describe, expect, test, vi } from 'vitest';
-import { loggerOptions, redactUrl, requestIdFrom, requestLogger } from './logger';
+import Fastify from 'fastify';
+import { describe, expect, test } from 'vitest';
+import { loggerOptions, RequestLines, redactUrl, requestIdFrom } from './logger';
 import { captureLogs } from './test/log-capture';
 
 describe('redactUrl', () => {
@@ -44,55 +44,92 @@ describe('requestIdFrom', () => {
   });
 });
 
-describe('requestLogger: the logger Fastify gives each request', () => {
-  function setUp(level: string) {
-    const { logger, entries } = captureLogs(loggerOptions(level));
-    const child = vi.spyOn(logger, 'child');
-    const made = (options = {}) =>
-      requestLogger.call(null, logger as unknown as FastifyBaseLogger, { requestId: 'req-7' }, options);
-    return { logger, entries, child, made };
+describe("each request's logger: Fastify's own pino child, with the app's request lines", () => {
+  /** An app logging as buildApp's does, with three routes and a request id it can predict. */
+  async function appLoggingAt(level: string) {
+    const captured = captureLogs(loggerOptions(level));
+    let requests = 0;
+    const app = Fastify({
+      loggerInstance: captured.logger,
+      genReqId: () => `req-${++requests}`,
+      logController: new RequestLines({ requestIdLogLabel: 'requestId' }),
+    });
+    app.get('/odd', async (req) => {
+      req.log.warn({ body: { password: 'hunter2' } }, 'odd request');
+      req.log.error('failed %s', 'twice');
+      req.log.child({ job: 'j1' }).warn('from a child');
+      req.log.info('only at info');
+      return { ok: true };
+    });
+    app.get('/verbose', { logLevel: 'debug' }, async (req) => {
+      req.log.debug('debugging this route');
+      return { ok: true };
+    });
+    app.get('/down', async (_req, reply) => reply.code(503).send({ ok: false }));
+    await app.ready();
+    const linesOf = async (url: string) => {
+      const before = captured.lines.length;
+      await app.inject(url);
+      return captured.entries().slice(before);
+    };
+    return { app, linesOf };
   }
 
-  test('makes no pino child for a request that writes nothing at the level in force', () => {
-    const { entries, child, made } = setUp('warn');
-    const log = made();
-    log.info({ step: 1 }, 'not at warn');
-    log.debug({ step: 2 }, 'nor this');
-    expect(child).not.toHaveBeenCalled();
-    expect(entries()).toEqual([]);
+  test("a route's lines carry the request id, are redacted as every line, and follow the level", async () => {
+    const { app, linesOf } = await appLoggingAt('warn');
+    try {
+      expect(await linesOf('/odd')).toEqual([
+        expect.objectContaining({ requestId: 'req-1', msg: 'odd request', body: { password: '[redacted]' } }),
+        expect.objectContaining({ requestId: 'req-1', msg: 'failed twice', level: 50 }),
+        expect.objectContaining({ requestId: 'req-1', job: 'j1', msg: 'from a child' }),
+      ]);
+      expect((await linesOf('/odd')).map((line) => line.requestId)).toEqual(['req-2', 'req-2', 'req-2']);
+    } finally {
+      await app.close();
+    }
   });
 
-  test('a line that is written carries the request id and is redacted as every other line', () => {
-    const { entries, child, made } = setUp('warn');
-    const log = made();
-    log.warn({ body: { password: 'hunter2' } }, 'odd request');
-    log.error('failed %s', 'twice');
-    expect(child).toHaveBeenCalledTimes(1);
-    expect(entries()).toEqual([
-      expect.objectContaining({ requestId: 'req-7', msg: 'odd request', body: { password: '[redacted]' } }),
-      expect.objectContaining({ requestId: 'req-7', msg: 'failed twice', level: 50 }),
-    ]);
+  test("a route's own log level applies to its requests only", async () => {
+    const { app, linesOf } = await appLoggingAt('warn');
+    try {
+      const lines = await linesOf('/verbose');
+      expect(lines).toContainEqual(
+        expect.objectContaining({ requestId: 'req-1', level: 20, msg: 'debugging this route' }),
+      );
+      expect(await linesOf('/odd')).not.toContainEqual(expect.objectContaining({ msg: 'only at info' }));
+    } finally {
+      await app.close();
+    }
   });
 
-  test("its level, a level set on it alone, and its children are a pino child's", () => {
-    const { logger, entries, made } = setUp('warn');
-    const log = made();
-    expect(log.level).toBe('warn');
-    log.level = 'debug';
-    log.debug('now written');
-    expect(logger.level).toBe('warn');
-    log.child({ job: 'j1' }).info('from a child');
-    expect(entries()).toEqual([
-      expect.objectContaining({ requestId: 'req-7', msg: 'now written' }),
-      expect.objectContaining({ requestId: 'req-7', job: 'j1', msg: 'from a child' }),
-    ]);
-  });
-
-  test("a route's own options (its log level) give it a child at once", () => {
-    const { entries, child, made } = setUp('warn');
-    const log = made({ level: 'debug' });
-    expect(child).toHaveBeenCalledWith({ requestId: 'req-7' }, { level: 'debug' });
-    log.debug('debugging this route');
-    expect(entries()).toEqual([expect.objectContaining({ requestId: 'req-7', msg: 'debugging this route' })]);
+  test('request lines: none at info for an answer that went well, one at debug; a 5xx at info', async () => {
+    const atInfo = await appLoggingAt('info');
+    const atDebug = await appLoggingAt('debug');
+    try {
+      expect(await atInfo.linesOf('/odd?sig=abc')).not.toContainEqual(
+        expect.objectContaining({ msg: 'request completed' }),
+      );
+      expect(await atInfo.linesOf('/down')).toEqual([
+        expect.objectContaining({
+          requestId: 'req-2',
+          level: 30,
+          msg: 'request completed',
+          res: { statusCode: 503 },
+        }),
+      ]);
+      const lines = await atDebug.linesOf('/odd?token=secret-token');
+      expect(lines.filter((line) => line.msg === 'request completed')).toEqual([
+        expect.objectContaining({
+          requestId: 'req-1',
+          level: 20,
+          req: expect.objectContaining({ method: 'GET', url: '/odd?token=%5Bredacted%5D' }),
+          res: { statusCode: 200 },
+        }),
+      ]);
+      expect(JSON.stringify(lines)).not.toContain('secret-token');
+    } finally {
+      await atInfo.app.close();
+      await atDebug.app.close();
+    }
   });
 });

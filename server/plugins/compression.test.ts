@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -14,12 +14,13 @@ import { z } from 'zod';
 import { PROJECT_ROOT } from '../paths';
 import { buildTestApp, setupTestDatabase, testDeps } from '../test/harness';
 import { publicProcedure, router } from '../trpc/init';
-import { COMPRESS_MIN_BYTES, chooseEncoding } from './compression';
+import { COMPRESS_MIN_BYTES } from './compression';
 
 /**
- * Issue 17, acceptance point 1: the built client precompressed at build time and chosen by
- * Accept-Encoding, the caching of its files, and the API's JSON answers over COMPRESS_MIN_BYTES compressed,
- * while streams (file downloads, server-sent events) and WebSockets go through untouched.
+ * The built client precompressed at build time and chosen by Accept-Encoding, the caching of its
+ * files, and the API's JSON answers over COMPRESS_MIN_BYTES compressed, while streams (file
+ * downloads, tRPC's adapter answers, server-sent events), request bodies and WebSockets go
+ * through untouched.
  */
 
 const database = setupTestDatabase();
@@ -51,6 +52,10 @@ const bigRouter = router({
   page: publicProcedure
     .output(z.array(z.object({ id: z.number(), address: z.string() })))
     .query(() => PAGE_ROWS),
+  rows: publicProcedure
+    .input(z.object({ count: z.number() }))
+    .output(z.array(z.object({ id: z.number(), address: z.string() })))
+    .mutation(({ input }) => BIG_ROWS.slice(0, input.count)),
   ticks: publicProcedure.input(z.object({ count: z.number() })).subscription(async function* ({ input }) {
     for (let i = 0; i < input.count; i++) yield { tick: i, padding: 'x'.repeat(600) };
   }),
@@ -291,6 +296,30 @@ describe('streams and sockets are left alone', () => {
     for (const tick of [0, 1, 2]) expect(res.body).toContain(`"tick":${tick}`);
   });
 
+  test("tRPC's adapter streams its answers (mutations among them): sent uncompressed, whatever their size", async () => {
+    for (const count of [1, BIG_ROWS.length]) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/trpc/rows',
+        headers: { 'accept-encoding': 'br, gzip', 'content-type': 'application/json' },
+        payload: JSON.stringify({ count }),
+      });
+      expect(res.statusCode, `${count} rows`).toBe(200);
+      expect(res.headers['content-encoding'], `${count} rows`).toBeUndefined();
+      expect(res.json().result.data, `${count} rows`).toEqual(BIG_ROWS.slice(0, count));
+    }
+  });
+
+  test('a request body with a Content-Encoding is not inflated: refused as the JSON it is not', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/trpc/rows',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: gzipSync(JSON.stringify({ count: 1 })),
+    });
+    expect(res.statusCode).toBe(400);
+  });
+
   test('a subscription over the WebSocket delivers its events', async () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
@@ -325,18 +354,27 @@ describe('streams and sockets are left alone', () => {
   });
 });
 
-describe('chooseEncoding', () => {
+describe('the encoding follows Accept-Encoding: brotli, else gzip, as the client weighs them', () => {
   test.each([
     ['br, gzip', 'br'],
     ['gzip, br', 'br'],
     ['gzip;q=1, br;q=0.5', 'gzip'],
     ['gzip', 'gzip'],
-    ['*', 'br'],
+    ['GZIP', 'gzip'],
+    ['x-gzip', 'gzip'],
+    ['*', 'gzip'],
     ['*;q=0, gzip', 'gzip'],
+    ['gzip, deflate, br, zstd', 'br'],
     ['deflate', undefined],
+    ['zstd', undefined],
     ['br;q=0, gzip;q=0', undefined],
+    ['identity', undefined],
     ['', undefined],
-  ])('%j gives %s', (header, expected) => {
-    expect(chooseEncoding(header)).toBe(expected);
+  ])('%j gives %s', async (acceptEncoding, expected) => {
+    const res = await app.inject({ url: '/api/big', headers: { 'accept-encoding': acceptEncoding } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe(expected);
+    expect(varies(res)).toBe(true);
+    expect(JSON.parse(decoded(res))).toEqual(BIG_ROWS);
   });
 });

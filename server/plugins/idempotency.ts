@@ -14,11 +14,10 @@ import {
   releaseIdempotencyKey,
 } from '../services/idempotency';
 import { bearerToken } from '../trpc/context';
-import { bodyBeforeCompression } from './compression';
 import { routeHooks } from './route-hooks';
 
 /**
- * The transport of Idempotency-Key (DESIGN.md 12.3) for every POST under /api (the REST table
+ * The transport of Idempotency-Key for every POST under /api (the REST table
  * and the uploads): installed on the REST plugin's own instance, whose POST routes then carry its
  * hooks. The rules (claiming a key, the 24 h window, racing requests) are in
  * services/idempotency.ts; this file only reads the request and writes the answer.
@@ -54,10 +53,8 @@ export function installIdempotency(app: FastifyInstance, deps: AppDeps): void {
     const claimed = claims.get(req);
     if (!claimed) return payload;
     claims.delete(req);
-    // The answer as the route gave it: the retry is compressed, or not, as it asks.
-    const answer = bodyBeforeCompression(reply, payload);
     const body =
-      typeof answer === 'string' ? answer : Buffer.isBuffer(answer) ? answer.toString('utf8') : null;
+      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
     const status = reply.statusCode;
     if (body === null || status >= 500 || RELEASED_STATUSES.has(status)) {
       await releaseIdempotencyKey(claimed.ctx, claimed);
@@ -81,13 +78,13 @@ export function installIdempotency(app: FastifyInstance, deps: AppDeps): void {
   };
 
   // On the POST routes only, as their own hooks: every other request of the API (the lists
-  // among them) would otherwise run four hooks that return at once (issue 23). The key is
-  // claimed before the route's own preHandlers; the answer is read after the app's onSend hooks
-  // (compression among them), hence bodyBeforeCompression.
+  // among them) would otherwise run four hooks that return at once. The key is claimed before
+  // the route's own preHandlers; the answer is kept before the route's own onSend hooks, among
+  // them @fastify/compress's, so that a retry is compressed, or not, as the retry asks.
   app.addHook('onRoute', (route) => {
     if (![route.method].flat().includes('POST')) return;
     route.preHandler = [claimKey, ...routeHooks(route.preHandler)];
-    route.onSend = [...routeHooks(route.onSend), keepAnswer];
+    route.onSend = [keepAnswer, ...routeHooks(route.onSend)];
     route.onResponse = [...routeHooks(route.onResponse), releaseUnanswered];
     route.onRequestAbort = [...routeHooks(route.onRequestAbort), releaseUnanswered];
   });
