@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import type { AnyRouter, TRPCError } from '@trpc/server';
@@ -14,7 +13,7 @@ import { apiMessages } from '../shared/messages';
 import { poolOf } from './db/client';
 import type { AppDeps } from './deps';
 import { classifyError, describeErrorForLog } from './errors';
-import { loggerOptions, RequestLines, requestIdFrom } from './logger';
+import { loggerOptions, RequestLines, requestIdFrom, requestLogger } from './logger';
 import { CLIENT_DIST_DIR } from './paths';
 import { clientIsBuilt, clientPlugin, isClientRoute, isServerPath, sendIndex } from './plugins/client';
 import { compressionPlugin } from './plugins/compression';
@@ -23,6 +22,7 @@ import { fileRoutes } from './plugins/files';
 import { healthRoutes } from './plugins/health';
 import { mailLinkRoutes } from './plugins/mail-links';
 import { createAppMetrics, metricsPlugin, UNMATCHED_ROUTE } from './plugins/metrics';
+import { securityHeaders } from './plugins/security-headers';
 import { trpcQueries } from './plugins/trpc-queries';
 import { uploadRoutes } from './plugins/uploads';
 import { HeapCompaction } from './realtime/heap-compaction';
@@ -108,6 +108,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
       ? { loggerInstance: options.loggerInstance }
       : { logger: loggerOptions(config.logLevel) }),
     genReqId: (req) => requestIdFrom(req.headers['x-request-id'], randomUUID),
+    childLoggerFactory: requestLogger,
     logController: new RequestLines({ requestIdLogLabel: 'requestId' }),
     bodyLimit: JSON_BODY_LIMIT,
     // req.ip keys the rate limits and the logs: behind a load balancer it must come from
@@ -160,7 +161,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     return reply.code(404).send({ message: apiMessages.notFound, code: 'NOT_FOUND' });
   });
 
-  app.register(helmet, {
+  app.register(securityHeaders, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
