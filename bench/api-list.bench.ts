@@ -527,114 +527,68 @@ const APP_WORK =
   'and stripped by their zod schemas.';
 
 /**
- * What was changed in the product for goals a and b, with the figures measured before (same
- * benchmark, same machine, 2026-11-21): kept here so the section says what the fixes were worth.
+ * What an answer runs through and why, with the figures that decided each part: kept here so the
+ * section says what each hand-written part buys, and what each stock part costs.
  */
 const LIST_CHANGES = [
-  '### What was changed for goals a and b',
+  '### What an answer runs through',
   '',
-  '- **Before** (16:27 UTC, 5 rounds of 10 s): raw 112, REST 90 (0.81), tRPC 87 (0.78) requests/s, p50 79 / 100 / 107 ms. ' +
-    "The ratios held only because the database was the bottleneck of all three: every page counted the agent's " +
-    '13,298 transactions by visiting each row (deleted_at was not in the index: about 20 ms of database time a page), ' +
-    "and Prisma sent three statements (the page, the agents' names, the count).",
-  '- **Index**: transactions_user_id_created_at_idx now ends with deleted_at (migration 20261121170000), so the count ' +
-    'and the page\'s keys come from the index alone ("Heap Fetches: 0" in the plan above); only the page\'s 10 rows ' +
-    'are read from the table.',
-  '- **One statement, one round trip** (transactionPageSql: total and page together), prepared once per connection, ' +
-    'sent on the pg pool under Prisma (server/db/sql.ts) rather than through `$queryRaw`, whose handling of a result ' +
-    'cost about 300 µs of CPU a call. With the index and the single statement but still through Prisma, the quick run ' +
-    'measured raw 541, REST 262 (0.48), tRPC 216 (0.40) requests/s: now the app was the bottleneck.',
-  '- **Session check**: the user row every authenticated call loads is a prepared primary-key lookup ' +
-    "(server/services/sessions.ts) instead of Prisma's findUnique, another ~300 µs of CPU a call.",
-  '- **Access tokens**: the HMAC key is imported once per secret (jose imported it from the raw secret on every ' +
-    'verification, ~150 µs), and a verified token is remembered until it expires (server/security/access-tokens.ts); ' +
-    'its time claims are checked on every use and the user is still loaded on every call.',
-  '- With the three changes above (17:12 UTC, 9 rounds of 4 s): raw 442, REST 301 (**0.68**), tRPC 207 (0.47) ' +
-    "requests/s, tRPC spending 1,100 to 2,300 µs of Node CPU an answer against REST's 700 to 1,300.",
-  "- **tRPC queries without the Fetch adapter** (server/plugins/trpc-queries.ts): tRPC 11's adapter turns every " +
-    'Node request into a Fetch Request and every answer into a Fetch Response streamed by Fastify (Headers, URL, ' +
-    'AbortControllers, web streams), as much CPU again as the query itself on Node 20. Plain GET queries, what the ' +
-    "client's httpBatchLink sends, are now answered by a hook that calls the procedures and writes the answer with " +
-    "tRPC's own functions (error shapes, statuses, onError); mutations, subscriptions, streaming and anything " +
-    'unusual still go to the adapter. server/plugins/trpc-queries.test.ts sends the same requests to an app with ' +
-    'and without the hook and requires identical statuses, bodies and headers.',
-  "- **REST adapter**: calls the procedure as tRPC's server-side caller does, without building the caller's proxy " +
-    'for every request (server/rest/adapter.ts).',
+  "Every part of the list's path is the framework's or a well-kept library's, used through its public API, " +
+    'except where this benchmark showed a goal failing without our own; each such file names its figure in its ' +
+    'header. Figures below are "CPU vs raw (medians)", REST then tRPC, from runs of this benchmark on 2026-12-02 ' +
+    'with one part swapped. Runs on this shared machine scatter by about 0.1x, so each variant was run at least ' +
+    'twice.',
   '',
-  '### Issue 23: the CPU of an answer',
-  '',
-  "Issue 23 added a second condition to goals a and b: at most 1.5 times raw's Node CPU per answer, besides at " +
-    "least 0.85 of its requests/s. Before (2026-11-26 19:06 UTC, 9 rounds of 4 s): REST 0.85 and tRPC 0.83 of raw's " +
-    "requests/s, but 700 and 717 µs of Node CPU an answer against raw's 336 (**2.08x** and **2.13x**; other runs: " +
-    '506 vs 236 µs, 2.1x). The throughput ratios held because PostgreSQL and the load generator share the two cores ' +
-    'with the app; the CPU per answer showed what each answer costs the app. A profile of the app under this load ' +
-    '(`--cpu-prof`, REST and tRPC) put the work beyond the raw route in a few places, and two were cut without ' +
-    'changing what any request gets:',
-  '',
-  '- **Security headers computed once** (server/plugins/security-headers.ts): @fastify/helmet called ' +
-    'helmet(options) on every request, which parses, checks and joins the CSP directives and builds its dozen ' +
-    "middlewares anew, about 4% of the app's CPU in the profile. Nothing in our headers depends on the request, so " +
-    "helmet's own middleware runs once at start against a recorder, and each answer gets the recorded headers; a " +
-    'unit test compares them with what helmet sets on a real response.',
-  '- **zod validation synchronous first** (parsedSynchronouslyFirst in server/trpc/internals.ts): tRPC checks inputs ' +
-    "and outputs with zod's parseAsync, and zod runs its compiled code for objects only in a synchronous parse: " +
-    'checking a page of ten transactions cost about 70 µs through parseAsync against 11 through parse. Every ' +
-    "procedure built with init.ts now gets validators that behave as tRPC's, around a synchronous parse (the same " +
-    'results, errors and stripping of unknown keys; a schema with an async refinement falls back to parseAsync). ' +
-    'The output check stays: it is what strips an answer to its contract.',
-  "- **Fewer promises per request**: the query fast path's preHandler sits on tRPC's route only (it ran, and " +
-    "returned, on every REST request), and app.ts's request-id and connection-close hooks are callbacks.",
-  '',
-  "- **The session confirmed in the page's own statement** (protectedListProcedure in server/trpc/init.ts, " +
-    'SessionToConfirm in server/services/sessions.ts): every signed-in call loads its user fresh (DESIGN.md ' +
-    'section 4: a deactivation, a demotion or a password change applies to the very next request, which no cache ' +
-    'shared by several instances can promise), and that lookup was a second round trip whose socket write and ' +
-    "read, in the kernel's loopback TCP, and protocol parsing cost about a quarter of the raw route's whole " +
-    'answer. The list now runs with the user its access token claims, and its statement returns the page only if ' +
-    "the user's row still bears those claims (exists, approved, same token version, same role, not the owner), " +
-    'in the same round trip. An answer is kept only when that statement confirmed the claims; any other outcome ' +
-    '(a claim out of date, an error, the owner) runs the call again through the full check, so every answer is the ' +
-    "full check's (server/trpc/list-session.test.ts: deactivated, password changed, demoted, promoted, owner). " +
-    'Before, in runs of this benchmark on 2026-11-26 and 28: 1.74x and 1.75x, then 1.44x and 1.57x on a busier ' +
-    'machine. After it, runs on 2026-11-28 and 29 measured 1.49x to 1.66x, then 1.37x (REST) and 1.42x (tRPC) ' +
-    'at 08:06 on the 29th, 1.63x and 1.66x at 11:25, 1.71x and 1.58x at 12:05: met in one run of six, so not met.',
-  '',
-  '- **The middlewares in one chain** (prepareProcedures in server/trpc/internals.ts): tRPC runs a ' +
-    "procedure's middlewares through callRecursive, which copies the call's options twice per level, and the " +
-    'context at each next({ctx}), with a build helper (_objectSpread2) that defines one property at a time. A ' +
-    'list call has six levels (error mapping, session, surrogate check, input and output validation, resolver): ' +
-    'about 20 µs a call, against 3 µs through one chain of our own with the same semantics (measured alone). ' +
-    "server/trpc/internals.test.ts runs the same procedures through tRPC's runner and ours and requires the same " +
-    'answers, errors and what each level saw.',
+  "- **The data.** transactions_user_id_created_at_idx ends with deleted_at, so the count and the page's keys " +
+    'come from the index alone ("Heap Fetches: 0" in the plan above). The page and its total are one statement ' +
+    '(transactionPageSql), prepared once per connection and sent on the pg pool under Prisma (server/db/sql.ts): ' +
+    "Prisma's `$queryRaw` handling of a result costs about 300 µs of CPU a call.",
+  '- **The session.** Every signed-in call loads its user fresh, so a deactivation, a demotion or a password ' +
+    'change applies to the very next request. The lookup is a prepared primary-key query ' +
+    "(server/services/sessions.ts), and the list confirms the token's claims inside its own statement " +
+    '(protectedListProcedure in server/trpc/init.ts): a call whose claims do not hold runs again through the full ' +
+    'check (server/trpc/list-session.test.ts). A verified access token is remembered in an lru-cache until it ' +
+    'expires; its time claims are checked on every use (server/security/access-tokens.ts).',
+  "- **Procedures** run through tRPC's own runner (callTRPCProcedure) on every transport. Each base procedure is " +
+    "one middleware (server/trpc/init.ts): tRPC's runner copies a call's options twice at every level, so a " +
+    'list call has four levels (that middleware, the input check, the output check, the resolver) and no more. ' +
+    'It costs more than the chain of our own it replaced, which ran the same levels without those copies: in V8 ' +
+    "profiles of this benchmark (quick runs, about 12,000 answers each), tRPC's runner took 600 ms against 254 ms " +
+    'for that chain, and the list went from 1.32x and 1.33x (REST), 1.35x and 1.42x (tRPC) with the chain to the ' +
+    'figures above.',
+  "- **zod's synchronous parse** (server/trpc/sync-parse.ts). Given a zod schema, tRPC calls parseAsync, and zod " +
+    'runs its compiled code for objects only in a synchronous parse (a page of ten transactions: about 70 µs ' +
+    "against 11). The base procedures hand tRPC each schema as a parser object of tRPC's public contract that " +
+    "parses synchronously: the tRPC list at 1.26x raw's CPU with it, 1.68x without.",
+  "- **tRPC queries without the Fetch adapter** (server/plugins/trpc-queries.ts): the tRPC list at 1.26x raw's " +
+    "CPU and 1.01 of its requests/s with the hook, 2.44x and 0.55 through tRPC's adapter alone.",
+  "- **Security headers worked out once** (server/plugins/security-headers.ts): helmet's own middleware runs " +
+    'once at start against a recorder, and each answer gets the recorded headers. @fastify/helmet builds that ' +
+    'middleware again for every request (helmet(options) parses, checks and joins the CSP directives each time): ' +
+    "1.75x and 1.85x (REST), 1.66x and 1.83x (tRPC) in two runs. helmet's middleware built once but run on every " +
+    "answer still sets a dozen headers through Node's checked res.setHeader: 1.63x and 1.54x, against 1.41x and " +
+    '1.51x with the recorded headers in the run after it (both with the request logger below).',
+  "- **Each request's logger made when used** (requestLogger in server/logger.ts, Fastify's childLoggerFactory " +
+    "option): pino applies the redaction paths to a child's bindings as it makes it, about 7 µs a request " +
+    '(100,000 children made alone), 280 ms for about 12,000 answers in a V8 profile of this benchmark, and at the ' +
+    'production level (warn) most requests write no line. The tRPC list has no 0.03x to spare for it.',
+  '- **Compression**: @fastify/compress with a filter (server/plugins/compression.ts): only JSON bodies in memory ' +
+    'of 8,192 bytes and more. A list page is under the threshold; "REST br" and "tRPC br" above measure what the ' +
+    'plugin costs an answer it leaves alone.',
+  '- **Idempotency hooks on POST routes only** (server/plugins/idempotency.ts): a GET of the API runs none of them.',
   "- **No spread followed by new fields** on a request's path: on Node 20's V8 (11.3) each field added to an " +
     'object that a spread made costs about half a microsecond (`{...a, b}` with a new `b`: 380 ns against 11 for ' +
-    "`{...a}`). The context, each row's progress and the REST input are now written field by field.",
-  "- **Each request's logger made when used** (requestLogger in server/logger.ts, Fastify's childLoggerFactory): " +
-    "pino applies the redaction paths to a child's bindings as it makes it, about 5 µs a request, and at the " +
-    'production level (warn) most requests write no line.',
-  '- **Compression without a copy**: the onSend hook copied every JSON string into a Buffer to learn that it was ' +
-    'under the threshold (a list page is); a string of n code units is at least n bytes, so only a short string ' +
-    'is measured, and nothing is copied.',
-  '- **Idempotency hooks on POST routes only**: every GET of the API ran its four hooks, which returned at once. ' +
-    'On the way, a bug: a compressed POST answer was kept, and replayed, as its compressed bytes read as text; the ' +
-    'hook now keeps the answer before compression (server/plugins/idempotency.test.ts replays one).',
-  "- **The tRPC query hook** uses Fastify's parse of the query string where it reads as URLSearchParams does " +
-    "(every escape an ASCII byte), and lets the reply's serializer write the answer without a Buffer copy.",
-  '',
-  'Runs after these (2026-11-29, 9 rounds of 4 s): 1.33x (REST) and 1.40x (tRPC) at 13:59 and 1.39x and 1.45x ' +
-    'at 14:04, both before the last item; then 1.34x and 1.40x at 14:10, the run recorded above. Throughput is ' +
-    "0.89 to 0.92 of raw's.",
+    "`{...a}`). The context, each row's progress and the REST input are written field by field.",
   '',
   'Not cut, on purpose: the per-IP rate limit, the request id, the security headers and the output validation ' +
     '(it strips an answer to its contract; about 6.5 µs for a page of ten).',
   '',
-  "**Where the rest goes** (V8 profiles of the app's routes and the raw one under the same load, 2026-11-29): " +
-    "the socket writes (`writev`: the answer's and the query's) are half of the busy time of both, and cost the " +
-    "app's answers more than raw's in most profiles (about 140 against 105 µs for the answer's write): a slower " +
-    'server finds its peers (the load generator, PostgreSQL) asleep more often, and waking them is charged to ' +
-    'its write. The rest is spread thin: zod about 9 µs, the JSON text (both routes) about 11 µs, the rate limit ' +
-    'and the security headers 1 to 2 µs each. The benchmark runs the app through tsx, whose keepNames adds about ' +
-    '2 µs of `__name` calls an answer that the production build (esbuild, scripts/build-server.mjs) does not make.',
+  "**Where the rest goes** (V8 profiles of the app's routes and the raw one under the same load): the socket " +
+    "writes (`writev`: the answer's and the query's) are half of the busy time of both, and cost the app's " +
+    "answers more than raw's in most profiles: a slower server finds its peers (the load generator, PostgreSQL) " +
+    'asleep more often, and waking them is charged to its write. The rest is spread thin: zod, the JSON text, ' +
+    "tRPC's runner, the rate limit. The benchmark runs the app through tsx, whose keepNames adds about 2 µs of " +
+    '`__name` calls an answer that the production build (esbuild, scripts/build-server.mjs) does not make.',
 ].join('\n');
 
 export default bench;
