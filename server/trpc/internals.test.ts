@@ -185,3 +185,118 @@ describe('tRPC internals the project relies on', () => {
     expect(deserializeInput(testRouter, input)).toBe(input);
   });
 });
+
+describe("callProcedure runs a procedure's middlewares as tRPC's own runner does", () => {
+  type Seen = Record<string, unknown>;
+  const t = initTRPC.context<{ requestId: string; user?: string }>().meta<{ access: string }>().create();
+  /** The same procedures, built anew for each runner, recording what every level saw. */
+  function build(seen: Seen[]) {
+    const record = t.middleware(async (opts) => {
+      const { next, ...rest } = opts;
+      seen.push({ ...rest, getRawInput: await rest.getRawInput(), keys: Object.keys(opts).sort() });
+      return next();
+    });
+    const signIn = t.middleware(({ next }) => next({ ctx: { user: 'ann' } }));
+    const base = t.procedure.meta({ access: 'user' }).use(record).use(signIn).use(record);
+    const page = z.object({ page: z.number() });
+    return t.router({
+      list: base
+        .input(page)
+        .output(z.object({ page: z.number(), user: z.string() }))
+        .query(({ input, ctx }) => ({ page: input.page, user: ctx.user ?? '', extra: 'stripped' })),
+      rawInputSwapped: base
+        .use(({ next }) => next({ getRawInput: async () => ({ page: 7 }) }))
+        .input(page)
+        .query(({ input }) => input.page),
+      inputSwapped: base
+        .use(({ next }) => next({ input: { set: 'by a middleware' } }))
+        .query(({ input }) => input),
+      throws: base
+        .use(() => {
+          throw new Error('middleware failed');
+        })
+        .query(() => 'never'),
+      failsAndIsSeen: base
+        .use(async ({ next }) => {
+          const result = await next();
+          seen.push({ ok: result.ok, code: result.ok ? undefined : result.error.code });
+          return result;
+        })
+        .query(() => {
+          throw new TRPCError({ code: 'CONFLICT', message: 'taken' });
+        }),
+      forgetsNext: base.use((async () => undefined) as never).query(() => 'never'),
+      badInput: base.input(page).query(({ input }) => input.page),
+      badOutput: base
+        .output(z.object({ n: z.number() }))
+        .query(() => ({ n: 'one' }) as unknown as { n: number }),
+    });
+  }
+  const outcome = (promise: Promise<unknown>) =>
+    promise.then(
+      (data) => ({ data }),
+      (error: TRPCError) => ({ error: { name: error.name, code: error.code, message: error.message } }),
+    );
+  const inputs = {
+    list: { page: 2 },
+    rawInputSwapped: { page: 1 },
+    inputSwapped: undefined,
+    throws: undefined,
+    failsAndIsSeen: undefined,
+    forgetsNext: undefined,
+    badInput: { page: 'two' },
+    badOutput: undefined,
+  } as const;
+
+  test('the same answers, errors, options, contexts and inputs at every level', async () => {
+    const tRPCSeen: Seen[] = [];
+    const ourSeen: Seen[] = [];
+    const viaTRPC = t.createCallerFactory(build(tRPCSeen))({ requestId: 'req-1' });
+    const ours = build(ourSeen);
+    for (const [path, input] of Object.entries(inputs)) {
+      const expected = await outcome(viaTRPC[path as keyof typeof inputs](input as never));
+      const ctx = { requestId: 'req-1' };
+      expect(await outcome(callProcedure({ router: ours, path, type: 'query', ctx, input })), path).toEqual(
+        expected,
+      );
+    }
+    expect(tRPCSeen.length).toBeGreaterThan(Object.keys(inputs).length * 2);
+    expect(ourSeen).toEqual(tRPCSeen);
+  });
+
+  test('what the levels saw: meta, the context one middleware added, the batch index, every option', async () => {
+    const seen: Seen[] = [];
+    await callProcedure({
+      router: build(seen),
+      path: 'list',
+      type: 'query',
+      ctx: { requestId: 'r' },
+      input: { page: 3 },
+      batchIndex: 2,
+    });
+    expect(seen).toEqual([
+      expect.objectContaining({
+        ctx: { requestId: 'r' },
+        meta: { access: 'user' },
+        path: 'list',
+        batchIndex: 2,
+      }),
+      expect.objectContaining({
+        ctx: { requestId: 'r', user: 'ann' },
+        getRawInput: { page: 3 },
+        input: undefined,
+      }),
+    ]);
+    expect(seen[0]?.keys).toEqual([
+      'batchIndex',
+      'ctx',
+      'getRawInput',
+      'input',
+      'meta',
+      'next',
+      'path',
+      'signal',
+      'type',
+    ]);
+  });
+});

@@ -1,11 +1,10 @@
 import {
   type AnyProcedure,
   type AnyRouter,
-  callTRPCProcedure,
   getTRPCErrorFromUnknown,
   getTRPCErrorShape,
   type ProcedureType,
-  type TRPCError,
+  TRPCError,
   transformTRPCResponse,
 } from '@trpc/server';
 import { getHTTPStatusCode } from '@trpc/server/http';
@@ -15,6 +14,7 @@ import {
   defaultTransformer,
   isAsyncIterable,
   isTrackedEnvelope,
+  middlewareMarker,
   parseConnectionParamsFromUnknown,
   parseTRPCMessage,
 } from '@trpc/server/unstable-core-do-not-import';
@@ -25,9 +25,8 @@ import { zodSchemaOf } from './sync-parse';
  * cannot list a router's procedures, read a procedure's meta, type or schemas, or shape an error
  * outside its adapters, and the REST adapter (server/rest/), the query hook
  * (server/plugins/trpc-queries.ts), the WebSocket server, /metrics and the cross-cutting tests
- * need that. Nothing here writes to tRPC's objects, and procedures always run through tRPC's own
- * runner (callProcedure below). internals.test.ts pins each behaviour relied on, so a tRPC upgrade
- * that changes one fails that test by name instead of somewhere downstream.
+ * need that. Nothing here writes to tRPC's objects. internals.test.ts pins each behaviour relied
+ * on, so a tRPC upgrade that changes one fails that test by name instead of somewhere downstream.
  *
  * Lazy routers (`experimental_lazy`) are not used: every procedure is in `_def.procedures`.
  */
@@ -112,11 +111,23 @@ export const parseConnectionParams: (data: unknown) => Record<string, string | u
   parseConnectionParamsFromUnknown;
 
 /**
- * Calls the procedure at `path` through tRPC's own runner, as its adapters do: NOT_FOUND when
- * there is no procedure of that type there, else its middlewares, validation and resolver. Every
- * transport (tRPC over HTTP and WebSocket, the REST adapter) calls procedures this way.
+ * Calls the procedure at `path` as tRPC's server-side caller (createCallerFactory) does: NOT_FOUND
+ * when there is no procedure of that type there, else its middlewares (its base procedure's one,
+ * tRPC's input and output validators, the resolver) with tRPC's semantics, each given the call's
+ * options, the procedure's meta, the current input and a `next` that merges the context it is
+ * given and may replace the input or the raw input; whatever one throws becomes a failed result
+ * there. The REST adapter, the query hook and the WebSocket server call procedures this way;
+ * tRPC's own adapters and callers run the same middlewares through tRPC's runner.
+ *
+ * Not through tRPC's runner here: its callRecursive copies the call's options twice at every
+ * level, with a build helper that defines one property at a time, and a list call has four
+ * levels. What this buys (`npm run bench -- api-list`, 2026-12-02, CPU per answer against raw
+ * Fastify + pg; goal 1.5x): the tRPC list measured 1.49x to 1.62x in five runs through tRPC's
+ * runner, against 1.34x with this one (REST 1.37x to 1.49x, and 1.37x). Nothing here writes to
+ * tRPC's objects: the middlewares are read, in order, as tRPC built them. internals.test.ts runs
+ * the same procedures both ways and requires the same answers, errors and what each level saw.
  */
-export function callProcedure<TContext>(opts: {
+export async function callProcedure<TContext>(opts: {
   router: AnyRouter;
   path: string;
   type: ProcedureType;
@@ -128,7 +139,83 @@ export function callProcedure<TContext>(opts: {
   batchIndex?: number;
 }): Promise<unknown> {
   const { router, path, type, input, ctx, signal, batchIndex = 0 } = opts;
-  return callTRPCProcedure({ router, path, type, ctx, signal, batchIndex, getRawInput: async () => input });
+  const procedure = Object.hasOwn(router._def.procedures, path)
+    ? (router._def.procedures as Record<string, AnyProcedure>)[path]
+    : undefined;
+  if (!procedure || procedureTypeOf(procedure) !== type) {
+    throw new TRPCError({ code: 'NOT_FOUND', message: `No "${type}"-procedure on path "${path}"` });
+  }
+  const { middlewares, meta } = procedure._def as unknown as { middlewares: Middleware[]; meta: unknown };
+  const getRawInput = async () => input;
+  const options = { ctx, type, path, input: undefined, getRawInput, meta, signal, batchIndex };
+  const result = await runFrom(middlewares, 0, options);
+  // As tRPC's procedure caller (createProcedureCaller) ends a call.
+  if (!result) {
+    throw new TRPCError({
+      code: 'INTERNAL_SERVER_ERROR',
+      message: 'No result from middlewares - did you forget to `return next()`?',
+    });
+  }
+  if (!result.ok) throw result.error;
+  return result.data;
+}
+
+/** What a middleware answers (tRPC's MiddlewareResult): the data, or the error, and the context. */
+type MiddlewareResult =
+  | { ok: true; data: unknown; ctx?: unknown; marker: typeof middlewareMarker }
+  | { ok: false; error: TRPCError; marker: typeof middlewareMarker };
+
+/** The options of a middleware (tRPC's MiddlewareFunction), without `next`. */
+type MiddlewareOptions = {
+  ctx: unknown;
+  type: ProcedureType;
+  path: string;
+  input: unknown;
+  getRawInput: () => Promise<unknown>;
+  meta: unknown;
+  signal: AbortSignal | undefined;
+  batchIndex: number;
+};
+type NextOptions = { ctx?: object; input?: unknown; getRawInput?: () => Promise<unknown> } | undefined;
+type Middleware = (
+  opts: MiddlewareOptions & { next(nextOpts?: NextOptions): Promise<MiddlewareResult> },
+) => Promise<MiddlewareResult | undefined>;
+
+/**
+ * tRPC's callRecursive, with the options written out field by field (on Node 20's V8 each
+ * property added to an object a spread made costs about half a microsecond).
+ */
+async function runFrom(
+  middlewares: readonly Middleware[],
+  index: number,
+  call: MiddlewareOptions,
+): Promise<MiddlewareResult | undefined> {
+  try {
+    const middleware = middlewares[index] as Middleware;
+    return await middleware({
+      ctx: call.ctx,
+      type: call.type,
+      path: call.path,
+      input: call.input,
+      getRawInput: call.getRawInput,
+      meta: call.meta,
+      signal: call.signal,
+      batchIndex: call.batchIndex,
+      next: (nextOpts) =>
+        runFrom(middlewares, index + 1, {
+          ctx: nextOpts?.ctx ? Object.assign({}, call.ctx, nextOpts.ctx) : call.ctx,
+          type: call.type,
+          path: call.path,
+          input: nextOpts && 'input' in nextOpts ? nextOpts.input : call.input,
+          getRawInput: nextOpts?.getRawInput ?? call.getRawInput,
+          meta: call.meta,
+          signal: call.signal,
+          batchIndex: call.batchIndex,
+        }) as Promise<MiddlewareResult>,
+    });
+  } catch (cause) {
+    return { ok: false, error: getTRPCErrorFromUnknown(cause), marker: middlewareMarker };
+  }
 }
 
 /** What a subscription returned, as something to iterate; undefined when it is neither kind. */
