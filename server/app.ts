@@ -13,7 +13,7 @@ import { apiMessages } from '../shared/messages';
 import { poolOf } from './db/client';
 import type { AppDeps } from './deps';
 import { classifyError, describeErrorForLog } from './errors';
-import { loggerOptions, RequestLines, requestIdFrom, requestLogger } from './logger';
+import { loggerOptions, RequestLines, requestIdFrom } from './logger';
 import { CLIENT_DIST_DIR } from './paths';
 import { clientIsBuilt, clientPlugin, isClientRoute, isServerPath, sendIndex } from './plugins/client';
 import { compressionPlugin } from './plugins/compression';
@@ -108,7 +108,6 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
       ? { loggerInstance: options.loggerInstance }
       : { logger: loggerOptions(config.logLevel) }),
     genReqId: (req) => requestIdFrom(req.headers['x-request-id'], randomUUID),
-    childLoggerFactory: requestLogger,
     logController: new RequestLines({ requestIdLogLabel: 'requestId' }),
     bodyLimit: JSON_BODY_LIMIT,
     // req.ip keys the rate limits and the logs: behind a load balancer it must come from

@@ -1,5 +1,5 @@
-import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
-import type { Bindings, ChildLoggerOptions, Level, LoggerOptions } from 'pino';
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import type { LoggerOptions } from 'pino';
 import { describeErrorForLog } from './errors';
 
 /**
@@ -111,82 +111,5 @@ export class RequestLines extends LogController {
   override routeNotFound(request: FastifyRequest): void {
     if (!this.isLogDisabled(request))
       request.log.debug(`Route ${request.method}:${redactUrl(request.url)} not found`);
-  }
-}
-
-type LogFunction = FastifyBaseLogger['info'];
-
-/**
- * Fastify's childLoggerFactory: the request's logger (its request id bound) without making a pino
- * child for every request. pino applies the redaction paths to a child's bindings as it makes it,
- * about 7 µs a request, and at the production level (warn) most requests never write a line. What
- * it buys (`npm run bench -- api-list`, 2026-12-02): pino's redaction took 280 ms of a V8 profile
- * of about 12,000 list answers without it, about 0.03x of raw Fastify + pg's CPU per answer, and
- * the tRPC list measured 1.51x with it (goal 1.5x). The child is made by the first line that will be written, or by anything else
- * asked of it (its level, a child of its own), with exactly the bindings and options Fastify gave.
- * A route's own options (a log level of its own, serializers) get a child at once, as before, and
- * so does a logger that cannot say which levels it writes (not pino).
- */
-export function requestLogger(
-  this: unknown,
-  logger: FastifyBaseLogger,
-  bindings: Bindings,
-  options: ChildLoggerOptions,
-): FastifyBaseLogger {
-  const pinoLike = typeof (logger as { isLevelEnabled?: unknown }).isLevelEnabled === 'function';
-  if (Object.keys(options).length > 0 || !pinoLike) return logger.child(bindings, options);
-  return new RequestLogger(logger, bindings);
-}
-
-class RequestLogger implements FastifyBaseLogger {
-  #child: FastifyBaseLogger | undefined;
-  readonly #parent: FastifyBaseLogger;
-  readonly #bindings: Bindings;
-  constructor(parent: FastifyBaseLogger, bindings: Bindings) {
-    this.#parent = parent;
-    this.#bindings = bindings;
-  }
-  #logger(): FastifyBaseLogger {
-    this.#child ??= this.#parent.child(this.#bindings);
-    return this.#child;
-  }
-  /** Whether a line at `level` would be written: the parent's level until a child exists. */
-  #writes(level: Level): boolean {
-    const logger = this.#child ?? this.#parent;
-    return (logger as unknown as { isLevelEnabled(level: Level): boolean }).isLevelEnabled(level);
-  }
-  get level() {
-    return this.#logger().level;
-  }
-  set level(level) {
-    this.#logger().level = level;
-  }
-  // Methods on the prototype, not fields: no closures to make for every request.
-  fatal(...args: Parameters<LogFunction>): void {
-    this.#write('fatal', args);
-  }
-  error(...args: Parameters<LogFunction>): void {
-    this.#write('error', args);
-  }
-  warn(...args: Parameters<LogFunction>): void {
-    this.#write('warn', args);
-  }
-  info(...args: Parameters<LogFunction>): void {
-    this.#write('info', args);
-  }
-  debug(...args: Parameters<LogFunction>): void {
-    this.#write('debug', args);
-  }
-  trace(...args: Parameters<LogFunction>): void {
-    this.#write('trace', args);
-  }
-  silent(): void {}
-  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
-    return this.#logger().child(bindings, options);
-  }
-  #write(level: Level, args: Parameters<LogFunction>): void {
-    if (!this.#writes(level)) return;
-    const logger = this.#logger();
-    (logger[level] as (...args: unknown[]) => void).apply(logger, args);
   }
 }
