@@ -549,13 +549,14 @@ const LIST_CHANGES = [
     '(protectedListProcedure in server/trpc/init.ts): a call whose claims do not hold runs again through the full ' +
     'check (server/trpc/list-session.test.ts). A verified access token is remembered in an lru-cache until it ' +
     'expires; its time claims are checked on every use (server/security/access-tokens.ts).',
-  "- **Procedures** run through tRPC's own runner (callTRPCProcedure) on every transport. Each base procedure is " +
-    "one middleware (server/trpc/init.ts): tRPC's runner copies a call's options twice at every level, so a " +
-    'list call has four levels (that middleware, the input check, the output check, the resolver) and no more. ' +
-    'It costs more than the chain of our own it replaced, which ran the same levels without those copies: in V8 ' +
-    "profiles of this benchmark (quick runs, about 12,000 answers each), tRPC's runner took 600 ms against 254 ms " +
-    'for that chain, and the list went from 1.32x and 1.33x (REST), 1.35x and 1.42x (tRPC) with the chain to the ' +
-    'figures above.',
+  "- **Procedures** are built through tRPC's public API only, each base procedure one middleware " +
+    "(server/trpc/init.ts), so a list call has four levels: that middleware, tRPC's input and output validators, " +
+    'the resolver. callProcedure (server/trpc/internals.ts) runs those middlewares, read as tRPC built them, ' +
+    "with tRPC's semantics but without the runner's copies of the call's options at every level (a build helper " +
+    "that defines one property at a time). Through tRPC's own runner the tRPC list measured 1.51x, 1.49x, " +
+    '1.51x, 1.57x and 1.62x in five runs (REST 1.38x to 1.49x); with callProcedure, 1.34x (REST 1.37x). In V8 ' +
+    "profiles of quick runs (about 12,000 answers each), tRPC's runner took 600 ms against 254 ms for such a " +
+    'chain. server/trpc/internals.test.ts runs the same procedures both ways and requires the same outcomes.',
   "- **zod's synchronous parse** (server/trpc/sync-parse.ts). Given a zod schema, tRPC calls parseAsync, and zod " +
     'runs its compiled code for objects only in a synchronous parse (a page of ten transactions: about 70 µs ' +
     "against 11). The base procedures hand tRPC each schema as a parser object of tRPC's public contract that " +
@@ -568,10 +569,10 @@ const LIST_CHANGES = [
     "1.75x and 1.85x (REST), 1.66x and 1.83x (tRPC) in two runs. helmet's middleware built once but run on every " +
     "answer still sets a dozen headers through Node's checked res.setHeader: 1.63x and 1.54x, against 1.41x and " +
     '1.51x with the recorded headers in the run after it (both with the request logger below).',
-  "- **Each request's logger made when used** (requestLogger in server/logger.ts, Fastify's childLoggerFactory " +
-    "option): pino applies the redaction paths to a child's bindings as it makes it, about 7 µs a request " +
-    '(100,000 children made alone), 280 ms for about 12,000 answers in a V8 profile of this benchmark, and at the ' +
-    'production level (warn) most requests write no line. The tRPC list has no 0.03x to spare for it.',
+  "- **Each request's logger** is Fastify's own pino child. pino applies the redaction paths to a child's " +
+    'bindings as it makes it: about 7 µs a request (100,000 children made alone), 280 ms for about 12,000 ' +
+    "answers in a V8 profile of this benchmark, about 0.03x of raw's CPU per answer, under a tenth of an " +
+    'answer: the stock part.',
   '- **Compression**: @fastify/compress with a filter (server/plugins/compression.ts): only JSON bodies in memory ' +
     'of 8,192 bytes and more. A list page is under the threshold; "REST br" and "tRPC br" above measure what the ' +
     'plugin costs an answer it leaves alone.',
