@@ -40,7 +40,6 @@ const COMMAND = 'npm run bench -- api-list';
 const GOAL_RATIO = 0.85;
 /** The most Node CPU an answer may cost against raw's (issue 23). */
 const GOAL_CPU_RATIO = 1.5;
-const GOAL_HISTORY = 'issue 23; before: >= 0.75 of raw req/s (issue 18), >= 0.6 (issue 9), no CPU goal';
 /**
  * Issue 17: JSON answers are compressed unless that costs the list more than 5% of its throughput.
  * The compressed targets send what a browser sends; the plain ones send no Accept-Encoding.
@@ -280,7 +279,7 @@ const bench: Benchmark = {
           headers: auth,
         },
       ];
-      // The same two routes asked as a browser asks, which the app answers in brotli (issue 17).
+      // The same two routes asked as a browser asks, which the app answers in brotli.
       for (const name of ['REST', 'tRPC'] as const) {
         const plain = targets.find((target) => target.name === name) as Target;
         targets.push({
@@ -321,7 +320,7 @@ const bench: Benchmark = {
         ];
         return {
           name,
-          goal: `>= ${GOAL_RATIO} of raw req/s and <= ${GOAL_CPU_RATIO}x raw's Node CPU per answer (${GOAL_HISTORY})`,
+          goal: `>= ${GOAL_RATIO} of raw req/s and <= ${GOAL_CPU_RATIO}x raw's Node CPU per answer`,
           baseline: 'raw Fastify + pg route, same process, same SQL result',
           measured:
             `${round(ratio, 2)} req/s (${thousands(summary.requestsPerSecond)} vs ${thousands(rawSummary.requestsPerSecond)}), ` +
@@ -383,7 +382,7 @@ const bench: Benchmark = {
       const pagesCompressed = sizes.encoding !== 'identity';
       const compressionMet = !pagesCompressed || worstCompression >= COMPRESSION_GOAL_RATIO;
       goals.push({
-        name: "JSON compression: list throughput with a browser's Accept-Encoding vs without (issue 17)",
+        name: "JSON compression: list throughput with a browser's Accept-Encoding vs without",
         goal: `>= ${COMPRESSION_GOAL_RATIO} (costs at most 5%)`,
         baseline: 'the same route without Accept-Encoding, alternated in the same run',
         measured:
@@ -429,7 +428,7 @@ const bench: Benchmark = {
         '',
         loadLine(loadAtStart),
         '',
-        `- What: one page (${PAGE_SIZE} rows, newest first, each with its progress counters, compliance state and closedAt (issue 18), with the page count and total) of the transactions of ` +
+        `- What: one page (${PAGE_SIZE} rows, newest first, each with its progress counters, compliance state and closedAt, with the page count and total) of the transactions of ` +
           `${agentEmail(AGENT)}, the busiest agent (${thousands(first.totalTransactions)} transactions). Each connection asks ` +
           `in turn for pages ${PAGES.join(', ')}.`,
         '- Candidates: the real app (`buildApp` with the dependencies made as server/main.ts makes them: production ' +
@@ -455,7 +454,7 @@ const bench: Benchmark = {
           (g) => `- Goal ${g.name}: ${g.goal}; measured ${g.measured}: **${g.met ? 'met' : 'not met'}**.`,
         ),
         '',
-        '### Compression of the JSON answers (issue 17)',
+        '### Compression of the JSON answers',
         '',
         `The app compresses JSON answers of ${thousands(COMPRESS_MIN_BYTES)} bytes and more (server/plugins/compression.ts: brotli quality 1, ` +
           `else gzip level 6). A page of this list is ${thousands(sizes.plain)} bytes of JSON through REST, ` +
@@ -510,11 +509,11 @@ const bench: Benchmark = {
 
 /** Why list pages are not compressed: the figures measured when they were (kept, as LIST_CHANGES is). */
 const COMPRESSION_HISTORY = [
-  "Why a list page is not compressed: with the threshold at 1 KiB (issue 17's first proposal), this benchmark " +
+  'Why a list page is not compressed: with the threshold at 1 KiB (the first proposal), this benchmark ' +
     'measured on 2026-11-25 (18:31 UTC, 9 rounds of 4 s, machine load average about 8 on 2 cores) REST 1,215 vs ' +
     '1,318 req/s (**0.92**) and tRPC 1,192 vs 1,303 (**0.91**) with compression, and 40 to 44 µs more Node CPU per ' +
     'answer (12 to 13%; earlier runs that day under heavier load: 0.90 and 0.99 for REST, 1.02 and 0.84 for tRPC, ' +
-    '+53 to +83 µs). That is more than the 5% of throughput issue 17 allows, so the threshold is 8 KiB: above ' +
+    '+53 to +83 µs). That is more than the 5% of throughput the goal allows, so the threshold is 8 KiB: above ' +
     'any page of a list, for the large answers (the API description, a long transaction history) that gain the most.',
 ].join('\n');
 

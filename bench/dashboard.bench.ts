@@ -251,7 +251,7 @@ const benchmark: Benchmark = {
         const http = percentile(r.http, 95);
         const sql = percentile(r.sql, 95);
         return {
-          name: `Issue 21. GET /api/admin/dashboard, the last ${r.days} days: HTTP p95`,
+          name: `GET /api/admin/dashboard, the last ${r.days} days: HTTP p95`,
           goal: `<= ${goal} ms`,
           baseline: `its statements by SQL alone, at once on a plain pool: p95 ${ms(sql)} ms`,
           measured: `p95 ${ms(http)} ms (ratio to SQL ${round(http / sql, 2)})`,
@@ -271,7 +271,7 @@ const benchmark: Benchmark = {
         if (!goal.met)
           goal.gap = `the database's own work (the baseline) is most of it (the plans below), on 2 shared cores (${loadNote}).`;
       const markdown = [
-        '## Issue 21. The broker dashboard, on the 1M dataset',
+        '## The broker dashboard, on the 1M dataset',
         '',
         `Command: \`${COMMAND}\` (bench/dashboard.bench.ts).`,
         '',

@@ -177,7 +177,7 @@ const bench: Benchmark = {
       if (!complete)
         throw new Error(`rows differ: raw ${raws.map((r) => r.rows)}, export ${exports.map((e) => e.rows)}`);
       const rss = rssGrowthGoal(
-        'Issue 20. CSV export of 1M transactions: server RSS growth',
+        'CSV export of 1M transactions: server RSS growth',
         RSS_GROWTH_GOAL_MIB,
         exports,
         'export',
@@ -187,7 +187,7 @@ const bench: Benchmark = {
       const rowsMet = ab.candidateMedian >= ROWS_PER_SECOND_GOAL;
       const goals: Goal[] = [
         {
-          name: 'Issue 20. CSV export of 1M transactions: rows/s',
+          name: 'CSV export of 1M transactions: rows/s',
           goal: `>= ${thousands(ROWS_PER_SECOND_GOAL)} rows/s`,
           baseline: `the same COPY on a plain pg client: ${thousands(ab.baselineMedian)} rows/s`,
           measured: `${thousands(ab.candidateMedian)} rows/s over HTTP (ratio ${round(ab.ratio, 2)} of the raw COPY; ${thousands(expected)} rows in ${round(median(exports.map((e) => e.ms)) / 1000, 1)} s)`,
@@ -199,7 +199,7 @@ const bench: Benchmark = {
         rss.goal,
       ];
       const markdown = [
-        '## Issue 20. CSV export of the 1M-transaction dataset',
+        '## CSV export of the 1M-transaction dataset',
         '',
         `Command: \`${COMMAND}\` (bench/exports.bench.ts).`,
         '',

@@ -360,7 +360,7 @@ const intakeBench: Benchmark = {
       const uploadCpu = median(uploads.map((u) => u.serverCpuMs));
       const timeMet = splitMedian < SPLIT_GOAL_MS;
       const rss = rssGrowthGoal(
-        'Issue 22. Split a 30-page 25 MB packet: server RSS growth',
+        'Split a 30-page 25 MB packet: server RSS growth',
         RSS_GROWTH_GOAL_MIB,
         [coldSplit, ...splits, ...restartedSplits],
         'split, those on a fresh server included',
@@ -377,7 +377,7 @@ const intakeBench: Benchmark = {
       const share = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
       const goals: Goal[] = [
         {
-          name: 'Issue 22. Split a 30-page 25 MB packet into 3 documents: time',
+          name: 'Split a 30-page 25 MB packet into 3 documents: time',
           goal: `< ${SPLIT_GOAL_MS / 1000} s (median)`,
           baseline: `upload of the same packet to the same server: median ${round(ab.baselineMedian, 0)} ms`,
           measured: `median ${round(splitMedian, 0)} ms, worst ${round(splitWorst, 0)} ms (ratio ${round(ab.ratio, 2)} to the upload; server CPU ${round(splitCpu, 0)} ms)`,
@@ -396,7 +396,7 @@ const intakeBench: Benchmark = {
       const roundRow = (label: string, split: Measured, upload: Measured | undefined) =>
         `| ${label} | ${round(split.ms, 0)} | ${round(upload?.ms ?? Number.NaN, 0)} | ${round(split.serverCpuMs, 0)} | ${round(upload?.serverCpuMs ?? Number.NaN, 0)} | ${round(mib(split.rssBefore), 1)} | ${round(mib(split.rssPeak), 1)} | ${round(growthOf(split), 1)} | ${upload ? round(growthOf(upload), 1) : 'n/a'} |`;
       const markdown = [
-        '## Issue 22. Splitting a 30-page, 25 MB scanned packet',
+        '## Splitting a 30-page, 25 MB scanned packet',
         '',
         `Command: \`${COMMAND}\` (bench/intake.bench.ts).`,
         '',

@@ -144,7 +144,7 @@ const benchmark: Benchmark = {
       const worst = Math.max(...rows.map((r) => percentile(r.http, 95)));
       const goals: Goal[] = [
         {
-          name: "Issue 20. A webhook's deliveries (30 days kept) and the API keys list: HTTP p95",
+          name: "A webhook's deliveries (30 days kept) and the API keys list: HTTP p95",
           goal: `<= ${PAGE_GOAL_MS} ms`,
           baseline: `the same reads by SQL alone: p95 ${rows.map((r) => ms(percentile(r.sql, 95))).join(', ')} ms`,
           measured: `p95 ${rows.map((r) => ms(percentile(r.http, 95))).join(', ')} ms (worst ratio to SQL ${round(Math.max(...rows.map((r) => percentile(r.http, 95) / percentile(r.sql, 95))), 2)})`,
@@ -154,7 +154,7 @@ const benchmark: Benchmark = {
       for (const goal of goals)
         if (!goal.met) goal.gap = `the count of an endpoint's deliveries dominates (${loadNote}).`;
       const markdown = [
-        "## Issue 20. A webhook endpoint's deliveries and the API keys, on the 1M dataset",
+        "## A webhook endpoint's deliveries and the API keys, on the 1M dataset",
         '',
         `Command: \`${COMMAND}\` (bench/integrations.bench.ts).`,
         '',

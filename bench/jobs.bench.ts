@@ -328,7 +328,7 @@ const benchmark: Benchmark = {
       const directP95 = percentile(enqueue.direct, 95);
       const signed = (value: number) => `${value >= 0 ? '+' : '−'}${round2(Math.abs(value))}`;
       const enqueueGoal: Goal = {
-        name: 'Issue 19. Queuing a mail: p95 added to the request that causes it',
+        name: 'Queuing a mail: p95 added to the request that causes it',
         goal: `<= ${ENQUEUE_GOAL_MS} ms`,
         baseline: `the same review for an agent notified in-app: p95 ${round2(p95InApp)} ms`,
         measured: `the enqueue itself p95 ${round2(directP95)} ms; whole review ${signed(added)} ms at p95 (ratio ${round2(p95Email / p95InApp)}, within noise), ${thousands(samples)} requests each`,
@@ -338,7 +338,7 @@ const benchmark: Benchmark = {
         enqueueGoal.gap = `the enqueue statements alone take ${round2(directP95)} ms at p95 (${loadNote}).`;
       const sentS = Math.max(reminders.notificationsS, reminders.mailsS);
       const remindersGoal: Goal = {
-        name: 'Issue 19. 10,000 reminders due in the same minute: all sent',
+        name: '10,000 reminders due in the same minute: all sent',
         goal: `<= ${REMINDERS_GOAL_S} s`,
         baseline: 'due together; the built server, JOB_CONCURRENCY 5, a local SMTP server',
         measured: Number.isFinite(sentS)
@@ -350,7 +350,7 @@ const benchmark: Benchmark = {
       const goals = [enqueueGoal, remindersGoal];
 
       const markdown = [
-        '## Issue 19. Background jobs: enqueue overhead and 10,000 reminders',
+        '## Background jobs: enqueue overhead and 10,000 reminders',
         '',
         `Command: \`${COMMAND}\` (bench/jobs.bench.ts). A database of its own (\`${JOBS_DATABASE}\`, migrated and seeded by the run) on the benchmark's PostgreSQL.`,
         '',

@@ -214,12 +214,12 @@ const benchmark: Benchmark = {
       const countsRatio = p95(counts?.feed ?? []) / p95(counts?.rows ?? []);
       const goals: Goal[] = [
         pageGoal(
-          "Issue 23. An admin's notification list, first page, 1,000,000 notices (fan-out on read)",
+          "An admin's notification list, first page, 1,000,000 notices (fan-out on read)",
           'list',
           first,
         ),
         {
-          name: "Issue 23. An admin's notification counts, 1,000,000 notices (fan-out on read)",
+          name: "An admin's notification counts, 1,000,000 notices (fan-out on read)",
           goal: `<= ${COUNTS_RATIO_GOAL}x the rows' counts`,
           baseline: `the same history as rows of one admin: p95 ${round(p95(counts?.rows ?? []), 1)} ms`,
           measured: `${round(countsRatio, 2)}x (p95 ${round(p95(counts?.feed ?? []), 1)} ms)`,
@@ -231,13 +231,13 @@ const benchmark: Benchmark = {
               }),
         },
         pageGoal(
-          "Issue 23. An admin's live stream catching up on an hour, 1,000,000 notices (fan-out on read)",
+          "An admin's live stream catching up on an hour, 1,000,000 notices (fan-out on read)",
           'catch-up',
           catchUp,
         ),
       ];
       const markdown = [
-        "## Issue 23. An admin's notifications, stored once for every admin (fan-out on read)",
+        "## An admin's notifications, stored once for every admin (fan-out on read)",
         '',
         `Command: \`${COMMAND}\` (bench/notification-feed.bench.ts). An embedded PostgreSQL of its own (fsync off), migrated; ${ADMINS} admins for three years; ${thousands(NOTICES)} notices to every admin (one per transaction opened, the last ${RECENT} in the last hour, read up to an hour ago). The baseline is the same history stored as before issue 23: a notifications row per notice for a second admin (read where the first admin's watermark reads them), read by the statements the list used then. Each figure: the product's statement on a pg pool, prepared, ${rounds} rounds, the two sides alternated; both sides are checked to answer the same first.`,
         '',

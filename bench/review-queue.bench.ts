@@ -311,16 +311,11 @@ const bench: Benchmark = {
               }),
         });
       };
-      scenarioGoal('queue', QUEUE_GOAL_MS, 'Issue 18. Review queue, first page: p95', 'the review queue');
-      scenarioGoal(
-        'list',
-        LIST_GOAL_MS,
-        'Issue 18. Admin list by compliance state: p95',
-        'the list by state',
-      );
+      scenarioGoal('queue', QUEUE_GOAL_MS, 'Review queue, first page: p95', 'the review queue');
+      scenarioGoal('list', LIST_GOAL_MS, 'Admin list by compliance state: p95', 'the list by state');
       const allIndexed = explained.every((e) => e.indexed);
       goals.push({
-        name: 'Issue 18. Queue and list-by-state plans use the indexes',
+        name: 'Queue and list-by-state plans use the indexes',
         goal: 'EXPLAIN: no sequential scan of transactions or transaction_forms',
         baseline:
           'transaction_forms_review_queue_idx, transaction_forms_waiver_queue_idx, transactions_review_queue_idx, ' +
@@ -340,7 +335,7 @@ const bench: Benchmark = {
       const info = dataset.info.counts;
       const states = info.states ?? {};
       const markdown = [
-        '## Issue 18. Compliance desk: review queue and list by state on 1,000,000 transactions',
+        '## Compliance desk: review queue and list by state on 1,000,000 transactions',
         '',
         `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`${COMMAND}\` (bench/review-queue.bench.ts)${quick ? ', **quick mode** (short rounds: indicative only)' : ''}.`,
         '',

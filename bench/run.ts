@@ -44,7 +44,7 @@ function summary(goals: Goal[], started: Date): string {
   );
   const gaps = goals.filter((goal) => !goal.met);
   return [
-    '## Goals of issue 9 at a glance',
+    '## Goals at a glance',
     '',
     `Last run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine()}.`,
     'Reproduce with `npm run bench` (all: about 7 minutes, plus 2 to 4 minutes the first time to generate the',

@@ -345,7 +345,7 @@ function goalsOf(m: Measured, full: boolean, loadNote: string): Goal[] {
   if (c.failed) reasons.push(`${c.failed} sockets closed or were refused before their subscription started`);
   return [
     {
-      name: `Issue 23. WebSocket soak: RSS growth after the first minute (${thousands(SOCKETS)} sockets churning, ${minutes} min)`,
+      name: `WebSocket soak: RSS growth after the first minute (${thousands(SOCKETS)} sockets churning, ${minutes} min)`,
       goal: `<= ${GROWTH_GOAL * 100}%`,
       baseline: `RSS at the end of minute 1 (${round(mib(f.base), 1)} MiB)`,
       measured: `${f.growth >= 0 ? '+' : ''}${round(f.growth * 100, 1)}% (highest 10 s median ${round(mib(f.highest.rss), 1)} MiB; final ${round(mib(f.last.rss), 1)} MiB; ${thousands(c.disconnects)} sockets replaced, ${c.eventsDelivered}/${c.eventsRaised} events)`,
@@ -384,7 +384,7 @@ const websocketSoakBench: Benchmark = {
       );
     }
     const markdown = [
-      '## Issue 23. WebSocket soak: sockets connecting and disconnecting',
+      '## WebSocket soak: sockets connecting and disconnecting',
       '',
       `Command: \`${COMMAND}\` (bench/websocket-soak.bench.ts; \`-- --quick\`: a 2-minute soak).`,
       '',

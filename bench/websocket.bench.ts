@@ -421,7 +421,7 @@ function goalsOf(m: Session, loadNote: string): Goal[] {
   });
   return [
     goal(
-      `Issue 23. WebSocket: server RSS with ${m.clients.toLocaleString('en-US')} subscribed clients`,
+      `WebSocket: server RSS with ${m.clients.toLocaleString('en-US')} subscribed clients`,
       `<= ${RSS_GOAL_MB} MB`,
       `idle server ${round(mb(idle), 0)} MB`,
       `${round(mb(rss), 0)} MB (${round(mib(rss), 0)} MiB; +${round(kib(perSocket), 1)} KiB a socket)`,
@@ -429,7 +429,7 @@ function goalsOf(m: Session, loadNote: string): Goal[] {
       memoryGap,
     ),
     goal(
-      `Issue 23. WebSocket: server RSS with ${m.half.toLocaleString('en-US')} subscribed clients`,
+      `WebSocket: server RSS with ${m.half.toLocaleString('en-US')} subscribed clients`,
       `<= ${HALF_RSS_GOAL_MB} MB`,
       `idle server ${round(mb(idle), 0)} MB`,
       `${round(mb(halfRss), 0)} MB (${round(mib(halfRss), 0)} MiB)`,
@@ -451,7 +451,7 @@ function goalsOf(m: Session, loadNote: string): Goal[] {
       `the event arrives with the review's own answer, so the review call itself is what is slow on this run (${loadNote}).`,
     ),
     goal(
-      `Issue 23. WebSocket: fan-out to ${FAN_OUT_ADMINS.toLocaleString('en-US')} sockets, last one`,
+      `WebSocket: fan-out to ${FAN_OUT_ADMINS.toLocaleString('en-US')} sockets, last one`,
       `p95 <= ${FAN_OUT_P95_GOAL_MS} ms`,
       `HTTP round trip of the raising call: p95 ${round(
         percentile(
@@ -465,7 +465,7 @@ function goalsOf(m: Session, loadNote: string): Goal[] {
       fanGap(m.fans),
     ),
     goal(
-      `Issue 23. WebSocket: fan-out to ${(m.clients - 1).toLocaleString('en-US')} sockets, last one`,
+      `WebSocket: fan-out to ${(m.clients - 1).toLocaleString('en-US')} sockets, last one`,
       `p95 <= ${BIG_FAN_OUT_P95_GOAL_MS} ms`,
       `HTTP round trip of the raising call: p95 ${round(
         percentile(
@@ -479,7 +479,7 @@ function goalsOf(m: Session, loadNote: string): Goal[] {
       fanGap(m.bigFans),
     ),
     goal(
-      'Issue 23. Notification delivered across two instances (LISTEN/NOTIFY bus)',
+      'Notification delivered across two instances (LISTEN/NOTIFY bus)',
       `p95 <= ${CROSS_INSTANCE_P95_GOAL_MS} ms`,
       `the same events on the raising instance's socket: p95 ${round(
         percentile(
