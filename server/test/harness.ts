@@ -140,6 +140,15 @@ export function testContext(deps: AppDeps, token?: string): Promise<Context> {
   return createContext(deps, { token, requestId: 'test', ip: '127.0.0.1', log: SILENT_PINO });
 }
 
+/**
+ * An anonymous call's context made without a request or a database, for tests of the tRPC
+ * plumbing whose procedures never reach the database.
+ */
+export function anonymousContext(requestId = 'test'): Context {
+  const deps = testDeps(undefined as unknown as Db);
+  return { ...serviceContext(deps), requestId, auth: null, tokenRejected: false, apiKey: null };
+}
+
 /** A service's context for tests that call a service directly; with `user`, a signed-in caller. */
 export function serviceContext(deps: AppDeps): ServiceContext;
 export function serviceContext(deps: AppDeps, user: CallerContext['user']): CallerContext;

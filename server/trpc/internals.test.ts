@@ -1,9 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import { pino } from 'pino';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { testDeps } from '../test/harness';
-import type { Context } from './context';
+import { anonymousContext } from '../test/harness';
 import { adminProcedure, createCallerFactory, publicProcedure, router } from './init';
 import {
   type CallResult,
@@ -47,19 +45,7 @@ const testRouter = router({
 });
 
 /** A context as tRPC's adapters pass it; the database is never reached by these procedures. */
-function context(): Context {
-  const deps = testDeps(undefined as unknown as Context['db']);
-  return {
-    deps,
-    db: deps.db,
-    ip: '127.0.0.1',
-    requestId: 'req-1',
-    log: pino({ level: 'silent' }),
-    auth: null,
-    tokenRejected: false,
-    apiKey: null,
-  };
-}
+const context = () => anonymousContext('req-1');
 
 describe('tRPC internals the project relies on', () => {
   test('proceduresOf: every procedure by its dotted path, the very procedure objects', () => {
