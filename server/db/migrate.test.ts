@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../paths';
 import { runSql } from '../test/databases';
 import { setupTestDatabase } from '../test/harness';
-import { MigrationError, migrate } from './migrate';
+import { MigrationError, migrate, readMigrations } from './migrate';
+import { REWORDED_MIGRATIONS } from './reworded-migrations';
 
 const run = promisify(execFile);
 const database = setupTestDatabase({ empty: true });
@@ -25,6 +26,7 @@ async function writeMigration(name: string, sql: string) {
 }
 
 const query = <T extends pg.QueryResultRow>(sql: string) => runSql<T>(database.url, sql);
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 type MigrationRow = {
   migration_name: string;
@@ -124,6 +126,74 @@ describe('migrate', () => {
       'CREATE TABLE offices (\r\n  id INTEGER PRIMARY KEY\r\n);\r\n',
     );
     expect((await migrate(database.url, { dir })).applied).toEqual([]);
+  });
+
+  describe('a released migration whose comments were reworded', () => {
+    const name = '20260101000000_offices';
+    const released = '-- Offices (see the tracker).\nCREATE TABLE offices (id INTEGER PRIMARY KEY);\n';
+    const reworded = '-- One row per branch office.\nCREATE TABLE offices (id INTEGER PRIMARY KEY);\n';
+    const rewording = { reworded: sha256(reworded), earlier: [sha256(released)] };
+
+    beforeEach(async () => {
+      await writeMigration(name, released);
+      await migrate(database.url, { dir });
+      await writeMigration(name, reworded);
+    });
+
+    test('is refused like any edit unless it is listed', async () => {
+      await expect(migrate(database.url, { dir, reworded: new Map() })).rejects.toThrow(
+        /was already applied, but its file has changed/,
+      );
+      // Listed under another migration's name, it excuses nothing here.
+      const elsewhere = new Map([['20260102000000_other', rewording]]);
+      await expect(migrate(database.url, { dir, reworded: elsewhere })).rejects.toThrow(MigrationError);
+    });
+
+    test('starts a database that applied the earlier text, which keeps its recorded checksum', async () => {
+      await writeMigration('20260102000000_desks', 'CREATE TABLE desks (id INTEGER);');
+      expect(await migrate(database.url, { dir, reworded: new Map([[name, rewording]]) })).toEqual({
+        applied: ['20260102000000_desks'],
+        alreadyApplied: [name],
+      });
+      expect((await appliedRows())[0]).toMatchObject({ migration_name: name, checksum: sha256(released) });
+    });
+
+    test('accepts the reworded file in a Windows checkout too', async () => {
+      await writeMigration(name, reworded.replace(/\n/g, '\r\n'));
+      const result = await migrate(database.url, { dir, reworded: new Map([[name, rewording]]) });
+      expect(result.alreadyApplied).toEqual([name]);
+    });
+
+    test('still refuses it once a statement changed, naming the file', async () => {
+      await writeMigration(
+        name,
+        '-- One row per branch office.\nCREATE TABLE offices (id BIGINT PRIMARY KEY);\n',
+      );
+      const failure = migrate(database.url, { dir, reworded: new Map([[name, rewording]]) });
+      await expect(failure).rejects.toBeInstanceOf(MigrationError);
+      await expect(failure).rejects.toThrow(path.join(dir, name, 'migration.sql'));
+    });
+  });
+
+  test('the real migrations start a database that applied their text before the comments were reworded', async () => {
+    await migrate(database.url);
+    const current = new Map((await readMigrations()).map((m) => [m.name, m.checksum]));
+    for (const [name, { reworded, earlier }] of REWORDED_MIGRATIONS) {
+      // Each entry names a real migration as it is now; its earlier checksums are of another text.
+      expect(current.get(name), name).toBe(reworded);
+      expect(earlier, name).not.toContain(reworded);
+      await query(
+        `UPDATE "_prisma_migrations" SET checksum = '${earlier[0]}' WHERE migration_name = '${name}'`,
+      );
+    }
+    expect((await migrate(database.url)).applied).toEqual([]);
+
+    // Any other checksum on one of them is still an edited file.
+    const [first] = REWORDED_MIGRATIONS.keys();
+    await query(
+      `UPDATE "_prisma_migrations" SET checksum = '${sha256('x')}' WHERE migration_name = '${first}'`,
+    );
+    await expect(migrate(database.url)).rejects.toThrow(new RegExp(`Migration ${first} was already applied`));
   });
 
   test('a failing migration changes nothing, names its file, and can be fixed and re-run', async () => {

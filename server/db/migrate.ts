@@ -5,6 +5,7 @@ import path from 'node:path';
 import { runMigrations as installJobQueue, Logger as JobLogger } from 'graphile-worker';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths';
+import { REWORDED_MIGRATIONS, type Rewording } from './reworded-migrations';
 
 /**
  * Applies prisma/migrations the way `prisma migrate deploy` does, without Prisma's schema engine
@@ -14,6 +15,8 @@ import { MIGRATIONS_DIR } from '../paths';
  * One difference on purpose: each migration runs in its own transaction together with its
  * bookkeeping row, so a failed migration leaves the database exactly as it was and can simply
  * be fixed and re-run (Prisma would leave a half-applied migration to resolve by hand).
+ * An applied migration whose file changed stops the start, except a comment-only rewording
+ * listed with its earlier checksums in reworded-migrations.ts.
  * A migration that must run outside a transaction (CREATE INDEX CONCURRENTLY) needs its own
  * tooling; none exists yet.
  */
@@ -63,6 +66,21 @@ function matchesChecksum(sql: string, checksum: string): boolean {
   return [sql, lf, lf.replace(/\n/g, '\r\n')].some((variant) => checksumOf(variant) === checksum);
 }
 
+/**
+ * The file as applied, or exactly the comment-only rewording `reworded` lists for it of the text
+ * the database applied: an earlier checksum excuses nothing once the file changed again.
+ */
+function isUnchanged(
+  migration: Migration,
+  checksum: string,
+  reworded: ReadonlyMap<string, Rewording>,
+): boolean {
+  if (matchesChecksum(migration.sql, checksum)) return true;
+  const rewording = reworded.get(migration.name);
+  if (!rewording?.earlier.includes(checksum)) return false;
+  return matchesChecksum(migration.sql, rewording.reworded);
+}
+
 export async function readMigrations(dir: string = MIGRATIONS_DIR): Promise<Migration[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const names = entries
@@ -88,9 +106,10 @@ function lineOf(sql: string, position: unknown): string {
 
 export async function migrate(
   databaseUrl: string,
-  options: { dir?: string; log?: Logger } = {},
+  options: { dir?: string; log?: Logger; reworded?: ReadonlyMap<string, Rewording> } = {},
 ): Promise<MigrateResult> {
   const log = options.log ?? { info: () => {}, warn: () => {} };
+  const reworded = options.reworded ?? REWORDED_MIGRATIONS;
   const migrations = await readMigrations(options.dir);
   const client = new pg.Client({
     connectionString: databaseUrl,
@@ -121,7 +140,7 @@ export async function migrate(
       const applied = new Map(rows.map((row) => [row.migration_name, row.checksum]));
       for (const migration of migrations) {
         const checksum = applied.get(migration.name);
-        if (checksum !== undefined && !matchesChecksum(migration.sql, checksum)) {
+        if (checksum !== undefined && !isUnchanged(migration, checksum, reworded)) {
           throw new MigrationError(
             `Migration ${migration.name} was already applied, but its file has changed since: ${migration.file}. ` +
               'Applied migrations must never be edited; restore the file and add a new migration instead.',
@@ -144,7 +163,7 @@ export async function migrate(
         log.info(`Applied migration ${migration.name}`);
         result.applied.push(migration.name);
       }
-      // The job queue's own schema ("graphile_worker", issue 19), migrated by its library under
+      // The job queue's own schema ("graphile_worker"), migrated by its library under
       // its own lock, after ours: a database this function prepared can take jobs at once.
       await installJobQueue({ connectionString: databaseUrl, logger: quietJobLogger });
       return result;

@@ -1,4 +1,4 @@
--- Every stored file gets its row (issue 8: no file without its row, no row without its file).
+-- Every stored file gets its row (no file without its row, no row without its file).
 -- CreateTable
 CREATE TABLE "stored_files" (
     "key" TEXT NOT NULL,

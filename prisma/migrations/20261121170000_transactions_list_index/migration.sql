@@ -1,4 +1,4 @@
--- An agent's transaction list and its total (issue 9): with deleted_at in the index, the count
+-- An agent's transaction list and its total: with deleted_at in the index, the count
 -- and the page's keys come from the index alone (an index-only scan) instead of one table row per
 -- transaction, which costs a busy agent thousands of row visits on every page.
 DROP INDEX "transactions_user_id_created_at_idx";

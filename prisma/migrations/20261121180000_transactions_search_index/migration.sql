@@ -1,4 +1,4 @@
--- Searching transactions (issue 9). One GIN index serves both searches: its first column lets an
+-- Searching transactions. One GIN index serves both searches: its first column lets an
 -- agent's search look up only their own transactions, and its trigrams of the four address
 -- fields (joined by a separator no term of the search box spans) find the matching ones among
 -- them, or among everyone's for an admin. It replaces one trigram index per field, which an

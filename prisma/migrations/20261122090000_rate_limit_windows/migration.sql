@@ -1,4 +1,4 @@
--- The sign-in, registration, reset and refresh limits (issue 10), counted here so that every
+-- The sign-in, registration, reset and refresh limits, counted here so that every
 -- instance behind the load balancer shares one count per key instead of each keeping its own.
 -- One row per (limit, key) with its fixed window; keys are SHA-256 hashes, so typed e-mail
 -- addresses are not stored. UNLOGGED: no WAL for a counter written on every sign-in. A crash of

@@ -1,4 +1,4 @@
--- Notifications name the transaction they are about (issue 17), so one about a transaction that
+-- Notifications name the transaction they are about, so one about a transaction that
 -- was deleted since can say so instead of opening a page that is gone.
 -- AlterTable
 ALTER TABLE "notifications" ADD COLUMN "transaction_id" UUID;

@@ -1,4 +1,4 @@
--- When an approved account was deactivated (issue 17): is_admin_approved alone cannot tell a
+-- When an approved account was deactivated: is_admin_approved alone cannot tell a
 -- registration awaiting approval from an account that was deactivated.
 -- AlterTable
 ALTER TABLE "users" ADD COLUMN "deactivated_at" TIMESTAMPTZ(3);

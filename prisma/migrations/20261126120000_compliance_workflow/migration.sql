@@ -1,4 +1,4 @@
--- The compliance workflow (issue 18, DESIGN.md 12.1): optional checklist items, every attached
+-- The compliance workflow: optional checklist items, every attached
 -- file kept as a version with the decision made on it, waivers, rejection reasons, closing, and
 -- the progress counters of each transaction, kept by the database in the same transaction as
 -- every change to its items.
@@ -85,7 +85,7 @@ ALTER TABLE "form_versions" ADD CONSTRAINT "form_versions_uploaded_by_fkey" FORE
 -- AddForeignKey
 ALTER TABLE "form_versions" ADD CONSTRAINT "form_versions_decided_by_fkey" FOREIGN KEY ("decided_by") REFERENCES "users"("id") ON DELETE SET NULL ON UPDATE CASCADE;
 
--- The review queue (DESIGN.md 12.1), oldest first: undecided uploads by when they were attached,
+-- The review queue, oldest first: undecided uploads by when they were attached,
 -- requested waivers by when they were asked for. Partial, so each holds the queue and nothing else.
 CREATE INDEX "transaction_forms_review_queue_idx" ON "transaction_forms" ("submitted_at", "id")
   WHERE "file_key" IS NOT NULL AND "status" = 'pending';
@@ -96,7 +96,7 @@ CREATE INDEX "transaction_forms_waiver_queue_idx" ON "transaction_forms" ("waive
 CREATE INDEX "transactions_review_queue_idx" ON "transactions" ("user_id", "type", "queue_count")
   WHERE "queue_count" > 0 AND "closed_at" IS NULL AND "deleted_at" IS NULL;
 
--- The seeded rejection reasons (DESIGN.md 12.1), in this order.
+-- The seeded rejection reasons, in this order.
 INSERT INTO "rejection_reasons" ("code", "label", "created_at", "updated_at")
 SELECT code, label, now() + n * interval '1 millisecond', now() + n * interval '1 millisecond'
 FROM (VALUES

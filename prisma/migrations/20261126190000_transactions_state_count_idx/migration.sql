@@ -1,5 +1,5 @@
 -- The admin list filtered by compliance state counts every undeleted transaction in that state
--- for its total (issue 18). For "closed", most of the table on a portal with years of history,
+-- for its total. For "closed", most of the table on a portal with years of history,
 -- transactions_compliance_state_idx (four columns) cost more to count than a sequential scan of
 -- the table, which PostgreSQL then chose: 160 to 230 ms a page on the benchmark's 1,000,000
 -- transactions (939,000 closed). This index holds the state alone, deduplicated into a few MB,

@@ -1,4 +1,4 @@
--- Background work, e-mail notifications and key dates (issue 19, DESIGN.md 12.2).
+-- Background work, e-mail notifications and key dates.
 -- The job queue itself is graphile-worker's schema "graphile_worker", installed by its own
 -- migrations right after these (server/db/migrate.ts).
 

@@ -1,4 +1,4 @@
--- Issue 20: API keys for integrators, and the answers kept for Idempotency-Key replays.
+-- API keys for integrators, and the answers kept for Idempotency-Key replays.
 
 -- A key is `bpk_<id>_<secret>`; only sha256(secret) is kept, compared in constant time. The key
 -- acts with its creator's rights, narrowed to its scopes, and dies with them (deactivation,

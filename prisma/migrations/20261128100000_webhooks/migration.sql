@@ -1,4 +1,4 @@
--- Webhooks (issue 20, DESIGN.md 12.3): endpoints admins register, the events the portal records in
+-- Webhooks: endpoints admins register, the events the portal records in
 -- the transaction of each change (an outbox), and one delivery per event and endpoint, sent by a
 -- `webhooks:deliver` job enqueued in that same transaction.
 

@@ -1,4 +1,4 @@
--- The broker dashboard (issue 21, DESIGN.md 12.4). Its figures read a year of decisions and of
+-- The broker dashboard. Its figures read a year of decisions and of
 -- closings on a million transactions; counting them from the items, the versions and the key
 -- dates at every view would visit millions of rows. The database keeps what the figures group
 -- by next to what they measure, in the same transaction as every change (docs/PERFORMANCE.md).

@@ -1,4 +1,4 @@
--- The dashboard's decisions over a year (issue 21, docs/PERFORMANCE.md): 640,000 decided file
+-- The dashboard's decisions over a year (docs/PERFORMANCE.md): 640,000 decided file
 -- versions. Their exact medians and 90th percentiles took a sort of all of them at every view,
 -- and their counts by label and by agent a scan of all of them (1.9 s at p95 together). Now the
 -- database keeps, in the transaction of every change (the triggers below):

@@ -1,4 +1,4 @@
--- Document intake (issue 22, DESIGN.md 12.5): what the pre-checks found in a file is kept with
+-- Document intake: what the pre-checks found in a file is kept with
 -- it, so the reviewer sees the same warnings the agent saw at upload. A stored file has them from
 -- its upload; a version copies them when it is attached (as it copies size and sha256); the item
 -- keeps its current version's, as it keeps its file_key. Constant defaults: no table rewrite.

@@ -1,4 +1,4 @@
--- Notices to every active admin, stored once (issue 23, fan-out on read). A comment on an agent's
+-- Notices to every active admin, stored once (fan-out on read). A comment on an agent's
 -- document told every active admin through a notifications row each: with 10,000 admins its
 -- transaction wrote 10,000 rows before its live event could leave, about 160 ms. Now it writes
 -- one admin_notices row, and each admin reads it through the notification_feed view below, with
