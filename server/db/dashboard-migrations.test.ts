@@ -6,7 +6,7 @@ import { migrateUpToBefore } from '../test/migrations';
 import { migrate } from './migrate';
 
 /**
- * What the dashboard migration (issue 21) makes of rows written before it: each transaction's
+ * What the dashboard migration makes of rows written before it: each transaction's
  * closing date from its key dates, when it became compliant from the decisions already recorded,
  * and each version's agent and label.
  */
@@ -16,7 +16,7 @@ const database = setupTestDatabase({ empty: true });
 const query = <T extends pg.QueryResultRow>(sql: string) => runSql<T>(database.url, sql);
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-describe('issue 21 migrations on existing data', () => {
+describe('the dashboard migrations on existing data', () => {
   it('fills closing_date, compliant_at and each version agent and label', async () => {
     await migrateUpToBefore(database.url, MIGRATION);
     const [agent, admin] = [uuid(1), uuid(2)];

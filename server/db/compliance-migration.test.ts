@@ -8,7 +8,7 @@ import { migrateUpToBefore } from '../test/migrations';
 import { migrate } from './migrate';
 
 /**
- * What the compliance migration (issue 18) makes of rows written before it: every current file
+ * What the compliance migration makes of rows written before it: every current file
  * becomes version 1 of its item, with what stored_files knew of it and the latest decision taken
  * on it; every item is required; the counters and the state of each transaction are right at once.
  * The database is migrated up to just before it, filled with old-shaped rows, then to the end.
@@ -29,7 +29,7 @@ const key = (deal: string, name: string) => {
   return made;
 };
 
-describe('issue 18 migration on existing data', () => {
+describe('the compliance migration on existing data', () => {
   it('makes each current file version 1 with its latest decision, and counts every transaction', async () => {
     await migrateUpToBefore(database.url, MIGRATION);
     const agent = uuid(1);

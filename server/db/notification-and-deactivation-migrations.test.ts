@@ -6,9 +6,9 @@ import { migrateUpToBefore } from '../test/migrations';
 import { migrate } from './migrate';
 
 /**
- * The data the two migrations of issue 17 fill in for rows written before them: a notification's
- * transaction (read from its link) and when an account was deactivated (read from the audit
- * trail). The database is migrated up to just before them, filled, then migrated to the end.
+ * The data the two migrations notification_transactions and user_deactivated_at fill in for
+ * rows written before them: a notification's transaction (read from its link) and when an
+ * account was deactivated (read from the audit trail). The database is migrated up to just before them, filled, then migrated to the end.
  */
 
 const FIRST_NEW = '20261125170000_notification_transactions';
@@ -17,7 +17,7 @@ const query = <T extends pg.QueryResultRow>(sql: string) => runSql<T>(database.u
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-describe('issue 17 migrations on existing data', () => {
+describe('the notification transaction and deactivation migrations on existing data', () => {
   it('link old notifications to their transaction and date old deactivations', async () => {
     await migrateUpToBefore(database.url, FIRST_NEW);
     const [agent, admin, pending, deactivated, reactivated] = [1, 2, 3, 4, 5].map(uuid);
