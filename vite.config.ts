@@ -23,7 +23,7 @@ const config = {
     modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
-        // The large libraries every page starts with, each in a chunk of its own (issue 17). The
+        // The large libraries every page starts with, each in a chunk of its own. The
         // browser then compiles and runs them as several shorter tasks instead of two long ones,
         // which a phone's CPU turns into hundreds of ms of blocked main thread (Lighthouse's
         // Total Blocking Time). Only libraries the start-up uses whole: a group takes every module
@@ -37,8 +37,8 @@ const config = {
             // Every other module the start-up needs, in the entry chunk. Without this, Rolldown
             // splits the Mantine parts the shell shares with lazy pages into chunks of their own
             // (Stack-*.js, Box-*.js, ...), which the first visit loads all the same, each gzipped
-            // apart; and which parts split moved with every new lazy page (issue 21's dashboard
-            // alone cost 1.1 KiB that way). One chunk is smaller, and stays put.
+            // apart; and which parts split moved with every new lazy page (the broker
+            // dashboard alone cost 1.1 KiB that way). One chunk is smaller, and stays put.
             { name: 'shell', tags: ['$initial'] },
           ],
         },

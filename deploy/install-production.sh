@@ -20,7 +20,7 @@ fi
 #                  devDependency; the generated client is already bundled into dist/server/main.js.
 npm ci --omit=dev --omit=optional --ignore-scripts --prefer-offline --no-audit --no-fund
 
-# sharp (photos and scanned pages, issue 22) loads libvips from two optional packages of this
+# sharp (photos and scanned pages) loads libvips from two optional packages of this
 # platform, which --omit=optional left out (installing every optional package would also bring
 # the dev tools npm marks "devOptional"). They are fetched here at the versions and integrity the
 # lock records, and unpacked where npm would have put them.

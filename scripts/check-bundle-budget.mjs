@@ -1,4 +1,4 @@
-// The client's bundle budget (issue 9, goal f), run by `npm run build` right after `vite build`:
+// The client's bundle budget, run by `npm run build` right after `vite build`:
 // the JavaScript a browser loads before any lazy route must stay within 200 KiB gzip, and konva
 // (the banner editor's canvas, the largest dependency) must live in the banner page's chunk only.
 // Either breach fails the build with a message naming the figures.

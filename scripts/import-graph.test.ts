@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../server/paths';
 import { importCircles, importGraph, LAYERING_PROBE_PREFIX, sourceFiles } from './import-graph';
 
-/** Issue 16: no import circle anywhere in our code, type-only imports included. */
+/** No import circle anywhere in our code, type-only imports included. */
 
 const relative = (file: string) => path.relative(PROJECT_ROOT, file);
 

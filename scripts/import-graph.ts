@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * The project's own import graph and its circles (issue 16): every relative import between our
+ * The project's own import graph and its circles: every relative import between our
  * TypeScript files, type-only ones included (`import type`, `export type ... from`, inline
  * `import('...')` types), since a type-only circle still ties two modules' designs together.
  * Packages are left out: only our files can form a circle worth fixing.

@@ -1,4 +1,4 @@
-// Precompresses the built client, run by `npm run build` after `vite build` (issue 17): beside every
+// Precompresses the built client, run by `npm run build` after `vite build`: beside every
 // text file of dist/client it writes <file>.br (brotli, quality 11) and <file>.gz (gzip -9), which
 // the server hands to a browser that accepts them (@fastify/static with preCompressed, in
 // server/plugins/client.ts). The work is done once per build at the slowest, smallest settings,

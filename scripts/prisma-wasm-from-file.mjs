@@ -1,5 +1,5 @@
 // Prisma's query compiler, from a .wasm file beside the bundle instead of a base64 module
-// (issue 23: the idle process's memory). Used by build-server.mjs; tested by
+// (the idle process's memory). Used by build-server.mjs; tested by
 // prisma-wasm-from-file.test.ts.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

@@ -227,7 +227,8 @@ describe('API documentation', () => {
       bearerFormat: 'JWT',
     });
     // Only the documented table: no health checks, docs pages or tRPC in it.
-    // Every path is under /api/, but the calendar feed, whose address DESIGN.md 12.2 fixes.
+    // Every path is under /api/, but the calendar feed, whose address calendar apps keep
+    // (/calendar/<token>.ics, docs/API.md).
     for (const pathName of Object.keys(doc.paths))
       expect(pathName).toMatch(/^\/api\/|^\/calendar\/\{file\}$/);
     expect(Object.keys(doc.paths)).toEqual(

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { S3Settings } from './storage/s3';
 
 /**
- * The environment, parsed once at start-up (DESIGN.md section 3). A bad value stops the process
+ * The environment, parsed once at start-up. A bad value stops the process
  * with a message naming the variable, rather than failing later somewhere less obvious.
  */
 
@@ -180,7 +180,7 @@ export type AppConfig = {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Requests per minute per IP for ordinary calls; 0 disables the limit. */
   rateLimitPerMin: number;
-  /** Calls one API key may make per minute, counted once for all instances (issue 20). */
+  /** Calls one API key may make per minute, counted once for all instances. */
   apiKeyRateLimitPerMin: number;
   /**
    * Sign-in attempts from one address in 15 minutes, counted once for all instances: an office

@@ -8,7 +8,7 @@ import type { RateLimiter } from './security/rate-limits';
 import type { Storage } from './storage/storage';
 
 /**
- * Everything the app needs from outside, passed in (DESIGN.md section 10): buildApp(deps) and
+ * Everything the app needs from outside, passed in: buildApp(deps) and
  * every procedure (as ctx.deps) see only this, so tests inject their own database and clock.
  */
 export type AppDeps = {

@@ -3,8 +3,8 @@ import { apiMessages, integrationMessages } from '../shared/messages';
 import type { ApiError, ApiErrorCode, ApiIssue } from '../shared/schemas/common';
 
 /**
- * The one place that turns anything thrown into an HTTP status and a safe body
- * (DESIGN.md section 5). Services throw AppError; everything else (tRPC, zod, Prisma, pg,
+ * The one place that turns anything thrown into an HTTP status and a safe body (docs/API.md,
+ * "Errors"). Services throw AppError; everything else (tRPC, zod, Prisma, pg,
  * Fastify) is recognised here. Whatever is not recognised is a 500 whose body says nothing
  * about why: no stack, no SQL, no message from a library.
  */

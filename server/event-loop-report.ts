@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /**
- * The benchmarks' view of this process's event loop (issue 9, goal h): lag can only be measured
+ * The benchmarks' view of this process's event loop: lag can only be measured
  * from inside, and the server has no metrics endpoint. Off unless BENCH_REPORT_EVENT_LOOP=1;
  * then every SIGUSR2 prints one line `event-loop-delay {json}` with the delay percentiles since
  * the previous SIGUSR2 (or the start), in ms, and starts a fresh window. A benchmark sends one

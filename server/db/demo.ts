@@ -266,7 +266,7 @@ export async function seedDemo(
         data: { closedAt: new Date(createdAt.getTime() + 30 * hour) },
       });
     }
-    // Key dates along the usual timeline of a deal (issue 19): what has passed is done, except
+    // Key dates along the usual timeline of a deal: what has passed is done, except
     // now and then an inspection left overdue, so the lists and the calendar show every state.
     const day = 24 * hour;
     const timeline = [

@@ -5,7 +5,7 @@ import { hashPassword, passwordCostFor } from '../security/passwords';
 import type { Db } from './client';
 
 /**
- * First-start data (DESIGN.md section 3): the owner admin and the checklist templates, so a
+ * First-start data: the owner admin and the checklist templates, so a
  * fresh portal can be signed into and the Create Transaction dialog works at once.
  *
  * "First start" is the start that creates the owner: later starts never re-add templates an
@@ -16,7 +16,7 @@ export const DEFAULT_TEMPLATES: ReadonlyArray<{
   type: string;
   role: string;
   documents: string[];
-  /** Worth collecting, never holding a file back (issue 18). */
+  /** Worth collecting, never holding a file back. */
   optionalDocuments: string[];
 }> = [
   {
@@ -99,7 +99,7 @@ export async function seed(
   log: Logger,
 ): Promise<SeedResult> {
   // Every start but the first finds the owner: no argon2 then, which costs start-up time and
-  // 19 MiB of memory the C allocator may keep (issue 9, bench/cold-start.bench.ts). The check
+  // 19 MiB of memory the C allocator may keep (bench/cold-start.bench.ts). The check
   // under the lock below still decides when several instances start together.
   if (await db.user.findFirst({ where: { isOwner: true }, select: { id: true } }))
     return { ownerCreated: false };

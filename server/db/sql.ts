@@ -7,7 +7,7 @@ import { type Db, poolOf } from './client';
 import type { Prisma } from './generated/client';
 
 /**
- * Hand-written SQL on the hottest paths (issue 9), sent on the pg pool under Prisma: the same
+ * Hand-written SQL on the hottest paths, sent on the pg pool under Prisma: the same
  * connections and limits as every other query, without the per-row work Prisma's $queryRaw does
  * to describe and convert a result (about as much CPU as the rest of an API call). Statements are
  * Prisma.sql templates, so values always travel as parameters. Rows come back as node-postgres
@@ -157,8 +157,8 @@ export type CopyOut = {
 };
 
 /**
- * `COPY (statement) TO STDOUT WITH (FORMAT csv)` on one pooled connection (CSV exports,
- * DESIGN.md 12.3): every row without a cursor's round trips or a JavaScript object per row, the
+ * `COPY (statement) TO STDOUT WITH (FORMAT csv)` on one pooled connection (the CSV exports of
+ * docs/API.md): every row without a cursor's round trips or a JavaScript object per row, the
  * bytes forwarded as they arrive. The connection goes back to the pool when the copy ends; if the
  * stream is destroyed first (the client went away) it is closed instead, since it is still in the
  * middle of the COPY, and PostgreSQL stops the statement when its socket goes.

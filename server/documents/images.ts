@@ -3,7 +3,7 @@ import type SharpModule from 'sharp';
 import { MAX_IMAGE_SIDE_PX } from '../../shared/schemas/intake';
 
 /**
- * Photographed pages (DESIGN.md 12.5): each image upright (EXIF orientation applied), its longest
+ * Photographed pages: each image upright (EXIF orientation applied), its longest
  * side at most MAX_IMAGE_SIDE_PX, re-encoded as a JPEG, and all of them one PDF, a page each.
  */
 

@@ -12,7 +12,7 @@ import {
 import { looksBlank } from './images';
 
 /**
- * What a PDF says about itself before anyone reviews it (DESIGN.md 12.5), read with pdf-lib: its
+ * What a PDF says about itself before anyone reviews it, read with pdf-lib: its
  * page count, whether it is encrypted, its unsigned signature fields and its blank pages. No
  * caller, no storage: bytes in, facts out. Every walk below is bounded (depth, count, bytes),
  * since the file is whatever a client sent.

@@ -10,7 +10,7 @@ import {
 import { inspectDocument, loadPdf, type PdfFacts } from './pdf';
 
 /**
- * A packet cut into documents (DESIGN.md 12.5): each part a new PDF of the packet's pages, in the
+ * A packet cut into documents: each part a new PDF of the packet's pages, in the
  * order given. Pages are copied with what they use (fonts, images, their form fields' widgets)
  * and nothing else, and the parts are made one at a time, so at most one part's copy is held
  * besides the packet. Each part comes with its facts (inspectDocument).

@@ -1,5 +1,5 @@
 /**
- * What a mail says, before it has a look (issue 19). Services build a MailContent when they
+ * What a mail says, before it has a look. Services build a MailContent when they
  * queue a mail (cheap, inside the request's database transaction); the mail job renders it into
  * HTML and text (server/mail/render.ts) just before sending, so the look of every mail lives in
  * one layout and a request never pays for rendering.

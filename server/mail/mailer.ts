@@ -6,7 +6,7 @@ import type { AppConfig } from '../config';
 import type { RenderedMail } from './content';
 
 /**
- * Outgoing mail (DESIGN.md section 3): SMTP when SMTP_URL is set; otherwise each message is
+ * Outgoing mail: SMTP when SMTP_URL is set; otherwise each message is
  * written to DATA_DIR/outbox as an .eml file and its links are logged, so a newcomer can follow
  * a verification link without any mail server. Mails arrive rendered (server/mail/render.ts).
  */

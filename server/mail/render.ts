@@ -1,7 +1,7 @@
 import type { MailContent, RenderedMail } from './content';
 
 /**
- * Every mail's look (issue 19): one mjml layout, HTML that holds up in Gmail, Outlook and Apple
+ * Every mail's look: one mjml layout, HTML that holds up in Gmail, Outlook and Apple
  * Mail from a 390 px phone to a 600 px desktop column, and a text part with the same content.
  *
  * mjml takes milliseconds per compile and a reminder run sends thousands of mails, so the layout

@@ -1,7 +1,7 @@
 import type { MailContent } from './content';
 
 /**
- * The account mails (DESIGN.md section 4): what each says. Their look, the HTML and text parts
+ * The account mails: what each says. Their look, the HTML and text parts
  * and the escaping of what users typed are server/mail/render.ts's.
  */
 

@@ -16,7 +16,7 @@ import { type Actor, restCalls } from '../test/rest-calls';
 import { until } from '../test/until';
 
 /**
- * The CSV exports (DESIGN.md 12.3): the exact bytes for a known set of rows, the same rows as the
+ * The CSV exports: the exact bytes for a known set of rows, the same rows as the
  * lists they export (filters and searches), RFC 4180 quoting and the CSV-injection prefix, who
  * may, and that a client going away stops the COPY and frees its connection.
  */

@@ -15,7 +15,7 @@ import { contextOfRequest } from '../trpc/context';
 import { createCaller } from '../trpc/router';
 
 /**
- * The CSV exports of DESIGN.md 12.3: GET /api/admin/transactions.csv, /api/admin/review-queue.csv
+ * The CSV exports (docs/API.md, "CSV exports"): GET /api/admin/transactions.csv, /api/admin/review-queue.csv
  * and /api/users.csv. The transport only: who may and the filter are settled by a procedure
  * (server/routers/exports.ts) before a byte is sent, what a row is by server/services/exports.ts,
  * whose stream is sent as it comes (Fastify destroys it when the client goes away, which closes

@@ -16,7 +16,7 @@ import { buildTestApp, serviceContext, setupTestDatabase, TestClock, testDeps } 
 import type { Actor } from '../test/rest-calls';
 
 /**
- * Idempotency-Key (DESIGN.md 12.3) on the real POST paths: a repeat answers the first answer with
+ * Idempotency-Key on the real POST paths: a repeat answers the first answer with
  * `Idempotent-Replayed: true` and does nothing more; another body under the key is 422; two
  * identical requests racing make one change; keys are per caller and last 24 h; answers worth
  * retrying (401, 5xx) are not kept.

@@ -10,7 +10,7 @@ import type { ServiceContext } from '../services/context';
 import { unsubscribe } from '../services/notification-settings';
 
 /**
- * The addresses mails and calendar apps open without signing in (issue 19, DESIGN.md 12.2):
+ * The addresses mails and calendar apps open without signing in:
  *
  * - POST /api/unsubscribe/<token>: RFC 8058 one-click unsubscribe. Mail providers POST
  *   `List-Unsubscribe=One-Click` as a form, so any body type is taken here (and ignored: the

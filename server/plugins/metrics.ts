@@ -11,7 +11,7 @@ import type { NotificationBus } from '../realtime/bus';
 import { proceduresOf } from '../trpc/internals';
 
 /**
- * Prometheus metrics at /metrics (issue 10, item 5), only when METRICS_TOKEN is set, and only for
+ * Prometheus metrics at /metrics, only when METRICS_TOKEN is set, and only for
  * a scraper that sends it as a bearer token.
  *
  * Every label value comes from a bounded set the server defines, never from the request: the
@@ -249,7 +249,7 @@ function poolGauges(pool: pg.Pool, registry: Registry) {
 }
 
 /**
- * The job queue at rest (issue 19), shared by every instance: jobs due and waiting (the depth),
+ * The job queue at rest, shared by every instance: jobs due and waiting (the depth),
  * scheduled for later (retries among them), running, and given up. One query per scrape.
  */
 function jobQueueGauges(pool: pg.Pool, registry: Registry) {

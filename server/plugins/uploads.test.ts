@@ -13,7 +13,7 @@ import { whileStoredFileRowsRefused } from '../test/stored-files-audit';
 import { until } from '../test/until';
 
 /**
- * Files and their rows (issue 8): every stored file has its stored_files row, a refused or
+ * Files and their rows: every stored file has its stored_files row, a refused or
  * broken upload leaves neither, and a client that hangs up mid-upload leaves nothing behind.
  */
 

@@ -17,8 +17,8 @@ import { contextOfRequest } from '../trpc/context';
 import { createCaller } from '../trpc/router';
 
 /**
- * The multipart routes: POST /api/uploads/transactions/{id} and POST /api/uploads/forms
- * (DESIGN.md section 5), and POST /api/uploads/transactions/{id}/images (12.5). This is the transport: who may upload is asked of a tRPC procedure
+ * The multipart routes: POST /api/uploads/transactions/{id}, POST /api/uploads/forms and
+ * POST /api/uploads/transactions/{id}/images (photos as one PDF). This is the transport: who may upload is asked of a tRPC procedure
  * before a byte is read, the body is parsed here, and the one file it may carry is handed to the
  * uploads service (server/services/uploads.ts), which stores and records it.
  */
@@ -96,7 +96,8 @@ async function receive(ctx: ServiceContext, req: FastifyRequest, target: UploadT
         if (next.value.type === 'file') next.value.file.resume();
         throw extraPart(next.value);
       }
-      // @fastify/multipart ends the stream early and flags it instead of failing (DESIGN.md trap).
+      // @fastify/multipart ends an oversized stream early and flags it instead of failing: a check
+      // forgotten here would keep a cut-off file as if whole.
       return { truncated: part.file.truncated };
     },
   };

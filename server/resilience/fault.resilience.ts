@@ -15,7 +15,7 @@ import {
 import { auditStoredFiles, STORAGE_AND_ROWS_AGREE } from '../test/stored-files-audit';
 
 /**
- * Issue 8 item 9: PostgreSQL stops for 5 s under load and comes back. The server is the built
+ * PostgreSQL stops for 5 s under load and comes back. The server is the built
  * bundle in a process of its own; client loops keep creating transactions, commenting, uploading
  * and attaching files, and reading, through the REST API the whole time. Afterwards:
  * - every request sent during the outage was answered 503 within 2 s (none hung);

@@ -22,7 +22,7 @@ import { type ReceivedMail, type SmtpInbox, startSmtpInbox } from '../test/smtp-
 import { until } from '../test/until';
 
 /**
- * Issue 19, acceptance 7: the job engine's promises against the built server in processes of
+ * The job engine's promises against the built server in processes of
  * their own, on a real SMTP server and a real PostgreSQL. Mail outlives an SMTP outage and a
  * SIGKILL of the server, each mail delivered exactly once (counted by recipient and by
  * Message-ID); two instances sweeping the same due reminders make each notification once.

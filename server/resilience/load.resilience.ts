@@ -9,7 +9,7 @@ import { writePerformanceSection } from '../test/performance-doc';
 import { createAgents, openTransaction, type SignedIn, signIn } from '../test/rest-client';
 
 /**
- * Issue 8 item 10: 60 s at 100 connections of mixed reads and writes through the REST API,
+ * 60 s at 100 connections of mixed reads and writes through the REST API,
  * against the built server in a process of its own. Zero 5xx (zero non-2xx at all: nothing here
  * should be refused), and zero lost writes: every transaction and comment answered 201 is a row
  * afterwards. Latency percentiles and throughput are recorded in docs/PERFORMANCE.md, never
@@ -106,7 +106,7 @@ function loadReport(report: LoadReport): string {
     .map(([status, count]) => `${count} x ${status}`)
     .join(', ');
   return [
-    '## Load run: mixed REST traffic (issue 8, item 10)',
+    '## Load run: mixed REST traffic',
     '',
     `Measured ${report.date.toISOString().replace('T', ' ').slice(0, 16)} UTC by \`${COMMAND}\``,
     `(server/resilience/load.resilience.ts; alone: \`${COMMAND_ALONE}\`).`,

@@ -27,7 +27,7 @@ import { auditStoredFilesInBucket, STORAGE_AND_ROWS_AGREE } from '../test/stored
 import { until } from '../test/until';
 
 /**
- * Issue 10, item 3: several stateless instances on one PostgreSQL and one S3 bucket behave as one
+ * Several stateless instances on one PostgreSQL and one S3 bucket behave as one
  * portal. Two built servers (dist/server/main.js, each its own process and DATA_DIR) share an
  * embedded PostgreSQL and an s3rver bucket; every check crosses from one to the other: what A
  * wrote, signed or raised, B reads, honours or delivers.
@@ -294,7 +294,7 @@ describe('two instances on one database and one S3 bucket', () => {
       );
 
       const formId = created.forms[0]?._id ?? '';
-      // A file to decide on: a decision on an item without one is 409 (DESIGN.md 12.1).
+      // A file to decide on: a decision on an item without one is 409.
       const form = new FormData();
       form.append('file', new Blob([Buffer.from('%PDF-1.4\n%%EOF\n')], { type: 'application/pdf' }), 'a.pdf');
       const uploaded = (await expectStatus(

@@ -5,7 +5,7 @@ import { writePerformanceSection } from '../test/performance-doc';
 import { createAgents, signIn, timedCall } from '../test/rest-client';
 
 /**
- * Issue 8 item 5, by the clock: can a caller tell "no such account" from "wrong password" by how
+ * By the clock: can a caller tell "no such account" from "wrong password" by how
  * long sign-in takes? The suite proves the cause (one argon2 verification either way, counted in
  * server/routers/auth.test.ts); this run measures the effect on the built server with the
  * production argon2 parameters. The two kinds of attempt alternate one by one, so the machine's
@@ -78,7 +78,7 @@ test('an unknown e-mail and a wrong password take the same time to refuse', asyn
 
   await writePerformanceSection(
     'sign-in-timing',
-    `## Sign-in timing: unknown e-mail versus wrong password (issue 8, item 5)
+    `## Sign-in timing: unknown e-mail versus wrong password
 
 Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run test:resilience\`
 (server/resilience/sign-in-timing.resilience.ts), on the built server with the production argon2id

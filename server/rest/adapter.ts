@@ -29,7 +29,7 @@ import { nameOpenApiSchemas } from './schema-names';
 import { assertKeyMayCall, type PathScope } from './scopes';
 
 /**
- * The /api adapter (DESIGN.md section 5): a table of documented paths, each calling exactly one
+ * The /api adapter: a table of documented paths, each calling exactly one
  * tRPC procedure, the way a server-side caller calls it. The procedure does all the work
  * (authentication, then input validation with its zod schema, then the service), so REST and
  * tRPC cannot drift apart.
@@ -154,7 +154,7 @@ function inputOf(from: unknown, params: Record<string, string>, hasParams: boole
  * `{...target, ...source}` in place, as own fields even for a key named "__proto__" (JSON and
  * query strings can carry one), which an assignment would take for the object's prototype.
  * Not a spread: on Node 20's V8 each field a spread copy gains afterwards costs about half a
- * microsecond, and every REST call with a path parameter made one (issue 23).
+ * microsecond, and every REST call with a path parameter made one.
  */
 function copiedOver(
   target: Record<string, unknown>,
@@ -195,7 +195,7 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
 ) => {
   const pathOf = new Map([...proceduresOf(router)].map(([path, procedure]) => [procedure, path]));
 
-  // Validation is the procedure's job (after authentication, DESIGN.md section 11), and its
+  // Validation is the procedure's job (after authentication), and its
   // output was already checked by `.output()`: Fastify only passes data through here.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

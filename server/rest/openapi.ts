@@ -2,7 +2,7 @@ import { apiMessages, integrationMessages } from '../../shared/messages';
 import { restExamples } from './examples';
 
 /**
- * The OpenAPI document's finishing pass (DESIGN.md 12.3, docs/API.md "The OpenAPI document").
+ * The OpenAPI document's finishing pass (docs/API.md "The OpenAPI document").
  *
  * Routes state facts in their Fastify schema, in the same words whether they are rows of the REST
  * table (server/rest/adapter.ts writes them) or routes of their own (uploads, mail links):
@@ -224,7 +224,7 @@ export function finishOpenApiDocument(document: Json): Json {
     if (!id) continue; // the tests name it; the document must still be served to be linted
     const examples = restExamples[id];
     const errors = (operation['x-errors'] ?? []) as ErrorStatus[];
-    // Every POST takes an Idempotency-Key (DESIGN.md 12.3): 422 for another body under a key,
+    // Every POST takes an Idempotency-Key: 422 for another body under a key,
     // 409 while the first request with it is still running.
     if (method === 'post') {
       operation.parameters = [

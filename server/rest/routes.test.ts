@@ -5,7 +5,7 @@ import { buildTestApp, setupTestDatabase, testDeps } from '../test/harness';
 import { accessOf } from '../trpc/init';
 import { restRoutes } from './routes';
 
-/** The documented table as the running app serves it (DESIGN.md section 5). */
+/** The documented table as the running app serves it. */
 
 const database = setupTestDatabase();
 let app: FastifyInstance;
@@ -33,7 +33,7 @@ describe('the REST table', () => {
     }
   });
 
-  it('includes every auth path of the spec and DESIGN.md section 5', () => {
+  it('includes every auth path of the spec and of docs/API.md', () => {
     const listed = restRoutes.map((route) => `${route.method} ${route.url}`);
     expect(listed).toEqual(
       expect.arrayContaining([

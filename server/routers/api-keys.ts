@@ -8,7 +8,7 @@ import {
 import * as apiKeys from '../services/api-keys';
 import { adminProcedure, router } from '../trpc/init';
 
-/** Integrators' API keys (DESIGN.md 12.3), kept by admins. Keys cannot manage keys (rest/scopes.ts). */
+/** Integrators' API keys, kept by admins. Keys cannot manage keys (rest/scopes.ts). */
 export const apiKeysRouter = router({
   list: adminProcedure.output(apiKeyList).query(({ ctx }) => apiKeys.listApiKeys(ctx)),
 

@@ -21,7 +21,7 @@ import { runTestJobs } from '../test/jobs';
 import { linkIn, type SmtpInbox, startSmtpInbox } from '../test/smtp-inbox';
 
 /**
- * Accounts end to end through the documented REST paths (DESIGN.md sections 4 and 5): real
+ * Accounts end to end through the documented REST paths: real
  * PostgreSQL, real argon2, mail over real SMTP. Every argon2 call is counted, so "429 before
  * any hashing" is proven rather than assumed.
  */
@@ -37,7 +37,7 @@ let argon2Calls: { hash: number; verify: number };
 beforeAll(async () => {
   inbox = await startSmtpInbox();
 });
-// Mail leaves through the outbox and its job (issue 19): the engine sends to the test inbox.
+// Mail leaves through the outbox and its job: the engine sends to the test inbox.
 runTestJobs(database, () =>
   testDeps(database.db, {
     config: testConfig({ appUrl: APP_URL }),
@@ -168,7 +168,7 @@ describe('registration, verification and approval', () => {
     });
   });
 
-  it('the users list tells an unverified registration, one awaiting approval, an active and a deactivated account apart (issue 17)', async () => {
+  it('the users list tells an unverified registration, one awaiting approval, an active and a deactivated account apart', async () => {
     const input = registration();
     expect((await post('/api/auth/register', input)).statusCode).toBe(201);
     const { session } = await ownerToken();
@@ -625,7 +625,7 @@ describe('password reset', () => {
     expect((await post('/api/auth/reset', { email: user.email.toUpperCase() })).statusCode).toBe(429);
   });
 
-  it('a reset no longer waits for the mail server (issue 19): 200 at once, the mail queued with its token and sent by a job', async () => {
+  it('a reset no longer waits for the mail server: 200 at once, the mail queued with its token and sent by a job', async () => {
     // The app's own mailer is down; requests never use it now: the job engine sends.
     const down = await startSmtpInbox();
     await down.close();

@@ -14,7 +14,7 @@ import { messageAnswer } from '../../shared/schemas/common';
 import * as auth from '../services/auth';
 import { publicProcedure, router } from '../trpc/init';
 
-/** Sign-in and account recovery (DESIGN.md section 4). Every rule lives in services/auth.ts. */
+/** Sign-in and account recovery. Every rule lives in services/auth.ts. */
 export const authRouter = router({
   register: publicProcedure
     .input(registerInput)

@@ -4,7 +4,7 @@ import { accessTokenFor, createUser } from '../test/factories';
 import { setupTestDatabase, TestClock, testContext, testDeps } from '../test/harness';
 import { createCaller } from '../trpc/router';
 
-/** Saved banner designs are private to their author (issue 7). */
+/** Saved banner designs are private to their author. */
 
 const database = setupTestDatabase();
 const clock = new TestClock();

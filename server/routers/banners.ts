@@ -4,7 +4,7 @@ import { messageAnswer } from '../../shared/schemas/common';
 import * as banners from '../services/banners';
 import { protectedProcedure, router } from '../trpc/init';
 
-/** Saved banner designs (issue 7), each private to its author. */
+/** Saved banner designs, each private to its author. */
 export const bannersRouter = router({
   list: protectedProcedure.output(z.array(bannerSummary)).query(({ ctx }) => banners.listBanners(ctx)),
 

@@ -2,7 +2,7 @@ import { calendarAnswer, calendarFeedAnswer, calendarInput } from '../../shared/
 import * as calendar from '../services/calendar';
 import { protectedProcedure, router } from '../trpc/init';
 
-/** The calendar of key dates and its subscribable feed (DESIGN.md 12.2). */
+/** The calendar of key dates and its subscribable feed. */
 export const calendarRouter = router({
   list: protectedProcedure
     .input(calendarInput)

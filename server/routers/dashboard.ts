@@ -2,7 +2,7 @@ import { attentionAnswer, dashboardAnswer, dashboardInput } from '../../shared/s
 import * as dashboard from '../services/dashboard';
 import { adminProcedure, protectedProcedure, router } from '../trpc/init';
 
-/** The broker dashboard and the agent's 'Needs your attention' strip (DESIGN.md 12.4). */
+/** The broker dashboard and the agent's 'Needs your attention' strip. */
 export const dashboardRouter = router({
   figures: adminProcedure
     .input(dashboardInput)

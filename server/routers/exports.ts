@@ -8,7 +8,7 @@ import * as exports from '../services/exports';
 import { adminProcedure, router } from '../trpc/init';
 
 /**
- * Who may export what (DESIGN.md 12.3). The CSV routes (server/plugins/exports.ts) stream the
+ * Who may export what. The CSV routes (server/plugins/exports.ts) stream the
  * rows; before sending a byte they call these procedures, so exports obey the same base
  * procedures, input validation and authorization tests as everything else.
  */

@@ -2,7 +2,7 @@ import { keyDatesAnswer, keyDatesIdInput, replaceKeyDatesInput } from '../../sha
 import * as keyDates from '../services/key-dates';
 import { protectedProcedure, router } from '../trpc/init';
 
-/** A transaction's key dates (DESIGN.md 12.2): its agent's and every admin's. */
+/** A transaction's key dates: its agent's and every admin's. */
 export const keyDatesRouter = router({
   list: protectedProcedure
     .input(keyDatesIdInput)

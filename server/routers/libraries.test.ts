@@ -8,7 +8,7 @@ import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/ha
 import { runTestJobs } from '../test/jobs';
 import { linkIn, type SmtpInbox, startSmtpInbox } from '../test/smtp-inbox';
 
-/** Libraries, user administration and profile settings (issue 6) through the REST paths. */
+/** Libraries, user administration and profile settings through the REST paths. */
 
 const database = setupTestDatabase();
 let app: FastifyInstance;

@@ -9,7 +9,7 @@ import { userIdInput } from '../../shared/schemas/users';
 import * as settings from '../services/notification-settings';
 import { protectedProcedure, publicProcedure, router } from '../trpc/init';
 
-/** Notification preferences (DESIGN.md 12.2) and the mails' one-click unsubscribe. */
+/** Notification preferences and the mails' one-click unsubscribe. */
 export const notificationSettingsRouter = router({
   get: protectedProcedure
     .input(userIdInput)

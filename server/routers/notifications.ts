@@ -21,7 +21,7 @@ export const notificationsRouter = router({
     .mutation(({ ctx, input }) => notifications.markAllRead(ctx, input)),
 
   /**
-   * The caller's own notifications, live (DESIGN.md section 7). Each is `tracked` with its id,
+   * The caller's own notifications, live. Each is `tracked` with its id,
    * so a client that reconnects sends the last id it saw and gets what it missed, once. No
    * `.output()`: tRPC validates subscriptions per event only with a tracked-aware schema, and
    * every event is built by toNotification from the shared type.

@@ -7,7 +7,7 @@ import {
 import * as reasons from '../services/rejection-reasons';
 import { adminProcedure, router } from '../trpc/init';
 
-/** The rejection reasons the desk picks from (DESIGN.md 12.1), kept by admins. */
+/** The rejection reasons the desk picks from, kept by admins. */
 export const rejectionReasonsRouter = router({
   list: adminProcedure.output(rejectionReasonsAnswer).query(({ ctx }) => reasons.listReasons(ctx)),
 

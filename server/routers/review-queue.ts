@@ -7,7 +7,7 @@ import {
 import * as transactions from '../services/transactions';
 import { adminProcedure, router } from '../trpc/init';
 
-/** The compliance desk's queue of documents and waivers to decide (DESIGN.md 12.1). */
+/** The compliance desk's queue of documents and waivers to decide. */
 export const reviewQueueRouter = router({
   list: adminProcedure
     .input(reviewQueueInput)

@@ -13,7 +13,7 @@ import {
 import * as templates from '../services/templates';
 import { adminProcedure, ownerProcedure, protectedProcedure, router } from '../trpc/init';
 
-/** Checklist templates (spec section 2, /admin/forms/transactions/view; DESIGN.md section 11). */
+/** Checklist templates (spec section 2, /admin/forms/transactions/view). */
 export const templatesRouter = router({
   /** Every template, for the Create Transaction dialog's Type and Role selects. */
   all: protectedProcedure.output(z.array(template)).query(({ ctx }) => templates.allTemplates(ctx)),

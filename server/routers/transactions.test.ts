@@ -639,7 +639,7 @@ describe('templates', () => {
     expect(actions).toEqual(['template.create', 'template.update', 'template.delete']);
   });
 
-  it("a type's spelling is normalised: spaces collapsed, a case-only variant is the existing type (issue 17)", async () => {
+  it("a type's spelling is normalised: spaces collapsed, a case-only variant is the existing type", async () => {
     const type = `Short Sale ${Date.now()}`;
     const insert = (body: { type: string; role: string; forms: string[] }) =>
       call('POST', '/api/admin/forms/transactions/insert', owner, body);

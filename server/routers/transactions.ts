@@ -66,7 +66,7 @@ export const transactionsRouter = router({
     .output(formVersionsAnswer)
     .query(({ ctx, input }) => transactions.listVersions(ctx, input)),
 
-  /** A packet cut into its documents (DESIGN.md 12.5): the agent who owns it, or an admin. */
+  /** A packet cut into its documents: the agent who owns it, or an admin. */
   split: protectedProcedure
     .input(splitInput)
     .output(transaction)

@@ -14,7 +14,7 @@ import {
 import * as webhooks from '../services/webhooks';
 import { adminProcedure, router } from '../trpc/init';
 
-/** Webhook endpoints and their deliveries (issue 20, DESIGN.md 12.3), kept by admins. */
+/** Webhook endpoints and their deliveries, kept by admins. */
 export const webhooksRouter = router({
   list: adminProcedure.output(webhookEndpointsAnswer).query(({ ctx }) => webhooks.listEndpoints(ctx)),
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { API_KEY_PREFIX } from '../../shared/schemas/api-keys';
 
 /**
- * The shape of an API key (DESIGN.md 12.3): `bpk_<id>_<secret>`. The id (a uuid, 32 hex digits)
+ * The shape of an API key: `bpk_<id>_<secret>`. The id (a uuid, 32 hex digits)
  * finds the row in one primary-key lookup; the secret (32 random bytes, base64url) is kept only as
  * its SHA-256 and compared in constant time. A fast hash is right here, unlike for passwords: the
  * secret has 256 bits of entropy, so there is nothing to guess from the hash.

@@ -35,7 +35,7 @@ export type PasswordHasher = {
   verify(hash: string, password: string): Promise<boolean>;
   /**
    * Spends the time a real check would, for an account that does not exist, so an unknown
-   * e-mail answers no faster than a wrong password (DESIGN.md section 4).
+   * e-mail answers no faster than a wrong password.
    */
   verifyAgainstNothing(password: string): Promise<false>;
 };

@@ -17,7 +17,7 @@ import {
 } from './rate-limits';
 
 /**
- * The sign-in, registration, reset and refresh limits counted in PostgreSQL (issue 10): one count
+ * The sign-in, registration, reset and refresh limits counted in PostgreSQL: one count
  * per key for every instance on the database. "Another instance" here is what it is in
  * production: its own limiter on its own connection pool (and, for the HTTP tests, its own app)
  * on the same database. Every test counts against addresses and keys of its own; the table is

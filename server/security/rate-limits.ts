@@ -7,7 +7,7 @@ import { sqlRows } from '../db/sql';
 import { AppError } from '../errors';
 
 /**
- * The sign-in, registration, reset and refresh limits of DESIGN.md section 4. They are checked
+ * The sign-in, registration, reset and refresh limits (docs/API.md, "Accounts and sessions"). They are checked
  * before any password is hashed, so a flood of guesses costs one short statement, not argon2.
  *
  * Fixed windows per key, counted in PostgreSQL (table rate_limit_windows) so that every instance
@@ -32,7 +32,7 @@ export const AUTH_LIMITS = {
   resetPerEmail: { max: 5, windowMs: 15 * MINUTE },
   resetPerIp: { max: 30, windowMs: 15 * MINUTE },
   refreshPerIp: { max: 60, windowMs: 15 * MINUTE },
-  /** Calls of one API key (issue 20); API_KEY_RATE_LIMIT_PER_MIN sets the max (limitRulesOf). */
+  /** Calls of one API key; API_KEY_RATE_LIMIT_PER_MIN sets the max (limitRulesOf). */
   apiKeyCalls: { max: 600, windowMs: MINUTE },
 } as const satisfies Record<string, LimitRule>;
 

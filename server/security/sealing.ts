@@ -8,7 +8,7 @@ import {
 } from 'node:crypto';
 
 /**
- * Secrets at rest and in links that need no table (issue 19), keyed from JWT_SECRET by HKDF so
+ * Secrets at rest and in links that need no table, keyed from JWT_SECRET by HKDF so
  * each purpose has its own key and none is the JWT key itself.
  *
  * - sealing: AES-256-GCM for the queued mails, which may carry a verification or reset link

@@ -4,7 +4,7 @@ import type { Caller } from './context';
 
 /**
  * Paths such as /api/settings/getUser/{userId} name a user: it must be the caller unless the
- * caller is an admin. Decided before any lookup, so the answer reveals nothing (DESIGN.md 11).
+ * caller is an admin. Decided before any lookup, so the answer reveals nothing.
  */
 export function assertSelfOrAdmin(caller: Caller, userId: string): void {
   if (caller.id !== userId && caller.role !== 'admin') throw new AppError('FORBIDDEN', apiMessages.forbidden);

@@ -9,7 +9,7 @@ import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from
 import { type Actor, restCalls } from '../test/rest-calls';
 
 /**
- * API keys (DESIGN.md 12.3) through the real REST paths: made by admins and shown once, stored
+ * API keys through the real REST paths: made by admins and shown once, stored
  * as a hash, accepted as `Authorization: Bearer bpk_...` on exactly what their scopes allow, with
  * the creator's rights; revoked, expired, tampered or orphaned keys refused; counted per key;
  * their changes audited under their name.

@@ -9,7 +9,7 @@ import type { CallerContext, ServiceContext } from './context';
 import { notFound } from './transactions/access';
 
 /**
- * API keys (DESIGN.md 12.3). Admins make them for integrators; a key acts with its creator's
+ * API keys. Admins make them for integrators; a key acts with its creator's
  * rights narrowed to its scopes (the REST adapter checks the scope of each path, see
  * server/rest/scopes.ts), so a key can never do more than the admin who made it, and it stops
  * working the moment that admin is deactivated or demoted, as well as when revoked or expired.

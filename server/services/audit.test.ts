@@ -6,7 +6,7 @@ import { accessTokenFor, createAdmin, createOwner, createUser, DEFAULT_PASSWORD 
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
 
 /**
- * Issue 16: accounts and library items leave an audit event for every change, like transactions
+ * Accounts and library items leave an audit event for every change, like transactions
  * and templates do: who acted, the record before and after (public fields only), written in the
  * change's own database transaction, so neither lands without the other.
  */

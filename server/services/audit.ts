@@ -2,7 +2,7 @@ import type { Prisma } from '../db/generated/client';
 import type { Caller } from './context';
 
 /**
- * The audit trail (issue 4): who did what to which record, with the record before and after.
+ * The audit trail: who did what to which record, with the record before and after.
  * Written in the same database transaction as the change, so a change never lands without its
  * event, and a rolled-back change leaves none.
  */
@@ -11,7 +11,7 @@ type AuditWriter = { auditEvent: { create(args: { data: Prisma.AuditEventUncheck
 
 export type AuditEntry = {
   actorId: string | null;
-  /** The API key the actor acted through (issue 20): its creator is the actor. */
+  /** The API key the actor acted through: its creator is the actor. */
   apiKeyId?: string | null;
   action: string;
   entity:

@@ -24,7 +24,7 @@ import { emitWebhook } from './webhooks/events';
 
 /**
  * Registration, e-mail verification, sign-in, refresh-token rotation, sign-out and password
- * reset (DESIGN.md section 4). The rules that matter for security live here, in one place:
+ * reset. The rules that matter for security live here, in one place:
  * limits are checked before any hashing, unknown e-mail and wrong password look the same, and a
  * replayed refresh token ends the whole session it belongs to.
  */
@@ -89,7 +89,7 @@ async function consumeEmailToken(
   return claimed.count === 1 ? row.userId : null;
 }
 
-/** The verification mail, queued in the transaction that made its token (issue 19). */
+/** The verification mail, queued in the transaction that made its token. */
 function queueVerificationMail(
   tx: Tx,
   deps: AppDeps,
@@ -158,7 +158,7 @@ export async function verifyEmail(ctx: ServiceContext, { token }: { token: strin
       where: { id: userId },
       select: { firstName: true, lastName: true, email: true, isAdminApproved: true },
     });
-    // Now it really awaits approval: every active admin hears of it (DESIGN.md section 7).
+    // Now it really awaits approval: every active admin hears of it.
     if (verified.count === 1 && !user.isAdminApproved) {
       await notifyActiveAdmins(
         tx,
@@ -204,7 +204,7 @@ export async function requestPasswordReset(ctx: ServiceContext, input: ResetRequ
   });
   // The spec shows "We didn't find your email" on a 404 (spec section 8).
   if (!user) throw new AppError('NOT_FOUND', authMessages.emailNotFound);
-  // Queued with its token (issue 19): a mail server that is down delays the mail, and the
+  // Queued with its token: a mail server that is down delays the mail, and the
   // answer no longer depends on it (it used to be a 503).
   await deps.db.$transaction(async (tx) =>
     queueMail(tx, deps, {
@@ -342,7 +342,7 @@ type SessionUser = { id: string; role: 'user' | 'admin'; tokenVersion: number };
  * The access token is signed after the commit, by sessionAnswer: WebCrypto signs on libuv's
  * thread pool, behind any queued argon2 verifications, and a transaction waiting there holds a
  * pooled connection. Under a burst of sign-ins that exhausted the pool and turned sign-ins into
- * 500s (issue 9, bench/sign-in.bench.ts).
+ * 500s (bench/sign-in.bench.ts).
  */
 async function storeRefreshToken(
   tx: Tx,
@@ -440,7 +440,7 @@ export async function logout(ctx: ServiceContext, { refreshToken }: { refreshTok
 }
 
 /**
- * A signed-in user changes their password (issue 6): the current one is required, so only for
+ * A signed-in user changes their password: the current one is required, so only for
  * oneself, never an admin for someone else; every other session ends (token version bumped,
  * refresh tokens revoked) and this browser gets a new pair.
  */

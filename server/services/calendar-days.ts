@@ -1,7 +1,7 @@
 import { DEFAULT_TIMEZONE } from '../../shared/schemas/notification-settings';
 
 /**
- * Calendar days (YYYY-MM-DD) and zones (issue 19). PostgreSQL's `date` comes back from Prisma as
+ * Calendar days (YYYY-MM-DD) and zones. PostgreSQL's `date` comes back from Prisma as
  * a Date at UTC midnight; these turn it, and "now in a zone", into the day a user reads.
  */
 

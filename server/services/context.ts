@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps';
 
 /**
- * The one shape of a service operation (issue 16): `operation(ctx, input)`, where `ctx` is a
+ * The one shape of a service operation: `operation(ctx, input)`, where `ctx` is a
  * ServiceContext (or a CallerContext once someone is signed in) and `input` the procedure's
  * parsed input. The tRPC context is a superset of both, so procedures pass theirs as it is; tests
  * make one without any request (server/test/harness.ts, `serviceContext`).
@@ -20,13 +20,13 @@ export type Caller = {
   id: string;
   role: 'user' | 'admin';
   isOwner: boolean;
-  /** Set when the call came with an API key (issue 20): the key acts with its creator's rights. */
+  /** Set when the call came with an API key: the key acts with its creator's rights. */
   apiKey?: { id: string; name: string };
 };
 
 export type ServiceContext = {
   deps: AppDeps;
-  /** deps.db, at hand: Prisma reaches code as ctx.db (DESIGN.md section 10). */
+  /** deps.db, at hand: Prisma reaches code as ctx.db. */
   db: AppDeps['db'];
   /** The client's address, as the rate limits and the logs see it. */
   ip: string;
@@ -55,7 +55,7 @@ export type FileLinks = 'same-origin' | 'absolute';
 export type CallerContext = ServiceContext & { user: Caller };
 
 /**
- * A session a statement confirms itself (issue 23): the claims of an access token, which the
+ * A session a statement confirms itself: the claims of an access token, which the
  * statement checks against the user's row in the same round trip. A list then costs one
  * statement instead of two, and the Node CPU of a second query was most of what the portal's list
  * cost beyond a bare Fastify + pg route (docs/PERFORMANCE.md, sections a and b).

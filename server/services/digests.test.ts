@@ -21,7 +21,7 @@ import { sweepDigestBatch } from './digests';
 import { notifyActiveAdmins, notifyUsers } from './notifications';
 
 /**
- * The daily digest (DESIGN.md 12.2) on a TestClock: the events a user set to `digest` gather, and
+ * The daily digest on a TestClock: the events a user set to `digest` gather, and
  * at 07:00 in their timezone one mail lists them; none when there were none; never twice; and
  * the digest's own unsubscribe link switches every digest event to in-app.
  *

@@ -6,7 +6,7 @@ import { type DigestEntry, digestMail } from './mail-messages';
 import { deliveryOf, eventsOf } from './notification-routing';
 
 /**
- * The daily digest (DESIGN.md 12.2): at 07:00 in each user's timezone, one mail listing the
+ * The daily digest: at 07:00 in each user's timezone, one mail listing the
  * notifications of their `digest` events since the last one; none when there were none. A job
  * sweeps every minute. Each user row is claimed (FOR UPDATE SKIP LOCKED) and its digest_through
  * moved to today's 07:00 in the same transaction as the mail is queued: two instances cannot

@@ -15,7 +15,7 @@ import { escapeLike } from './paging';
 import { adminFilter } from './transactions/pages';
 
 /**
- * The CSV exports of DESIGN.md 12.3: what a row is, which columns, in which order, and who may
+ * The CSV exports (docs/API.md, "CSV exports"): what a row is, which columns, in which order, and who may
  * (admins: the procedures of server/routers/exports.ts are adminProcedures and call the plan
  * functions below). Every matching row is sent: PostgreSQL writes them with COPY ... TO STDOUT
  * (db/sql.ts sqlCopyOut) and the bytes are forwarded as the client takes them (the socket to

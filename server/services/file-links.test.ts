@@ -12,7 +12,7 @@ import {
 import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from '../test/harness';
 
 /**
- * Links to files this server serves itself (issue 17): the portal's own pages (over /trpc, and
+ * Links to files this server serves itself: the portal's own pages (over /trpc, and
  * uploads that ask for it) get site-relative /files/ paths, so a wrong APP_URL cannot break
  * "View"; the documented REST API keeps absolute APP_URL links.
  */

@@ -6,7 +6,7 @@ import { sealerFor } from '../security/sealing';
 import type { ServiceContext } from './context';
 
 /**
- * Idempotency-Key (DESIGN.md 12.3): a POST sent again with the same key and the same request
+ * Idempotency-Key: a POST sent again with the same key and the same request
  * within 24 h gets the first answer again instead of doing the work twice. One row per (caller,
  * key) in idempotency_keys; its primary key is where two identical requests racing meet: one
  * claims the key and runs, the other waits for the answer (up to REPLAY_WAIT_MS) and replays it.

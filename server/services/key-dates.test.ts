@@ -8,7 +8,7 @@ import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/ha
 import { type Actor, restCalls } from '../test/rest-calls';
 
 /**
- * Key dates of a transaction through the REST paths (DESIGN.md 12.2): the answer's shape and
+ * Key dates of a transaction through the REST paths: the answer's shape and
  * labels, validation messages, who may read and replace them, the closed file, ids kept across
  * edits, the audit trail, closingDate / nextDeadline / overdue on every transaction answer (in
  * the agent's timezone) and the template's suggested kinds.

@@ -17,7 +17,7 @@ import { scheduleReminders, sweepSoon } from './reminders';
 import { findVisible, lockForChange } from './transactions/access';
 
 /**
- * A transaction's key dates (DESIGN.md 12.2): read by whoever may see the transaction, replaced
+ * A transaction's key dates: read by whoever may see the transaction, replaced
  * as a whole by its agent or an admin while it is open. A date keeps its id (and so its sent
  * reminders) across edits: rows are matched by kind and label.
  */

@@ -10,7 +10,7 @@ import { fileLinker } from './file-links';
 import { escapeLike, pageCount } from './paging';
 
 /**
- * The forms and tutorials libraries (DESIGN.md section 11). A form's link is the storage key of
+ * The forms and tutorials libraries. A form's link is the storage key of
  * a file uploaded through POST /api/uploads/forms, listed as a signed URL; a tutorial's link is
  * an http(s) URL kept as given. Reading is for everyone signed in; changes are the owner's, and
  * each writes an audit event in its own database transaction.

@@ -4,7 +4,7 @@ import type { MailContent } from '../mail/content';
 import { unsubscribeLinks } from './notification-routing';
 
 /**
- * The words of the notification mails (issue 19): an event mailed at once, the daily digest and
+ * The words of the notification mails: an event mailed at once, the daily digest and
  * a key date reminder. The account mails (verification, reset, approval) are in server/mail.
  */
 

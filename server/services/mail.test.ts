@@ -13,7 +13,7 @@ import { until } from '../test/until';
 import { deliverMail, queueMail } from './mail';
 
 /**
- * The mail outbox (issue 19): a queued mail is sealed in mail_outbox, sent by its job exactly
+ * The mail outbox: a queued mail is sealed in mail_outbox, sent by its job exactly
  * once however often the job runs, retried when SMTP fails (last_error kept), given up on its
  * last attempt, and sent under one Message-ID across every attempt.
  */

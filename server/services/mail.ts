@@ -8,7 +8,7 @@ import { sealerFor } from '../security/sealing';
 import type { ServiceContext } from './context';
 
 /**
- * Every mail the portal sends (issue 19): written to mail_outbox in the transaction of the change
+ * Every mail the portal sends: written to mail_outbox in the transaction of the change
  * that causes it, with a job to send it. The job renders and sends; SMTP failures are retried with
  * graphile-worker's back-off (e^attempt seconds: 3 s, 7 s, 20 s, 55 s, 2.5 min... up to 6 h apart);
  * the outbox row says whether it went, so a job run twice (a worker that died after sending and

@@ -12,7 +12,7 @@ import type { AppDeps } from '../deps';
 import { signValue } from '../security/sealing';
 
 /**
- * How a notification event reaches a user (DESIGN.md 12.2), and the signed links of a mail's
+ * How a notification event reaches a user, and the signed links of a mail's
  * unsubscribe: pure rules, used when notifying (services/notifications.ts), when mailing and by
  * the preferences themselves (services/notification-settings.ts).
  */

@@ -27,7 +27,7 @@ import { createCaller } from '../trpc/router';
 import { notifyUsers } from './notifications';
 
 /**
- * Notification preferences and how an event reaches a user (DESIGN.md 12.2), through the REST
+ * Notification preferences and how an event reaches a user, through the REST
  * paths: the answer's shape and defaults, who may read and change them, validation, the browser's
  * timezone, e-mail routed by preference in the change's own database transaction, the mail as it
  * arrives over SMTP (RFC 8058 headers) and its one-click unsubscribe.

@@ -19,7 +19,7 @@ import { deliveryOf, eventsOf, type Role, UNSUBSCRIBE_PURPOSE } from './notifica
 import { rescheduleAgentReminders } from './reminders';
 
 /**
- * Notification preferences (DESIGN.md 12.2): per event in-app, email or digest, reminder days and
+ * Notification preferences: per event in-app, email or digest, reminder days and
  * a timezone. Only what a user changed is stored; the defaults apply to the rest, so a new
  * default reaches everyone who never chose.
  */

@@ -10,7 +10,7 @@ import type { CallerContext } from './context';
 import { notifyActiveAdmins, notifyUsers, revokeLiveSessions, streamNotifications } from './notifications';
 
 /**
- * The live notification stream is a service (issue 16): driven here directly, with a context made
+ * The live notification stream is a service: driven here directly, with a context made
  * without any request and a real LISTEN/NOTIFY bus, no tRPC in between.
  */
 

@@ -22,7 +22,7 @@ import { until } from '../test/until';
 import { type FeedRow, notifyActiveAdmins, notifyUsers, toNotification } from './notifications';
 
 /**
- * Each event of DESIGN.md section 7 notifies exactly the right people, written in the same
+ * Each event (docs/API.md, "Notifications", who is told) notifies exactly the right people, written in the same
  * database transaction as the change (so a rolled-back change notifies nobody).
  */
 
@@ -370,7 +370,7 @@ describe('the list and mark-as-read', () => {
   });
 });
 
-describe('a notification about a transaction deleted since (issue 17)', () => {
+describe('a notification about a transaction deleted since', () => {
   const listFor = async (who: Actor) =>
     (await call('GET', `/api/notifications/${who.id}?page=1&limit=50`, who)).json() as {
       notifications: Array<{ _id: string; message: string; link: string; transactionDeleted: boolean }>;
@@ -437,7 +437,7 @@ describe('a notification about a transaction deleted since (issue 17)', () => {
   });
 });
 
-describe('a notice to every active admin (fan-out on read, issue 23)', () => {
+describe('a notice to every active admin (fan-out on read)', () => {
   const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
   const noticeToAdmins = (message: string, exceptUserId?: string) =>
     database.db.$transaction((tx) =>

@@ -16,7 +16,7 @@ import { deliveryOf } from './notification-routing';
 import { pageCount } from './paging';
 
 /**
- * Who hears about what (DESIGN.md section 7). Notifications are written inside the transaction
+ * Who hears about what. Notifications are written inside the transaction
  * of the change that causes them, together with their pg_notify: a rolled-back change leaves
  * neither a row nor a live event.
  */
@@ -58,7 +58,7 @@ type FeedOrder = 'newest' | 'oldest';
  * union; whether a notice is read and whether its transaction is deleted are read for the page's
  * rows alone. Through the notification_feed view, PostgreSQL joined every notice of the user's
  * terms with their read marks before it sorted: 2.1 s for the first page of an admin with
- * 1,000,000 notices (issue 23), against a few index entries here.
+ * 1,000,000 notices, against a few index entries here.
  */
 export function feedPageSql(
   userId: string,
@@ -139,13 +139,13 @@ export type NotificationInput = {
   /** A client path such as /home/transactions/<id>. */
   link: string;
   transactionId?: string;
-  /** What it is about: decides whether it is also mailed now or in the digest (issue 19). */
+  /** What it is about: decides whether it is also mailed now or in the digest. */
   event?: NotificationEvent;
 };
 
 /**
  * Notifies users in the change's transaction: the rows, their live events, and the mails of
- * those who chose e-mail for this event (DESIGN.md 12.2). Digest choices need nothing now: the
+ * those who chose e-mail for this event. Digest choices need nothing now: the
  * digest job reads the day's notifications by event.
  */
 export async function notifyUsers(
@@ -168,7 +168,7 @@ export async function notifyUsers(
 /**
  * Notifies every active admin but `exceptUserId` (nobody needs to hear about their own action)
  * with one admin notice, stored once and read by each admin through their admin terms (fan-out
- * on read, issue 23: feedPageSql, feedCountsSql). A row per admin made a comment to 10,000 admins write 10,000 rows (about
+ * on read: feedPageSql, feedCountsSql). A row per admin made a comment to 10,000 admins write 10,000 rows (about
  * 160 ms) in its own transaction, before its live event could leave: the fan-out of
  * bench/websocket.bench.ts could not meet its goal while the audience's size was paid in that
  * transaction.
@@ -189,7 +189,7 @@ export async function notifyActiveAdmins(
 }
 
 /**
- * Many notifications, each to its own user, all of one event (issue 19: a reminder sweep tells
+ * Many notifications, each to its own user, all of one event (a reminder sweep tells
  * hundreds of agents of hundreds of dates in one commit): the same as notifyUsers once per item,
  * in three statements whatever their number.
  */
@@ -255,7 +255,7 @@ const EVENT_NOTIFICATION = Prisma.sql`json_build_object(
  * 74 bits drawn at random once, and the row's number added to the last 44 of them (the RFC's
  * counter method). gen_random_uuid() per row cost 2.6 µs each here, and its random keys scattered
  * 10,000 inserts across the primary key's index: a comment to 10,000 admins, when it still wrote
- * a row per admin, wrote them in about 160 ms instead of 230 (issue 23); a reminder sweep writes
+ * a row per admin, wrote them in about 160 ms instead of 230; a reminder sweep writes
  * as many. `seed.prefix || lpad(to_hex(seed.base + ord), 12, '0')` makes row ord's id.
  */
 const ID_SEED = Prisma.sql`
@@ -270,9 +270,9 @@ const ID_SEED = Prisma.sql`
  * statements whatever the number of recipients: the notifications (or the one admin notice) with
  * their pg_notify, the preferences of those who may be mailed, and the mails (one outbox insert
  * with its jobs). Through Prisma (createManyAndReturn, then one payload per row) 1,000
- * recipients cost hundreds of milliseconds and left the server about 100 MiB larger (issue 9,
- * bench/websocket.bench.ts); per item, four round trips made 10,000 reminders 40,000 (issue 19,
- * bench/jobs.bench.ts).
+ * recipients cost hundreds of milliseconds and left the server about 100 MiB larger
+ * (bench/websocket.bench.ts); per item, four round trips made 10,000 reminders 40,000
+ * (bench/jobs.bench.ts).
  */
 async function writeNotifications(
   tx: Tx,
@@ -461,7 +461,7 @@ type CursorRow = { id: string; created_at: Date };
  * stream's statements are hand-written and prepared (server/db/sql.ts): every socket runs them
  * when it subscribes, and after a restart thousands subscribe at once. Through Prisma each
  * subscription left about 40 KiB of garbage that V8 promoted while the queries waited, and the
- * server's memory stayed that much higher (issue 23, docs/PERFORMANCE.md section d).
+ * server's memory stayed that much higher (docs/PERFORMANCE.md section d).
  */
 async function startCursor(db: Db, userId: string, lastEventId: string | null | undefined): Promise<Cursor> {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -509,12 +509,12 @@ export type StreamEnd = 'ended' | 'revoked';
 export type DirectDelivery = (notification: Notification) => void;
 
 /**
- * The caller's own notifications, live (DESIGN.md section 7): first what the client missed after
+ * The caller's own notifications, live: first what the client missed after
  * `lastEventId` (or nothing, for a first connection), then each new one as the bus delivers it,
  * each once. It ends when `ctx.signal` aborts, or with 'revoked' when the user is deactivated.
  *
  * With `direct`, a stream that is caught up and has nothing queued hands each new notification
- * straight to it from the bus's callback instead of yielding it (issue 23). A comment that tells
+ * straight to it from the bus's callback instead of yielding it. A comment that tells
  * 10,000 admins then costs a frame per socket, not a resumption of three async generators per
  * socket, whose promises V8's young generation had to copy while the fan-out ran. Everything
  * else still goes through the generator, in order: a resync (catch-up from the table), a
@@ -557,7 +557,7 @@ export async function* streamNotifications(
     inbox.end();
   };
   // A caller gone before the stream began (a socket closed while it subscribed) would never see
-  // 'abort' fire: the stream would hold its bus listener forever (found by the soak, issue 23).
+  // 'abort' fire: the stream would hold its bus listener forever (found by the soak).
   if (ctx.signal?.aborted) stop();
   else ctx.signal?.addEventListener('abort', stop, { once: true });
   try {

@@ -11,7 +11,7 @@ import type { CallerContext } from './context';
 import { notFound } from './transactions/access';
 
 /**
- * The rejection reasons the desk picks from (DESIGN.md 12.1). A code is made once from the first
+ * The rejection reasons the desk picks from. A code is made once from the first
  * label and never changes (decisions quote it); a label may be reworded and a reason retired.
  * Changes are not audited one by one in the transaction trail: they belong to no transaction,
  * and the decisions that used a reason keep the label it had then.

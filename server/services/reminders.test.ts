@@ -16,7 +16,7 @@ import { createCaller } from '../trpc/router';
 import { sweepDueReminders, sweepReminders } from './reminders';
 
 /**
- * Key date reminders (DESIGN.md 12.2) on a TestClock, no real waiting: rows scheduled at 08:00 in
+ * Key date reminders on a TestClock, no real waiting: rows scheduled at 08:00 in
  * the agent's timezone (DST included), the sweep saying each reminder exactly once at its instant,
  * rescheduling when a date, its done flag, the file's state or the agent's preferences change,
  * two sweeps racing, and mails following the keyDate preference.

@@ -10,7 +10,7 @@ import { agentLink } from './transactions/notify';
 import { emitWebhooks } from './webhooks/events';
 
 /**
- * Key date reminders (DESIGN.md 12.2). For each date not done: one reminder on each of the
+ * Key date reminders. For each date not done: one reminder on each of the
  * agent's reminder days before it, one on the day, one the day after (overdue), each at 08:00
  * in the agent's timezone. They are rows of `reminders`, written whenever a date, the agent's
  * reminder days or timezone change; a job sweeps the due ones every minute.

@@ -3,11 +3,11 @@ import { sqlRows } from '../db/sql';
 import type { ServiceContext, SessionToConfirm } from './context';
 
 /**
- * What every authenticated call reads about its user (DESIGN.md section 4: loaded fresh on every
+ * What every authenticated call reads about its user (loaded fresh on every
  * call, never cached, so a deactivation, a demotion or a password change applies at once).
  *
  * It runs on every request but one, so it is one primary-key lookup in hand-written SQL: through
- * Prisma it cost more CPU than the rest of a typical call (issue 9, docs/PERFORMANCE.md).
+ * Prisma it cost more CPU than the rest of a typical call (docs/PERFORMANCE.md).
  */
 export type SessionUser = {
   id: string;

@@ -94,7 +94,7 @@ function conflict(input: TemplateInput) {
 }
 
 /**
- * The type as it will be stored (issue 17): each type is a menu entry for every agent, so a
+ * The type as it will be stored: each type is a menu entry for every agent, so a
  * variant of an existing type in case or spacing only ('listing', ' Listing ') is that type, in
  * its existing spelling, rather than a second entry. The template being updated does not count:
  * the only template of a type may change its case.

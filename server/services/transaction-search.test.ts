@@ -6,9 +6,9 @@ import { accessTokenFor, createAdmin, createTransaction, createUser } from '../t
 import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from '../test/harness';
 
 /**
- * Transaction search on the hand-written statement of issue 9 (server/services/transactions.ts).
+ * Transaction search on its hand-written statement (server/services/transactions/pages.ts).
  *
- * Goal c: a transaction search runs under statement_timeout (SEARCH_TIMEOUT_MS), so a
+ * docs/PERFORMANCE.md, goal c: a transaction search runs under statement_timeout (SEARCH_TIMEOUT_MS), so a
  * search the database cannot answer in time is cut off with a 503 that says what to do, never a
  * 500 and never a request left scanning. On a test database every search is fast, so the slow
  * one is made deterministic: another session holds an exclusive lock on `transactions` and the

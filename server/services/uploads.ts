@@ -11,7 +11,7 @@ import { PDF_TYPE, type PreChecked, preCheckPdf, suggestItems } from './intake/p
 import { assertVisible } from './transactions';
 
 /**
- * Uploads (DESIGN.md section 6): who may upload where, and how a file becomes a stored file with
+ * Uploads: who may upload where, and how a file becomes a stored file with
  * its row. The transport (server/plugins/uploads.ts) parses the multipart body and hands the file
  * over as a stream; everything from its first byte on is decided here. The file streams to
  * storage (never whole in memory); its type is decided by its first bytes (415 otherwise), its
@@ -154,7 +154,7 @@ export async function storeUpload(
     await storage.delete(key);
     throw new AppError('PAYLOAD_TOO_LARGE', apiMessages.fileTooLarge);
   }
-  // The pre-checks (DESIGN.md 12.5); an encrypted or hostile PDF is refused and not kept.
+  // The pre-checks; an encrypted or hostile PDF is refused and not kept.
   let checked: PreChecked;
   try {
     checked = kept?.whole
@@ -203,7 +203,7 @@ export async function storeUpload(
 }
 
 /**
- * An item of the transaction whose current file has exactly these bytes (DESIGN.md 12.1): the
+ * An item of the transaction whose current file has exactly these bytes: the
  * same scan uploaded for two documents is usually a mistake worth a warning, never a refusal. The
  * first such item in checklist order; the client, which knows the item it uploads for, does not
  * warn about that one.

@@ -43,7 +43,7 @@ export const publicUserSelect = {
 type PublicUserRow = Prisma.UserGetPayload<{ select: typeof publicUserSelect }>;
 
 /**
- * Where an account stands (issue 17), in the order that decides: approved is active; an account
+ * Where an account stands, in the order that decides: approved is active; an account
  * that was active and was deactivated says so; a registration waits first for its e-mail, then
  * for an admin.
  */
@@ -133,7 +133,7 @@ export async function activateUser(ctx: CallerContext, input: { id: string }): P
         after,
       });
       await notifyUsers(tx, [input.id], { message: apiMessages.accountApproved, link: '/home' }, ctx.deps);
-      // The approval mail leaves with the change, through the outbox (issue 19).
+      // The approval mail leaves with the change, through the outbox.
       await queueMail(tx, ctx.deps, {
         kind: 'account.approved',
         userId: input.id,
@@ -150,7 +150,7 @@ export async function activateUser(ctx: CallerContext, input: { id: string }): P
   return user;
 }
 
-/** Admin-created accounts are verified and approved: they can sign in at once (DESIGN.md 4). */
+/** Admin-created accounts are verified and approved: they can sign in at once. */
 export async function createUser(ctx: CallerContext, input: CreateUserInput): Promise<PublicUser> {
   if (input.role === 'admin' && !ctx.user.isOwner)
     throw new AppError('FORBIDDEN', apiMessages.ownerOnlyCreatesAdmins);

@@ -3,7 +3,7 @@ import { ACCEPTED_FILE_TYPES } from '../../shared/file-types';
 import { downloadName } from './keys';
 
 /**
- * The file types of shared/file-types.ts (DESIGN.md section 6), recognised by their bytes, never
+ * The file types of shared/file-types.ts, recognised by their bytes, never
  * by the name or the Content-Type a client claims: file-type's extension -> the type we serve.
  */
 const ACCEPTED: Record<string, string> = Object.fromEntries(

@@ -12,7 +12,7 @@ import type { Storage } from './storage';
  */
 const loadS3Driver = () => import('./s3');
 
-/** The storage driver STORAGE_DRIVER names (DESIGN.md section 6). */
+/** The storage driver STORAGE_DRIVER names. */
 export function createStorage(config: AppConfig & { jwtSecret: string }, clock: Clock): Storage {
   if (config.storage.driver === 's3') {
     const settings = config.storage;

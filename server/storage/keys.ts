@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
 /**
- * Storage keys (DESIGN.md section 6): `forms/<uuid>-<safe name>` and
+ * Storage keys: `forms/<uuid>-<safe name>` and
  * `transactions/<transactionId>/<uuid>-<safe name>`. The name part is for people (the download's
  * file name); the uuid makes every key new, so an upload never overwrites an earlier file.
  */

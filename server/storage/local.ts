@@ -37,7 +37,7 @@ export function localStorage(options: {
       const temporary = `${target}.${randomUUID()}.partial`;
       // A buffer of 1 MiB instead of 16 KiB lets the stream gather the socket's 64 KiB chunks
       // into one writev per round trip to the thread pool instead of one write per chunk
-      // (issue 9, bench/upload.bench.ts); it also counts the bytes, so no extra stream is needed.
+      // (bench/upload.bench.ts); it also counts the bytes, so no extra stream is needed.
       const file = createWriteStream(temporary, { mode: 0o600, highWaterMark: WRITE_BUFFER_BYTES });
       try {
         await pipeline(body, file);

@@ -18,7 +18,7 @@ import { type ByteRange, SIGNED_URL_TTL_SECONDS, type Storage } from './storage'
 
 /**
  * Files in an S3 bucket (AWS or a compatible service such as MinIO), for several instances that
- * share their files (issue 10). Uploads stream through lib-storage's multipart upload; downloads
+ * share their files. Uploads stream through lib-storage's multipart upload; downloads
  * are presigned GET links the browser opens directly at S3, so file bytes never pass through the
  * portal after the upload.
  */

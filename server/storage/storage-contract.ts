@@ -9,7 +9,7 @@ import { until } from '../test/until';
 import { SIGNED_URL_TTL_SECONDS, type Storage } from './storage';
 
 /**
- * One suite every storage driver must pass (issue 10: "the S3 driver passes the same storage test
+ * One suite every storage driver must pass ("the S3 driver passes the same storage test
  * suite as the local driver"). A driver test file describes how to reach its backing store; the
  * cases below are the same for all. Links are checked by the real verifier on the real clock
  * (the app's /files route, or the S3 server), while the driver signs with a clock the test sets.

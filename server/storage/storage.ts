@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 
 /**
- * Where uploaded files live (DESIGN.md section 6). The database stores keys, never URLs; answers
+ * Where uploaded files live. The database stores keys, never URLs; answers
  * carry a signed, expiring URL made by the driver. The client never chooses a key.
  */
 export type Storage = {
@@ -18,7 +18,7 @@ export type Storage = {
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   /**
-   * A link that works without a header for a limited time (DESIGN.md section 6: 1 hour). With
+   * A link that works without a header for a limited time (1 hour). With
    * `sameOrigin`, a driver whose files this server serves itself (local) answers a site-relative
    * path (/files/...), which a browser on the portal's pages resolves against the address it
    * actually uses; drivers whose files live elsewhere (S3) answer their absolute URL either way.

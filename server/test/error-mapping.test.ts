@@ -14,7 +14,7 @@ import { expectProtectiveHeaders } from './headers';
 import { captureLogs } from './log-capture';
 
 /**
- * Every error class of DESIGN.md section 5, over REST and over tRPC, through the real plumbing:
+ * Every error class of docs/API.md, "Errors", over REST and over tRPC, through the real plumbing:
  * the base procedures, the error formatter, the REST adapter and Fastify's error handler. The
  * failures are real ones (a unique violation, a missing row, a refused database connection).
  */

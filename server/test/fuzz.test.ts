@@ -55,7 +55,7 @@ import { guardPrototypes, type PrototypeGuard } from './prototype-guard';
 import { type ChangeCounter, installChangeCounter, UNWATCHED_TABLES } from './row-changes';
 
 /**
- * Fuzzing of the whole HTTP surface (issue 8, item 3): every REST route of the table, both upload
+ * Fuzzing of the whole HTTP surface: every REST route of the table, both upload
  * routes, the signed file links and every tRPC procedure over /trpc, with valid inputs bent into
  * wrong types, huge and exotic strings, prototype-pollution keys, deep JSON, hostile path
  * segments, odd query strings, content types and multipart bodies. Whatever arrives:
@@ -108,13 +108,13 @@ type UserRow = {
 const SIGNED_IN = ['agent', 'otherAgent', 'admin', 'owner'] as const;
 type SignedIn = (typeof SIGNED_IN)[number];
 type ActorName = SignedIn | 'anonymous' | 'badToken' | 'apiKey';
-/** `idempotencyKey`: an Idempotency-Key header sent with the call (issue 20), hostile ones too. */
+/** `idempotencyKey`: an Idempotency-Key header sent with the call, hostile ones too. */
 type Actor = { name: ActorName; badToken: number; idempotencyKey?: string | undefined };
 
 const users = {} as Record<SignedIn, UserRow>;
 const tokens = {} as Record<SignedIn, string>;
 let badAuthorizations: string[] = [];
-/** An API key of the owner's holding every scope (issue 20). */
+/** An API key of the owner's holding every scope. */
 let apiKeyToken = '';
 
 function authorization(actor: Actor): Record<string, string> {
@@ -222,17 +222,17 @@ type World = {
   bannerId: string;
   doomedBannerId: string;
   notificationId: string;
-  /** A stored two-page PDF of `transaction`: the packet the split route cuts (issue 22). */
+  /** A stored two-page PDF of `transaction`: the packet the split route cuts. */
   packetKey: string;
   /** /files/<key>?exp=&sig= of a stored file, and its bytes. */
   fileLink: string;
   fileBytes: Buffer;
-  /** The signed token of a mail's unsubscribe link, and the agent's calendar feed secret (issue 19). */
+  /** The signed token of a mail's unsubscribe link, and the agent's calendar feed secret. */
   unsubscribeToken: string;
   /** A key that apiKeys.revoke may revoke (not the one the 'apiKey' actor calls with). */
   apiKeyId: string;
   feedToken: string;
-  /** A webhook endpoint and one of its deliveries (issue 20). */
+  /** A webhook endpoint and one of its deliveries. */
   webhookId: string;
   webhookDeliveryId: string;
 };
@@ -827,7 +827,7 @@ function trpcRequest(procedure: ProcedureInfo): fc.Arbitrary<FuzzRequest> {
 }
 
 /**
- * Files built to hurt whoever reads them (issue 22): a decompression bomb, an encrypted PDF, a
+ * Files built to hurt whoever reads them: a decompression bomb, an encrypted PDF, a
  * truncated JPEG, real photos and PDFs with signature fields, made once before the families run.
  */
 let hostileFiles: Buffer[] = [];
@@ -854,7 +854,7 @@ function uploadRequest(route: keyof typeof UPLOAD_ROUTES): fc.Arbitrary<FuzzRequ
   return fc
     .record({
       id: segment(world.transaction.id),
-      // The one query parameter of an upload (`links`, issue 17): absent, valid or bent.
+      // The one query parameter of an upload (`links`): absent, valid or bent.
       query: fc.oneof(
         { weight: 4, arbitrary: fc.constant('') },
         { weight: 2, arbitrary: fc.constantFrom('links=same-origin', 'links=absolute') },
@@ -976,7 +976,7 @@ function fileRequest(): fc.Arbitrary<FuzzRequest> {
 }
 
 /**
- * The addresses a mail or a calendar app opens without a session (issue 19): the unsubscribe link
+ * The addresses a mail or a calendar app opens without a session: the unsubscribe link
  * (POST with any body and content type, as mail providers send it; GET) and the .ics feed, with
  * the real secrets, bent ones and hostile path segments, by anyone.
  */
@@ -1063,7 +1063,7 @@ function mailLinkRequest(): fc.Arbitrary<FuzzRequest> {
 }
 
 /**
- * The CSV exports (issue 20): hostile query strings around the valid filters, by every actor.
+ * The CSV exports: hostile query strings around the valid filters, by every actor.
  * An admin's answer is a CSV stream that ends (its header first), never a 5xx, whatever the term.
  */
 function exportRequest(): fc.Arbitrary<FuzzRequest> {
@@ -1214,7 +1214,7 @@ beforeAll(async () => {
     `Basic ${Buffer.from('agent:password').toString('base64')}`,
     `Bearer ${'a'.repeat(10_000)}`,
     `bearer ${tokens.admin} extra`,
-    // API keys (issue 20): tampered, malformed, unknown, revoked.
+    // API keys: tampered, malformed, unknown, revoked.
     `Bearer ${apiKeyToken.slice(0, -1)}${apiKeyToken.endsWith('A') ? 'B' : 'A'}`,
     'Bearer bpk_',
     `Bearer bpk_${'0'.repeat(32)}_${'A'.repeat(43)}`,

@@ -133,7 +133,7 @@ export function buildTestApp(deps: AppDeps, options: BuildAppOptions = {}) {
 const SILENT_PINO = pino({ level: 'silent' });
 
 /**
- * A call's context without any request (issue 16): what the HTTP layer would make for a caller
+ * A call's context without any request: what the HTTP layer would make for a caller
  * holding `token` (none: anonymous), for tests that call procedures through createCaller.
  */
 export function testContext(deps: AppDeps, token?: string): Promise<Context> {

@@ -2,8 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 
 /**
- * The headers of DESIGN.md section 11 that every answer must carry (server/test/security.test.ts,
- * and the 500s of error-mapping.test.ts). HSTS only when the app is served over https.
+ * The headers every answer must carry (docs/SECURITY.md, "Browser protections"), checked by
+ * server/test/security.test.ts and the 500s of error-mapping.test.ts. HSTS only when the app is served over https.
  */
 export function expectProtectiveHeaders(
   res: LightMyRequestResponse,

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { pdfOfObjects } from '../storage/sample-pdf';
 
 /**
- * Real files for the intake tests (issue 22), made here: PDFs written with pdf-lib (text pages,
+ * Real files for the intake tests, made here: PDFs written with pdf-lib (text pages,
  * blank pages, signature fields signed or not, an encrypted one with @cantoo/pdf-lib's real
  * encryption, a decompression bomb) and photos made with sharp (EXIF orientations, a truncated
  * JPEG).

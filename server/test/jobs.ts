@@ -6,7 +6,7 @@ import type { TestDatabase } from './harness';
 import { until } from './until';
 
 /**
- * The real job engine for a test file (issue 19): started on the file's database once it exists,
+ * The real job engine for a test file: started on the file's database once it exists,
  * stopped before it is dropped (hooks run in reverse: register this after setupTestDatabase).
  * Cron is off: tests drive reminders and digests by calling their sweeps with a TestClock.
  */

@@ -25,7 +25,7 @@ import { feedEntries } from './notification-feed';
 import { until } from './until';
 
 /**
- * Object-level authorization as properties (issue 8, item 2). fast-check generates worlds of 2 to 5
+ * Object-level authorization as properties. fast-check generates worlds of 2 to 5
  * agents with transactions at overlapping addresses, comments, banners and notifications, and picks
  * a caller among them. Whatever the world, every answer the caller gets holds only the caller's
  * data, and every id of another agent's object is refused (404; 403 where the path names another

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { startEmbeddedPostgres } from '../db/embedded';
 
 /**
- * The PostgreSQL server a test run uses (DESIGN.md section 3): TEST_DATABASE_URL when set; else
+ * The PostgreSQL server a test run uses: TEST_DATABASE_URL when set; else
  * a throw-away container when a Docker engine answers; else an embedded PostgreSQL in a
  * temporary directory. testcontainers is imported only after Docker answered, so machines
  * without Docker pay nothing for it.

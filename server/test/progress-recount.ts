@@ -2,7 +2,7 @@ import type { Db } from '../db/client';
 
 /**
  * The progress counters of a transaction recounted in TypeScript from its transaction_forms rows,
- * with the bucket rules of the compliance migration (issue 18) written out as they read there:
+ * with the bucket rules of the compliance migration written out as they read there:
  * each required item is in exactly one bucket, accepted, else waived (an approved waiver), else
  * rejected, else awaiting review (a file, undecided), else missing. Tests compare what the
  * database keeps on the transaction with this.

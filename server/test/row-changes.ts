@@ -4,7 +4,7 @@ import pg from 'pg';
  * Tables whose writes are not counted. rate_limit_windows counts sign-in, registration, reset
  * and refresh attempts, refused ones included: writing there on a 401 or a 429 is its job, not a
  * change of data. idempotency_keys likewise records requests with an Idempotency-Key, the refused
- * ones whose answer is kept among them (issue 20). The counter's own table is left out because counting its updates would never end.
+ * ones whose answer is kept among them. The counter's own table is left out because counting its updates would never end.
  */
 export const UNWATCHED_TABLES: ReadonlyArray<string> = [
   'fuzz_changes',

@@ -22,7 +22,7 @@ import { captureLogs } from './log-capture';
 import { linkIn, type SmtpInbox, startSmtpInbox } from './smtp-inbox';
 
 /**
- * Issue 8, items 4, 5, 7 and 8: tokens that must not work, password rules, the protective
+ * Tokens that must not work, password rules, the protective
  * headers on every kind of answer, and logs that never hold a secret. Each test fails if its
  * control is removed. (Refresh-family revocation, the 90-day session limit, 429 before hashing
  * and enumeration by status and body are in server/routers/auth.test.ts.)

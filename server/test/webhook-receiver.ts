@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
 /**
- * A real webhook receiver for tests (issue 20): node:http on a free port of 127.0.0.1. Every
+ * A real webhook receiver for tests: node:http on a free port of 127.0.0.1. Every
  * request is kept with its headers, its body and whether `standardwebhooks` verified its
  * signature with the endpoint's secret; `answer` decides the status code of each.
  */

@@ -17,7 +17,7 @@ export type Context = ServiceContext & {
   auth: AccessClaims | null;
   /** True when a token was sent but is not valid: the answer is "session expired". */
   tokenRejected: boolean;
-  /** A valid API key sent on a transport that takes them (issue 20), else null. */
+  /** A valid API key sent on a transport that takes them, else null. */
   apiKey: ApiKeyIdentity | null;
   /** Why an API key that was sent is refused (revoked, expired, not on this transport). */
   apiKeyRefusal?: string;
@@ -26,7 +26,7 @@ export type Context = ServiceContext & {
   /**
    * For a subscription over a WebSocket: sends one event of it now, in the frame a `yield
    * tracked(id, data)` of its generator would become. A stream that is caught up and idle
-   * hands its live events to this instead of yielding them (issue 23): a fan-out to thousands
+   * hands its live events to this instead of yielding them: a fan-out to thousands
    * of sockets then costs a frame each, not a trip through three async generators each.
    */
   sendTracked?: (id: string, data: unknown) => void;
@@ -63,7 +63,7 @@ export async function createContext(deps: AppDeps, facts: CallFacts): Promise<Co
   const auth =
     token && !keyCheck ? await verifyAccessToken(token, deps.config.jwtSecret, deps.clock.now()) : null;
   // Written out rather than spread from `service`: on Node 20's V8 every property added to an
-  // object made by a spread costs about half a microsecond, on every call (issue 23).
+  // object made by a spread costs about half a microsecond, on every call.
   const context: Context = {
     deps: service.deps,
     db: service.db,

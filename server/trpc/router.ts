@@ -20,7 +20,7 @@ import { webhooksRouter } from '../routers/webhooks';
 import { createCallerFactory, router } from './init';
 
 /**
- * The application's router: one sub-router per file under server/routers (DESIGN.md section 2),
+ * The application's router: one sub-router per file under server/routers,
  * added here by the issues that bring them.
  */
 export const appRouter = router({

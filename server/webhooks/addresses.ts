@@ -4,7 +4,7 @@ import ipaddr from 'ipaddr.js';
 import { webhookMessages } from '../../shared/messages';
 
 /**
- * Where a webhook may be sent (issue 20): only to public unicast addresses, so an admin (or a
+ * Where a webhook may be sent: only to public unicast addresses, so an admin (or a
  * stolen admin session, or an API key) cannot make the server call into its own network: the
  * database, the cloud's metadata service at 169.254.169.254, an internal admin page. The check
  * runs when a URL is saved and again before every delivery on the addresses the name resolves to

@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import type { ResolvedAddress } from './addresses';
 
 /**
- * One POST of a webhook (issue 20) to an address checked beforehand (addresses.ts): the socket
+ * One POST of a webhook to an address checked beforehand (addresses.ts): the socket
  * connects to that address, whatever DNS says by now, while the Host header and TLS (SNI and the
  * certificate check) still use the URL's name. No redirect is followed (a 3xx is a failure: it
  * could point anywhere), no connection is reused, and the whole exchange has `timeoutMs`.

@@ -9,7 +9,7 @@ import { type Actor, restCalls } from '../../test/rest-calls';
 import { createCaller } from '../../trpc/router';
 
 /**
- * The agent's 'Needs your attention' strip (issue 21, shared/schemas/dashboard.ts): on the
+ * The agent's 'Needs your attention' strip (shared/schemas/dashboard.ts): on the
  * caller's own open, undeleted transactions, required items rejected and not waived (oldest
  * rejection first), required items with no file and no waiver asked for or granted, and key
  * dates not done that are overdue or fall within the next 7 days, in the agent's zone.

@@ -14,7 +14,7 @@ import { type Actor, restCalls } from '../../test/rest-calls';
 import { createCaller } from '../../trpc/router';
 
 /**
- * The broker dashboard's figures (issue 21 acceptance 3, DESIGN.md 12.4, the definitions in
+ * The broker dashboard's figures (docs/API.md, "Broker dashboard"; the definitions in
  * shared/schemas/dashboard.ts), every number of the answer, from a history built through the
  * real app on a TestClock: uploads, reviews with reasons, waivers, key dates, closing, deleting.
  * Each expected value is worked out by hand in the comments next to it.
@@ -399,7 +399,7 @@ describe('a known history', () => {
 
     setClock(NOW);
     // The setup did what it says: X1 closed with an item awaiting review; the review queue
-    // (DESIGN.md 12.1) holds the 7 entries listed in the queue test.
+    // holds the 7 entries listed in the queue test.
     const closed = await ok<Transaction>(200, 'GET', `/api/admin/transactions/individual/${x1._id}`, rita);
     expect(closed).toMatchObject({ status: 'closed', progress: { awaitingReview: 1 } });
     const queue = await ok<{ totalItems: number }>(200, 'GET', '/api/admin/review-queue?limit=100', rita);

@@ -9,7 +9,7 @@ import { resolveRange } from './range';
 export { attentionOf } from './attention';
 
 /**
- * The broker dashboard's figures over a range (DESIGN.md 12.4; the definitions are in
+ * The broker dashboard's figures over a range (the definitions are in
  * shared/schemas/dashboard.ts). "Today" and "now" come from the clock, never the database, and
  * every figure is read from what the database keeps (migration 20261129090000), so a year of a
  * million transactions answers within the goals of docs/PERFORMANCE.md.

@@ -13,7 +13,7 @@ import { multipartPayload } from '../../test/hostile-inputs';
 import { bombPdf, encryptedPdf, pdfOf, photoJpeg, truncated } from '../../test/intake-files';
 
 /**
- * Document intake through the real endpoints (issue 22, DESIGN.md 12.5): the pre-checks of an
+ * Document intake through the real endpoints: the pre-checks of an
  * upload, the photos-to-PDF route and the packet split, on files made by the tests.
  */
 
@@ -145,7 +145,7 @@ describe('pre-checks of an upload', () => {
     expect(res.json().suggestions).toEqual([]);
   });
 
-  it('refuses an encrypted PDF with 12.5 message, keeping neither file nor row', async () => {
+  it('refuses an encrypted PDF with its documented message, keeping neither file nor row', async () => {
     const transaction = await purchase();
     const res = await upload(transaction.id, await encryptedPdf());
     expect(res.statusCode).toBe(400);

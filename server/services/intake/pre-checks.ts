@@ -7,7 +7,7 @@ import { AppError } from '../../errors';
 import type { ServiceContext } from '../context';
 
 /**
- * Document intake (issue 22, DESIGN.md 12.5): the pre-checks of every uploaded PDF, the checklist
+ * Document intake: the pre-checks of every uploaded PDF, the checklist
  * suggestions of a transaction's upload, photos made into one PDF, and a packet cut into its
  * documents. The PDF and image work itself is in server/documents/ (no caller, bytes in and out);
  * the rules (who, what is refused, what is kept) are here.
@@ -37,7 +37,7 @@ export async function preCheckPdf(bytes: Buffer, { withText = true } = {}): Prom
   };
 }
 
-/** The warnings of a readable PDF's facts (12.5): unsigned signature fields, blank pages. */
+/** The warnings of a readable PDF's facts: unsigned signature fields, blank pages. */
 export function warningsOf(facts: {
   unsignedSignatureFields: number;
   blankPages: number[];
@@ -62,7 +62,7 @@ export function blankPagesOf(warnings: readonly UploadWarning[]): number[] {
   return warnings.find((warning) => warning.code === 'blank-pages')?.pages ?? [];
 }
 
-/** The transaction's checklist items the text most likely is, best first (DESIGN.md 12.5). */
+/** The transaction's checklist items the text most likely is, best first. */
 export async function suggestItems(
   ctx: ServiceContext,
   transactionId: string,

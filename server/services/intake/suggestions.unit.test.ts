@@ -3,7 +3,7 @@ import { MIN_SCORE, proposeRanges, rankChecklist } from '../../../shared/intake/
 import { DEFAULT_TEMPLATES } from '../../db/seed';
 
 /**
- * How good the checklist suggestions (DESIGN.md 12.5) are on the seeded checklists: every label
+ * How good the checklist suggestions are on the seeded checklists: every label
  * of every seeded template, as the demo data writes it and as the standard forms title it, with
  * a body that names other documents of the checklist (as real forms do). The figures are printed
  * and quoted in docs/ARCHITECTURE.md; the assertions hold the floor.

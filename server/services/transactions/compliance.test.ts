@@ -20,10 +20,10 @@ import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../../test
 import { feedEntries } from '../../test/notification-feed';
 
 /**
- * The compliance workflow of issue 18 through its REST paths (DESIGN.md 12.1), on a real
+ * The compliance workflow through its REST paths, on a real
  * database and the real local storage: optional items, progress and status on every answer,
  * the review queue, rejection reasons, waivers, versions, closing, duplicate uploads and the
- * bulk accept. Status codes and messages are the ones DESIGN.md 12.1 writes down.
+ * bulk accept. Status codes and messages are the ones docs/API.md, "Compliance", writes down.
  */
 
 const database = setupTestDatabase();

@@ -7,7 +7,7 @@ import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../../test
 import { keptAndRecounted } from '../../test/progress-recount';
 
 /**
- * Races on the compliance workflow (issue 18) on a real PostgreSQL: two requests that change one
+ * Races on the compliance workflow on a real PostgreSQL: two requests that change one
  * checklist at the same moment, through the REST paths, with Promise.all. Each change locks its
  * transaction first; these tests check what that promises: one decision where two were tried, a
  * bulk accept that never accepts a file nobody saw, and counters equal to a recount afterwards.

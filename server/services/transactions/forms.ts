@@ -32,7 +32,7 @@ import { emitFormEvent, emitIfNowCompliant } from './webhooks';
 
 /**
  * The checklist of a transaction: attaching a file to an item (each file a new version), the
- * conversation on each item, the admins' review with its reasons, and waivers (issue 18). Each
+ * conversation on each item, the admins' review with its reasons, and waivers. Each
  * change locks the transaction first (lockForChange), re-reads the item under that lock, and is
  * audited and notified in the same database transaction; the database recounts the progress
  * there too.
@@ -162,7 +162,7 @@ export async function attachFile(
 }
 
 /**
- * The duplicate pre-check of a version (DESIGN.md 12.5): the same bytes are another item's
+ * The duplicate pre-check of a version: the same bytes are another item's
  * current file. Decided when the file is attached, since only then is its item known.
  */
 async function duplicateWarnings(tx: Tx, transactionId: string, formId: string, sha256: string | null) {
@@ -179,7 +179,7 @@ export async function addComment(ctx: CallerContext, input: { id: string; formId
   const caller = ctx.user;
   const { transaction, form } = await findForm(ctx, input.id, input.formId);
   return ctx.db.$transaction(async (tx) => {
-    // The role is the caller's real one, whatever a client sends (DESIGN.md section 11).
+    // The role is the caller's real one, whatever a client sends.
     const row = await tx.comment.create({
       data: { formId: form.id, userId: caller.id, text: input.text, role: caller.role },
       select: commentSelect,
@@ -272,7 +272,7 @@ function assertDecidable(form: Omit<FormRow, 'comments'>, status: Decision, seen
 /**
  * Accept or reject an item's current file, with reasons and a comment, or comment alone. A
  * decision can be changed later (a rejection after an acceptance, say), but never made on an
- * item without a file (DESIGN.md 12.1) nor on a closed file.
+ * item without a file nor on a closed file.
  */
 export async function review(ctx: CallerContext, input: ReviewInput) {
   const caller = ctx.user;
@@ -333,7 +333,7 @@ export async function review(ctx: CallerContext, input: ReviewInput) {
   });
 }
 
-/** The agent (or an admin) asks for a required item to be waived (DESIGN.md 12.1). */
+/** The agent (or an admin) asks for a required item to be waived. */
 export async function requestWaiver(ctx: CallerContext, input: WaiverRequestInput): Promise<TransactionForm> {
   const { transaction, form: seen } = await findForm(ctx, input.id, input.formId);
   return ctx.db.$transaction(async (tx) => {

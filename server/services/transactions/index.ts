@@ -1,5 +1,5 @@
 /**
- * Transactions, their checklist forms and the conversation on each form (issue 4), by concern:
+ * Transactions, their checklist forms and the conversation on each form, by concern:
  * pages.ts (lists and searches, hand-written SQL), records.ts (a transaction as a whole),
  * forms.ts (files, comments, reviews); access.ts holds the ownership rule, mappers.ts the rows
  * and answers, notify.ts who hears of a change.

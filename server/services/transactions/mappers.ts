@@ -20,7 +20,7 @@ import type { FileLinker } from '../file-links';
 
 export const person = { select: { id: true, firstName: true, lastName: true } } as const;
 
-/** The progress counters the database keeps on every transaction (issue 18). */
+/** The progress counters the database keeps on every transaction. */
 export const progressSelect = {
   requiredCount: true,
   acceptedCount: true,
@@ -32,7 +32,7 @@ export const progressSelect = {
   closedAt: true,
 } as const satisfies Prisma.TransactionSelect;
 
-/** What closingDate, nextDeadline and overdue are made of (issue 19): a handful of rows each. */
+/** What closingDate, nextDeadline and overdue are made of: a handful of rows each. */
 export const keyDatesSelect = {
   keyDates: {
     select: { kind: true, label: true, date: true, done: true },
@@ -172,7 +172,7 @@ export function toSummary(row: SummaryRow, now: Date): TransactionSummary {
 type DeadlineRow = { kind: string; label: string; date: Date; done: boolean };
 
 /**
- * closingDate, nextDeadline and overdue from a transaction's dates in date order (issue 19).
+ * closingDate, nextDeadline and overdue from a transaction's dates in date order.
  * "Today" is the agent's: a deadline is theirs to meet, wherever the reader sits.
  */
 export function deadlinesOf(dates: readonly DeadlineRow[], today: string) {

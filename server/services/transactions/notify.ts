@@ -3,7 +3,7 @@ import type { Tx } from '../../db/client';
 import type { CallerContext } from '../context';
 import { notifyActiveAdmins, notifyUsers } from '../notifications';
 
-/** Who hears of a change to a transaction, and in what words (DESIGN.md section 7). */
+/** Who hears of a change to a transaction, and in what words. */
 
 export const agentLink = (id: string) => `/home/transactions/${id}`;
 const adminLink = (id: string) => `/adminTransactions/transactions/${id}`;

@@ -18,7 +18,7 @@ import { toProgress } from './mappers';
 
 /**
  * The transaction lists and searches (spec section 4), agents' and admins', in hand-written SQL
- * on the hot path (issue 9): one statement and one round trip per page, total included.
+ * on the hot path: one statement and one round trip per page, total included.
  */
 
 /** A row of transactionPageSql: the total on every row; a page past the end is one row of nulls. */
@@ -57,7 +57,7 @@ type PageRow = {
 
 /**
  * One page of transactions (newest first) and the total of `filter`, in one statement and one
- * round trip (issue 9). Only the keys (id, created_at) of the matching rows are counted and
+ * round trip. Only the keys (id, created_at) of the matching rows are counted and
  * paged; the page's 10 rows alone are then read in full with their agent's name, so a deep page
  * or a large total costs index entries, not table rows.
  *
@@ -94,7 +94,7 @@ export function transactionPageSql(
 }
 
 /**
- * closing_date, next_* and overdue_* of the row `t` whose agent is `u` (issue 19): one pass over
+ * closing_date, next_* and overdue_* of the row `t` whose agent is `u`: one pass over
  * its few key dates (key_dates_transaction_id_date_idx), "today" in the agent's timezone.
  */
 function deadlinesSql(now: Date): Prisma.Sql {
@@ -207,7 +207,7 @@ function matching(term: string, withAgentName: boolean): Prisma.Sql {
 const ownActive = (userId: string) => Prisma.sql`t.user_id = ${userId}::uuid AND t.deleted_at IS NULL`;
 const active = Prisma.sql`t.deleted_at IS NULL`;
 /**
- * Every undeleted transaction, or those in one compliance state (DESIGN.md 12.1): the state is
+ * Every undeleted transaction, or those in one compliance state: the state is
  * a column the database keeps, first in transactions_compliance_state_idx, so a filtered page and
  * its count are read from that index as the plain list is from its own. Exported for the benchmark.
  */

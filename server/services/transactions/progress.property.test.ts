@@ -9,7 +9,7 @@ import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../../test
 import { keptAndRecounted, recount } from '../../test/progress-recount';
 
 /**
- * The progress counters as a property (issue 18). fast-check generates one or two transactions
+ * The progress counters as a property. fast-check generates one or two transactions
  * whose items start in any combination of required, status, file and waiver (written in SQL), and
  * sequences of what then happens to them: files attached, accepted, rejected with a reason, waivers asked for,
  * approved or denied, bulk accepts, items added, removed or made optional straight in SQL (one

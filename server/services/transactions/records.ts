@@ -18,14 +18,14 @@ import { nameOf, notifyOtherSide, placeOf } from './notify';
 import { emitTransactionEvents } from './webhooks';
 
 /**
- * A transaction as a whole (issue 4): opening one from its template, reading, changing its
+ * A transaction as a whole: opening one from its template, reading, changing its
  * address and checkboxes, deleting it, and its audit trail. Every change writes an audit event in
  * the same database transaction.
  */
 
 export async function createTransaction(ctx: CallerContext, input: CreateTransactionInput) {
   const caller = ctx.user;
-  // The spec's client names itself in `user`; naming anyone else is refused (DESIGN.md 11).
+  // The spec's client names itself in `user`; naming anyone else is refused.
   if (input.user !== undefined && input.user !== caller.id)
     throw new AppError('FORBIDDEN', apiMessages.forbidden);
   const template = await ctx.db.transactionTemplate.findUnique({
@@ -124,7 +124,7 @@ async function applyChanges(
   });
 }
 
-/** The agent's form changes the address only, and only while the file is open (DESIGN.md 12.1). */
+/** The agent's form changes the address only, and only while the file is open. */
 export async function updateForUser(ctx: CallerContext, input: UpdateTransactionInput) {
   assertSelfOrAdmin(ctx.user, input.userId);
   const before = await findVisible(ctx, input.id, input.userId);
@@ -145,7 +145,7 @@ export async function updateAny(ctx: CallerContext, input: AdminUpdateTransactio
 }
 
 /**
- * An admin closes a compliant file (DESIGN.md 12.1): every required item accepted or waived, as
+ * An admin closes a compliant file: every required item accepted or waived, as
  * the counters say under the transaction's lock, so a rejection racing the close cannot slip in
  * between the check and the write.
  */

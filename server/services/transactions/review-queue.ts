@@ -20,7 +20,7 @@ import { agentLink, excerpt, nameOf, placeOf } from './notify';
 import { emitFormEventById, emitIfNowCompliant } from './webhooks';
 
 /**
- * The compliance desk's queue (DESIGN.md 12.1): every undecided upload and every requested waiver
+ * The compliance desk's queue: every undecided upload and every requested waiver
  * of open, undeleted transactions, oldest first, and the bulk accept that empties it.
  */
 
@@ -124,7 +124,7 @@ export async function reviewQueue(ctx: CallerContext, input: ReviewQueueInput): 
 }
 
 /**
- * Accepts every listed document in one database transaction, or none (DESIGN.md 12.1): the
+ * Accepts every listed document in one database transaction, or none: the
  * transactions are locked in id order (as every checklist change locks them), then each item is
  * checked as it is now; the first that no longer awaits review (decided meanwhile, replaced by a
  * newer file than the one given, or its file closed) refuses the whole batch, naming it. Each

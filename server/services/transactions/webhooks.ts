@@ -7,7 +7,7 @@ import type { LockedTransaction } from './access';
 import { type DetailRow, detailSelect, type FormRow, formSelect, toForm, toTransaction } from './mappers';
 
 /**
- * The webhook events of transactions and their checklists (issue 20), each emitted in the
+ * The webhook events of transactions and their checklists, each emitted in the
  * database transaction of its change. `data` is the resource as the REST API answers it, with
  * absolute file links whoever made the change (the portal's own pages get site-relative ones).
  * A checklist item is answered with the `transactionId` it belongs to added.

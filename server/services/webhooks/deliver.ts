@@ -14,7 +14,7 @@ import { DELIVER_JOB_MAX_ATTEMPTS, deliverJobKey } from './events';
 import { openSecret } from './secrets';
 
 /**
- * The `webhooks:deliver` job (issue 20): one attempt of one delivery. The schedule is ours, not
+ * The `webhooks:deliver` job: one attempt of one delivery. The schedule is ours, not
  * the engine's: after a failed attempt the delivery records it and schedules its own next job
  * (WEBHOOK_RETRY_DELAYS_MS later: seven attempts over about 18 hours); the job
  * itself only fails (and is retried by the engine) when the database does.

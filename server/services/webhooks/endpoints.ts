@@ -21,7 +21,7 @@ import { DELIVER_JOB_MAX_ATTEMPTS, deliverJobKey, emitPing } from './events';
 import { sealSecret } from './secrets';
 
 /**
- * Webhook endpoints, kept by admins (issue 20, DESIGN.md 12.3): add one (its secret is shown in
+ * Webhook endpoints, kept by admins: add one (its secret is shown in
  * that answer only), change, deactivate or delete it, list its deliveries, retry one, send a ping.
  */
 

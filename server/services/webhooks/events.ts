@@ -6,7 +6,7 @@ import { JOB_KINDS } from '../../jobs/enqueue';
 import type { ServiceContext } from '../context';
 
 /**
- * Webhook events (issue 20, DESIGN.md 12.3), recorded by the service where the change happens,
+ * Webhook events, recorded by the service where the change happens,
  * inside the change's own database transaction (an outbox): the event row, one delivery per
  * active endpoint that subscribed to its type, and a `webhooks:deliver` job per delivery, in one
  * statement. A rolled-back change leaves none of them; a committed one always has them. An event

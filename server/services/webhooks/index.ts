@@ -1,5 +1,5 @@
 /**
- * Webhooks (issue 20): events.ts records events in the transaction of each change (the outbox),
+ * Webhooks: events.ts records events in the transaction of each change (the outbox),
  * deliver.ts is the job that sends one delivery, endpoints.ts what admins do with endpoints.
  */
 export {

@@ -23,7 +23,7 @@ import { deliverWebhook } from './deliver';
 import { emitWebhook } from './events';
 
 /**
- * Webhooks end to end (issue 20, DESIGN.md 12.3): the admin API, events recorded in the change's
+ * Webhooks end to end: the admin API, events recorded in the change's
  * own transaction, delivery by the real job engine to a real HTTP receiver that verifies every
  * signature with the `standardwebhooks` library, retries with one webhook-id, order per
  * transaction, a receiver down across an engine restart, deactivation after 24 h, and the
