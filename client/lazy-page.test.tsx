@@ -9,7 +9,7 @@ import { fakeAccessToken } from './test-utils/tokens';
 import { stubTrpcClient } from './test-utils/trpc-stub';
 
 /**
- * Lazy pages with preload (issue 9, goal f): a page whose code arrived before the first render
+ * Lazy pages with preload: a page whose code arrived before the first render
  * shows in that render, with no loader that React would keep on screen for 300 ms.
  */
 

@@ -13,8 +13,8 @@ export type LazyPage = {
 /**
  * React.lazy plus `preload()`. A page whose module has already arrived renders at once instead of
  * suspending: React reveals a suspended boundary's content no sooner than 300 ms after it showed
- * the fallback, and on /home that wait was a third of the 1 s LCP goal (issue 9, goal f;
- * docs/PERFORMANCE.md). main.tsx preloads the page of the address the app opens on.
+ * the fallback, and on /home that wait was a third of the 1 s LCP goal
+ * (docs/PERFORMANCE.md, goal f). main.tsx preloads the page of the address the app opens on.
  */
 export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyPage {
   let loading: Promise<void> | undefined;

@@ -44,7 +44,7 @@ export function notifyError(title: string, message?: string): void {
 }
 
 /**
- * A failed load as a toast with a Retry button (DESIGN.md section 9.4: the spec's lists fail
+ * A failed load as a toast with a Retry button (the spec's lists fail
  * silently; ours say so). It stays until the load succeeds, Retry is pressed, or the page goes.
  * `id` keeps one toast per source, so repeated failures replace it instead of stacking.
  */

@@ -1,5 +1,5 @@
 /**
- * Every client route: spec section 2, plus the two e-mailed links of DESIGN.md section 4. A module
+ * Every client route: spec section 2, plus the two e-mailed links (verification and reset). A module
  * of its own, apart from routes.tsx, so code below the pages (token refresh, the shell) can name
  * a path without importing every page.
  */
@@ -11,27 +11,27 @@ export const paths = {
   verification: '/auth/verification/:type/:email',
   verifyEmail: '/auth/verify-email/:token',
   newPassword: '/auth/new-password/:token',
-  // A mail's one-click unsubscribe, opened without signing in (DESIGN.md 12.2).
+  // A mail's one-click unsubscribe, opened without signing in.
   unsubscribe: '/unsubscribe/:token',
   home: '/home',
   transaction: '/home/transactions/:id',
-  // The spec's other reading of the user detail path; DESIGN.md section 9.5 redirects it.
+  // The spec's other reading of the transaction detail path, redirected to the one above.
   transactionAlias: '/transactions/:id',
   forms: '/forms',
   tutorials: '/tutorials',
   settings: '/settings',
-  // Key dates in a month and the next 60 days (issue 19).
+  // Key dates in a month and the next 60 days.
   calendar: '/calendar',
   users: '/users',
   adminTransactions: '/adminTransactions',
   adminTransaction: '/adminTransactions/transactions/:id',
   templates: '/admin/forms/transactions/view',
-  // The broker dashboard (issue 21).
+  // The broker dashboard.
   dashboard: '/admin/dashboard',
-  // The compliance desk (issue 18).
+  // The compliance desk.
   reviewQueue: '/admin/review',
   rejectionReasons: '/admin/rejection-reasons',
-  // Integrators (issue 20).
+  // Integrators.
   apiKeys: '/admin/api-keys',
   webhooks: '/admin/webhooks',
   banner: '/banner',

@@ -1,5 +1,5 @@
 /**
- * The file types a brokerage's documents come in (DESIGN.md section 6), in one place: the server
+ * The file types a brokerage's documents come in, in one place: the server
  * accepts an upload when its bytes are one of these (server/storage/file-types.ts), the upload
  * routes document them, and the client's file pickers offer only these.
  */

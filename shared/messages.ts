@@ -98,7 +98,7 @@ export const ui = {
   seeMore: 'See more',
 } as const;
 
-/** Answers of the API itself (DESIGN.md sections 5 and 11), not quoted by the spec. */
+/** Answers of the API itself, not quoted by the spec. */
 export const apiMessages = {
   notSignedIn: 'You must be signed in',
   sessionInvalid: 'Your session has expired. Please sign in again.',
@@ -119,7 +119,7 @@ export const apiMessages = {
   internal: 'Internal server error',
   /** /metrics without the METRICS_TOKEN bearer token. */
   metricsTokenRequired: 'A valid metrics token is required',
-  // Accounts (DESIGN.md section 4)
+  // Accounts
   registered: 'Registration successful. Please check your email to verify your account.',
   emailTaken: 'An account with this email already exists',
   verificationResent: 'If this email awaits verification, a new link is on its way.',
@@ -127,13 +127,13 @@ export const apiMessages = {
   mailFailed: 'We could not send the email. Please try again shortly.',
   ownerCannotBeDeactivated: 'The owner account cannot be deactivated',
   cannotDeactivateSelf: 'You cannot deactivate your own account',
-  // Transactions and files (DESIGN.md sections 5 and 6)
+  // Transactions and files
   noTemplate: 'There is no checklist for this type and role',
   fileNotOfTransaction: 'This file was not uploaded to this transaction',
   fileRequired: 'Choose a file to upload',
   /** A search cut off by SEARCH_TIMEOUT_MS (a pathological term over a million rows). */
   searchTooSlow: 'This search took too long. Try a longer or more specific term.',
-  /** DESIGN.md 12.3: each CSV export holds a database connection until its last row is sent. */
+  /** Each CSV export holds a database connection until its last row is sent, so few run at once. */
   exportsBusy: 'Too many exports are running. Try again in a minute.',
   uploadMalformed: 'The upload was cut short or is not well-formed multipart data',
   fileTooLarge: 'The file is too large',
@@ -149,7 +149,7 @@ export const apiMessages = {
   notificationsRead: 'All notifications marked as read',
 } as const;
 
-/** The compliance workflow (issue 18). The ones DESIGN.md section 12.1 quotes are verbatim. */
+/** The compliance workflow. The ones docs/API.md quotes are part of the API: change them there too. */
 export const complianceMessages = {
   waiverReasonRequired: 'Reason is required',
   rejectionNeedsReason: 'Give a reason for the rejection',
@@ -175,7 +175,7 @@ export const complianceMessages = {
   documentInBothLists: (name: string) => `"${name}" cannot be both required and optional`,
 } as const;
 
-/** Document intake (issue 22, DESIGN.md 12.5). The one 12.5 quotes is verbatim. */
+/** Document intake. The ones docs/API.md quotes are part of the API: change them there too. */
 export const intakeMessages = {
   /** The duplicate pre-check: the same bytes are another item's current file. */
   duplicate: (label: string) => `The same file is already attached to "${label}"`,
@@ -194,7 +194,7 @@ export const intakeMessages = {
   splitUnknownItem: 'This document is not on the checklist of this transaction',
 } as const;
 
-/** Key dates, reminders and the calendar (issue 19, DESIGN.md 12.2). */
+/** Key dates, reminders and the calendar. */
 export const keyDateMessages = {
   kindInvalid:
     'Kind must be one of contract-acceptance, inspection, appraisal, financing, closing, listing-expiration, possession, custom',
@@ -208,7 +208,7 @@ export const keyDateMessages = {
   feedCreated: 'Calendar link created. The previous link no longer works.',
 } as const;
 
-/** Notification preferences and the mail they govern (issue 19, DESIGN.md 12.2). */
+/** Notification preferences and the mail they govern. */
 export const notificationSettingsMessages = {
   deliveryInvalid: 'Choose in-app, email or digest',
   timezoneInvalid: 'Timezone must be an IANA zone such as America/New_York',
@@ -220,7 +220,7 @@ export const notificationSettingsMessages = {
   unsubscribed: (label: string) => `You will no longer get e-mails for "${label}". It stays in the portal.`,
 } as const;
 
-/** API keys and Idempotency-Key (issue 20, DESIGN.md 12.3). The quoted ones are verbatim. */
+/** API keys and Idempotency-Key. The quoted ones are verbatim. */
 export const integrationMessages = {
   keyNameRequired: 'Name is required',
   scopesRequired: 'Choose at least one scope',
@@ -243,7 +243,7 @@ export const integrationMessages = {
   idempotencyInProgress: 'A request with this Idempotency-Key is still running. Try again in a moment.',
 } as const;
 
-/** Webhooks (issue 20, DESIGN.md 12.3). */
+/** Webhooks. */
 export const webhookMessages = {
   /** Also the first words of urlNotPublicAddress: integrators match on them. */
   urlNotPublic: 'Webhook URL must be a public http(s) address',

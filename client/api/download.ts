@@ -4,7 +4,7 @@ import { getAccessToken, getRefreshToken } from '../auth/session';
 import { RestError } from './errors';
 
 /**
- * Downloads an authenticated file (the CSV exports, DESIGN.md 12.3): fetched with the bearer
+ * Downloads an authenticated file (the CSV exports): fetched with the bearer
  * token like every other call (one refresh and one retry after a 401), then saved from a blob
  * under the name the server gives. A link the browser opens itself would need the token in its
  * address, or a second, signed way in; this keeps one way in, and no token in any URL or log.

@@ -1,7 +1,7 @@
 import { TRPCClientError } from '@trpc/client';
 import { apiMessages } from '../../shared/messages';
 
-/** A non-2xx answer of the REST API, carrying its `{message, code}` body (DESIGN.md section 5). */
+/** A non-2xx answer of the REST API, carrying its `{message, code}` body. */
 export class RestError extends Error {
   override readonly name = 'RestError';
   constructor(

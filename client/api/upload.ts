@@ -58,7 +58,7 @@ function parseJson(answer: RawAnswer): unknown {
   }
 }
 
-/** The `{message, code}` error body of DESIGN.md section 5, as a RestError. */
+/** The `{message, code}` error body (docs/API.md, "Errors"), as a RestError. */
 function toError(answer: RawAnswer): RestError {
   const parsed = apiError.safeParse(parseJson(answer));
   if (parsed.success) return new RestError(answer.status, parsed.data.message, parsed.data.code);
@@ -66,8 +66,8 @@ function toError(answer: RawAnswer): RestError {
 }
 
 /**
- * Several files go as several `file` parts, in order: the images route makes one PDF of them
- * (DESIGN.md 12.5); the other routes take exactly one.
+ * Several files go as several `file` parts, in order: the images route makes one PDF of them;
+ * the other routes take exactly one.
  */
 export type UploadFile = (
   path: string,
@@ -82,7 +82,7 @@ export function createUploader(refresher: SessionRefresher): UploadFile {
     if (!path.startsWith('/') || path.startsWith('//')) {
       throw new Error(`uploadFile takes a same-origin path, got "${path}"`);
     }
-    // The same 401 handling as every other call (DESIGN.md section 9.2): one refresh, one retry.
+    // The same 401 handling as every other call: one refresh, one retry.
     const files = file instanceof File ? [file] : file;
     const refreshTokenAtSend = getRefreshToken();
     let answer = await send(path, files, onProgress);
@@ -102,7 +102,7 @@ export function createUploader(refresher: SessionRefresher): UploadFile {
 
 export const uploadFile: UploadFile = createUploader(sessionRefresher);
 
-/** The upload route of one transaction's checklist files (DESIGN.md section 5). */
+/** The upload route of one transaction's checklist files. */
 export function transactionUploadPath(transactionId: string): string {
   return `/api/uploads/transactions/${encodeURIComponent(transactionId)}`;
 }

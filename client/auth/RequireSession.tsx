@@ -6,7 +6,7 @@ import { loginPathFor } from './return-to';
 import { isSignedIn } from './session';
 
 type RequireSessionProps = {
-  /** Admin pages send everyone else to /home (DESIGN.md section 9.1). */
+  /** Admin pages send everyone else to /home. */
   adminOnly?: boolean;
   children: ReactNode;
 };

@@ -10,7 +10,7 @@ function isUnauthorized(error: unknown): boolean {
 
 /**
  * Sits before the transport links: a 401 answer to any call but `auth.*` gets one silent refresh
- * and one retry (DESIGN.md section 9.2). `auth.*` calls are left alone because their 401 means a
+ * and one retry. `auth.*` calls are left alone because their 401 means a
  * wrong password or a dead refresh token, which the calling screen reports itself.
  * Subscriptions carry their token in the WebSocket's connection parameters, not per call.
  */

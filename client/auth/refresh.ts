@@ -4,7 +4,7 @@ import { currentPagePath, loginPathFor } from './return-to';
 import { clearSession, getRefreshToken, setSession } from './session';
 
 /**
- * What happens after a 401 (DESIGN.md section 9.2): one silent refresh with the stored refresh
+ * What happens after a 401: one silent refresh with the stored refresh
  * token, then one retry; only when that fails does the user see the spec's alert and sign-in.
  * Shared by the tRPC link and the uploader so both take the same, single refresh.
  */

@@ -5,7 +5,7 @@ import type { BannerElement } from '../../shared/schemas/banners';
 import { type BannerAction, MIN_SIZE, type TextElement, type Transform } from './history';
 
 /**
- * The Konva stage (issue 7). Only this folder imports konva, and only the lazily loaded Banner
+ * The Konva stage. Only this folder imports konva, and only the lazily loaded Banner
  * page imports this folder, so the canvas library stays out of the main bundle.
  */
 

@@ -131,7 +131,7 @@ function readAsDataUrl(file: File): Promise<string> {
   });
 }
 
-/** The banner designer (issue 7): toolbar, format bar, canvas, save/open and PNG export. */
+/** The banner designer: toolbar, format bar, canvas, save/open and PNG export. */
 export function BannerEditor() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();

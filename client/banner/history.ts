@@ -1,7 +1,7 @@
 import type { BannerElement } from '../../shared/schemas/banners';
 
 /**
- * The banner editor's state as a PURE reducer (issue 7): the elements, the selection, and the
+ * The banner editor's state as a PURE reducer: the elements, the selection, and the
  * undo/redo stacks. Every change to the elements is one history step; selecting is not.
  */
 

@@ -12,7 +12,7 @@ type ExportButtonProps = {
   filename: string;
 };
 
-/** "Export CSV": every row the list shows with its filters, as a file (DESIGN.md 12.3). */
+/** "Export CSV": every row the list shows with its filters, as a file. */
 export function ExportButton({ path, filename }: ExportButtonProps) {
   const [busy, setBusy] = useState(false);
   const download = async () => {

@@ -23,7 +23,7 @@ type PasswordValues = z.input<typeof passwordFormSchema>;
 const EMPTY: PasswordValues = { currentPassword: '', password: '', confirmPassword: '' };
 
 /**
- * The 'Change password' section of /settings (DESIGN.md section 4): the server answers with a new
+ * The 'Change password' section of /settings: the server answers with a new
  * session pair for this browser and signs every other session out.
  */
 export function PasswordChangeForm({ userId }: { userId: string }) {

@@ -4,7 +4,7 @@ type TemplateDocumentsModalProps = {
   opened: boolean;
   /** The template's required document names, in order. */
   documents: string[];
-  /** Its optional ones (issue 18), listed after them. */
+  /** Its optional ones, listed after them. */
   optionalDocuments?: string[];
   onClose: () => void;
 };

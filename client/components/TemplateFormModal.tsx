@@ -40,9 +40,9 @@ type TemplateFormValues = {
   role: string;
   /** The required documents. */
   documents: DocumentField[];
-  /** The optional ones (issue 18): collected, never holding a file back. */
+  /** The optional ones: collected, never holding a file back. */
   optional: DocumentField[];
-  /** The key dates its transactions start with (issue 19), as empty rows to fill. */
+  /** The key dates its transactions start with, as empty rows to fill. */
   keyDateKinds: string[];
 };
 
@@ -132,7 +132,7 @@ type TypeFieldProps = {
 };
 
 /**
- * The Type of a template (issue 17): each type is an entry in every agent's menu, so it is chosen
+ * The Type of a template: each type is an entry in every agent's menu, so it is chosen
  * from the existing types, and a new one is added only by picking "Create type" explicitly. Text
  * that only differs from an existing type in case or spacing is that type; other text left
  * without a choice goes back to the type chosen before.

@@ -1,7 +1,7 @@
 import type { Notification } from '../../shared/schemas/notifications';
 
 /**
- * What a notification whose transaction was deleted says instead of linking (issue 17): the
+ * What a notification whose transaction was deleted says instead of linking: the
  * message is kept (history is never lost), but its page is gone and would only say "not found".
  */
 export const TRANSACTION_DELETED_NOTE = 'This transaction has been deleted.';

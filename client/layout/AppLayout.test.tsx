@@ -68,7 +68,7 @@ describe('application shell', () => {
     signIn('user');
     const answer = deferred();
     const { stub } = renderShell('/home', { 'settings.getUser': () => answer.promise });
-    // Issue 17: 'Welcome User' while the name loads greeted everybody by the wrong name.
+    // 'Welcome User' while the name loads greeted everybody by the wrong name.
     expect(screen.getByTestId('welcome-name-placeholder')).toBeInTheDocument();
     expect(screen.queryByText('Welcome User')).not.toBeInTheDocument();
     expect(screen.queryByText(/^Welcome /)).not.toBeInTheDocument();

@@ -49,7 +49,7 @@ describe('live notifications in the shell', () => {
     expect(currentPath()).toBe(link);
   });
 
-  it('a live notification whose transaction was deleted says so and offers no View (issue 17)', async () => {
+  it('a live notification whose transaction was deleted says so and offers no View', async () => {
     const { feed } = renderShell('/tutorials');
     await subscribed(feed);
     act(() =>

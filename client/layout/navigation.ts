@@ -16,7 +16,7 @@ const USER_NAVIGATION: NavigationItem[] = [
   { label: 'Settings', href: paths.settings },
 ];
 
-// The dashboard first: a broker opens the portal to see how the desk is doing (issue 21).
+// The dashboard first: a broker opens the portal to see how the desk is doing.
 const ADMIN_NAVIGATION: NavigationItem[] = [
   { label: 'Dashboard', href: paths.dashboard },
   ...USER_NAVIGATION,

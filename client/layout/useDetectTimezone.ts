@@ -5,7 +5,7 @@ import { useTRPCClient } from '../trpc';
 const SENT_KEY = 'timezone-sent';
 
 /**
- * Tells the server the browser's zone once per browser session after sign-in (DESIGN.md 12.2):
+ * Tells the server the browser's zone once per browser session after sign-in:
  * it keeps it only while the account has none of its own, so reminders and the digest come at the
  * agent's 08:00 rather than New York's. A failed call is tried again on the next page load.
  */

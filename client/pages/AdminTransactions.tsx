@@ -29,7 +29,7 @@ export function AdminTransactions() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { page, setPage, term, search } = useListSearch();
-  // The compliance filter (DESIGN.md 12.1): '' is every transaction.
+  // The compliance filter: '' is every transaction.
   const [status, setStatus] = useState<ComplianceStatus | ''>('');
   const statusFilter = status ? { status } : {};
   const filterBy = (value: string) => {

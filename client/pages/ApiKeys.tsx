@@ -55,7 +55,7 @@ function stateOf(key: ApiKeyAnswer, now: number): KeyState {
 const STATE_COLOR: Record<KeyState, string> = { Active: 'green', Revoked: 'gray', Expired: 'orange' };
 
 /**
- * API keys for integrators (issue 20, /admin/api-keys): made here with their scopes and expiry,
+ * API keys for integrators (/admin/api-keys): made here with their scopes and expiry,
  * shown once with a copy button, then listed with their last use; revoking one stops it at once.
  * A key acts with the rights of the admin who made it.
  */

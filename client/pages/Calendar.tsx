@@ -43,7 +43,7 @@ function transactionHref(event: CalendarEvent, admin: boolean): string {
 }
 
 /**
- * /calendar (issue 19): the key dates of the agent's transactions (every agent's for admins, or
+ * /calendar: the key dates of the agent's transactions (every agent's for admins, or
  * one agent's) as a month view and the next 60 days, and a feed to subscribe to elsewhere.
  */
 export function Calendar() {

@@ -159,7 +159,7 @@ function Library<TPage extends { total: number }>({ kind }: { kind: LibraryKind<
   const { page, setPage, term, search } = useListSearch();
   const { rows, total, loading, error, refetch } = useLibraryPage(kind, term, page);
 
-  // DESIGN.md 9.4: a failed load says so and offers a retry instead of failing silently.
+  // A failed load says so and offers a retry instead of failing silently.
   useLoadFailureToast(kind.loadError.toastId, kind.loadError.text, error, refetch);
 
   const [opened, modal] = useDisclosure(false);

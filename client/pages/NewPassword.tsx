@@ -14,7 +14,7 @@ import { useTRPC } from '../trpc';
 
 type NewPasswordValues = z.infer<typeof newPasswordForm>;
 
-/** The e-mailed reset link, /auth/new-password/:token (DESIGN.md section 11). */
+/** The e-mailed reset link, /auth/new-password/:token. */
 export function NewPassword() {
   const { token } = useParams<{ token: string }>();
   const trpc = useTRPC();

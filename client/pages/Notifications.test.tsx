@@ -110,7 +110,7 @@ describe('notifications page', () => {
     expect(screen.queryByRole('link', { name: 'Elsewhere' })).not.toBeInTheDocument();
   });
 
-  it('keeps a notification whose transaction was deleted, says so, and offers no link to it (issue 17)', async () => {
+  it('keeps a notification whose transaction was deleted, says so, and offers no link to it', async () => {
     const { user, currentPath } = renderPage({
       'notifications.list': () =>
         pageOf([

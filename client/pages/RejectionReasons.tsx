@@ -27,7 +27,7 @@ export const reasonToasts = {
 type Editing = { mode: 'add' } | { mode: 'rename'; reason: RejectionReason };
 
 /**
- * The reasons a rejection can give (issue 18, /admin/rejection-reasons). A reason is never
+ * The reasons a rejection can give (/admin/rejection-reasons). A reason is never
  * deleted, since past decisions quote it: it is retired (no longer offered) and can be restored.
  */
 export function RejectionReasons() {

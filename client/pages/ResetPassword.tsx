@@ -13,7 +13,7 @@ import { useOpenVerification } from './Verification';
 
 /**
  * Spec section 8 shows a message for a 404 only. A 429 also shows the server's "Too many
- * requests" message: the limit (DESIGN.md section 4) is hit by someone pressing the button again
+ * requests" message: the limit is hit by someone pressing the button again
  * because nothing seemed to happen, and silence would only make them press it once more.
  */
 function visibleError(error: unknown): string | null {

@@ -45,7 +45,7 @@ export function Settings() {
   );
 }
 
-/** Notification preferences (DESIGN.md 12.2): deliveries, reminder days, timezone. */
+/** Notification preferences: deliveries, reminder days, timezone. */
 function NotificationsSection({ userId }: { userId: string }) {
   const trpc = useTRPC();
   const settings = useQuery(trpc.notificationSettings.get.queryOptions({ userId }));

@@ -205,7 +205,7 @@ describe('Templates page', () => {
     await user.click(await screen.findByRole('button', { name: 'Add Transactions Forms' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Add Transactions Forms' }));
     await user.type(dialog.getByRole('combobox', { name: /^Type/ }), '  Referral ');
-    // A new type is added explicitly (issue 17).
+    // A new type is added explicitly.
     await user.click(await screen.findByRole('option', { name: '+ Create type "Referral"' }));
     await user.type(dialog.getByRole('textbox', { name: /^Role/ }), '-');
     await user.type(dialog.getByRole('textbox', { name: /^Document 1/ }), 'Referral Agreement ');
@@ -228,7 +228,7 @@ describe('Templates page', () => {
     await waitFor(() => expect(stub.callsTo('templates.list')).toHaveLength(2));
   });
 
-  it('offers the existing types, takes a case variant as the existing type, and adds a new one only when asked (issue 17)', async () => {
+  it('offers the existing types, takes a case variant as the existing type, and adds a new one only when asked', async () => {
     const { user, stub } = renderTemplates({
       handlers: {
         'templates.create': (input) => ({
@@ -337,7 +337,7 @@ describe('Templates page', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
-  it('edits the optional documents beside the required ones and sends them as optionalForms (issue 18)', async () => {
+  it('edits the optional documents beside the required ones and sends them as optionalForms', async () => {
     const withOptional: Template = { ...lease, optionalForms: ['Pet Addendum', 'Parking Agreement'] };
     const { user, stub } = renderTemplates({
       handlers: {
@@ -535,7 +535,7 @@ describe('Templates page', () => {
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument());
   });
 
-  it("keeps a template's key date kinds and sends the ones chosen in 'Key dates' (issue 19)", async () => {
+  it("keeps a template's key date kinds and sends the ones chosen in 'Key dates'", async () => {
     const withDates: Template = { ...listing, keyDateKinds: ['inspection'] };
     const { user, stub } = renderTemplates({
       handlers: {

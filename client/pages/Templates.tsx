@@ -55,7 +55,7 @@ export function Templates() {
   const { page, setPage, term, search } = useListSearch();
   const { rows, total, loading, error, refetch } = useTemplatesPage(term, page);
 
-  // DESIGN.md 9.4: a failed load says so and offers a retry instead of failing silently.
+  // A failed load says so and offers a retry instead of failing silently.
   useLoadFailureToast(LOAD_ERROR_TOAST_ID, LOAD_ERROR_TEXT, error, refetch);
 
   const [documentsOpened, documentsModal] = useDisclosure(false);

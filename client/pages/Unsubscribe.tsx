@@ -16,7 +16,7 @@ function failureText(error: unknown): string {
 }
 
 /**
- * A mail's unsubscribe link, /unsubscribe/:token (DESIGN.md 12.2): no sign-in. Opening it switches
+ * A mail's unsubscribe link, /unsubscribe/:token: no sign-in. Opening it switches
  * that event to in-app (the server's answer says which), so a link scanner that only GETs the
  * mail's address changes nothing: only this page posts the token.
  */

@@ -76,7 +76,7 @@ const toast = (text: string) =>
     selector: '.mantine-Notification-description, .mantine-Notification-description *',
   });
 
-/** The confirmation every deactivation waits for (issue 17). */
+/** The confirmation every deactivation waits for. */
 async function confirmDeactivation(user: ReturnType<typeof renderUsers>['user']) {
   const dialog = within(await screen.findByRole('dialog', { name: 'Deactivate user' }));
   await user.click(dialog.getByRole('button', { name: 'Deactivate' }));
@@ -176,7 +176,7 @@ describe('Users page', () => {
     expect(await toast('You cannot deactivate your own account')).toBeVisible();
   });
 
-  it('asks before deactivating: Cancel sends nothing (issue 17)', async () => {
+  it('asks before deactivating: Cancel sends nothing', async () => {
     const { user, stub } = renderUsers({ 'users.deactivate': () => ({ ...active, isAdminApproved: false }) });
     await screen.findByRole('cell', { name: 'dana@example.com' });
     await user.click(rowOf('dana@example.com').getByRole('button', { name: 'Deactivate' }));
@@ -189,7 +189,7 @@ describe('Users page', () => {
     expect(stub.callsTo('users.deactivate')).toEqual([]);
   });
 
-  it('tells an unverified registration, one awaiting approval, an active and a deactivated account apart (issue 17)', async () => {
+  it('tells an unverified registration, one awaiting approval, an active and a deactivated account apart', async () => {
     renderUsers({ 'users.list': () => listAnswer([owner, active, pending, unverified, deactivated]) });
     await screen.findByRole('cell', { name: 'dora@example.com' });
     expect(rowOf('olive@example.com').getByText('Active')).toBeVisible();

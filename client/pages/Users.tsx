@@ -18,7 +18,7 @@ import { useTRPC } from '../trpc';
 const COLUMNS = ['First name', 'Last name', 'Email', 'Phone', 'Role', 'Status', 'Actions'];
 
 /**
- * The account's standing in words (issue 17): "Activate" alone could not tell a registration
+ * The account's standing in words: "Activate" alone could not tell a registration
  * that still waits for its e-mail or an approval from an account an admin deactivated.
  */
 export const statusBadges: Record<AccountStatus, { label: string; color: string }> = {
@@ -64,7 +64,7 @@ export function Users() {
     placeholderData: keepPreviousData,
   });
 
-  // DESIGN.md 9.4: a failed load says so and offers a retry.
+  // A failed load says so and offers a retry.
   useLoadFailureToast(LOAD_ERROR_TOAST_ID, LOAD_ERROR_TEXT, list.error, list.refetch);
 
   const [addOpened, addModal] = useDisclosure(false);

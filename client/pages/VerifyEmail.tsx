@@ -17,7 +17,7 @@ function failureText(error: unknown): string {
   return status === 400 || status === 404 ? authMessages.linkInvalid : serverMessageOf(error);
 }
 
-/** The e-mailed verification link, /auth/verify-email/:token (DESIGN.md section 11). */
+/** The e-mailed verification link, /auth/verify-email/:token. */
 export function VerifyEmail() {
   const { token } = useParams<{ token: string }>();
   const trpc = useTRPC();

@@ -37,7 +37,7 @@ const LOAD_ERROR_TEXT = 'The webhooks could not be loaded.';
 type Editing = { mode: 'add' } | { mode: 'edit'; endpoint: WebhookEndpoint };
 
 /**
- * Webhooks (issue 20, /admin/webhooks): the endpoints the portal sends events to, each with its
+ * Webhooks (/admin/webhooks): the endpoints the portal sends events to, each with its
  * signing secret (shown once, when it is added), a test ping, and its deliveries with a Retry.
  */
 export function Webhooks() {

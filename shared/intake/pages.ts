@@ -1,5 +1,5 @@
 /**
- * Page lists of the packet split (DESIGN.md 12.5): "1-3,5" means pages 1, 2, 3 and 5. Shared, so
+ * Page lists of the packet split: "1-3,5" means pages 1, 2, 3 and 5. Shared, so
  * the splitter shows the same ranges the server will cut.
  */
 
@@ -39,7 +39,7 @@ export function formatPageList(pages: readonly number[]): string {
   return ranges.join(',');
 }
 
-/** "Pages 3, 7 look blank" / "Page 3 looks blank" (12.5 quotes the plural). */
+/** "Pages 3, 7 look blank" / "Page 3 looks blank" (docs/API.md quotes the plural). */
 export function blankPagesMessage(pages: readonly number[]): string {
   return pages.length === 1 ? `Page ${pages[0]} looks blank` : `Pages ${pages.join(', ')} look blank`;
 }

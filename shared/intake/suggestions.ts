@@ -1,5 +1,5 @@
 /**
- * Which checklist item a document most likely is, from its text (DESIGN.md 12.5). Shared: the
+ * Which checklist item a document most likely is, from its text. Shared: the
  * server ranks a whole upload (the answer's `suggestions`), the packet splitter ranks each page
  * with the text pdf.js reads in the browser, and both agree.
  *

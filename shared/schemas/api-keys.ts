@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { integrationMessages } from '../messages';
 
 /**
- * API keys for integrators (DESIGN.md 12.3). A key acts with its creator's rights (an admin's
+ * API keys for integrators. A key acts with its creator's rights (an admin's
  * visibility) narrowed to its scopes; the secret is shown once, in the create answer.
  */
 

@@ -5,7 +5,7 @@ import { idSchema } from './common';
 
 /**
  * Inputs and answers of sign-in, registration and password reset (spec sections 4, 5 and 7;
- * DESIGN.md sections 4, 5 and 11). The client's forms validate with these very schemas, so the
+ * docs/API.md, "Accounts and sessions"). The client's forms validate with these very schemas, so the
  * messages a user sees in the browser are the ones the server would answer.
  */
 
@@ -26,7 +26,7 @@ export const passwordSchema = z
   .max(PASSWORD_MAX_LENGTH, { error: `Password cannot exceed ${PASSWORD_MAX_LENGTH} characters` });
 
 /**
- * Every form accepts both phone styles the product shows (DESIGN.md section 11); the message for
+ * Every form accepts both phone styles the product shows; the message for
  * a wrong one is the form's own.
  */
 export function phoneSchema(formatMessage: string, requiredMessage: string) {
@@ -123,6 +123,6 @@ export const refreshInput = z.object({
 });
 export const logoutInput = refreshInput;
 
-/** Login and refresh answer the same shape (spec section 3, DESIGN.md section 4). */
+/** Login and refresh answer the same shape (spec section 3). */
 export const sessionAnswer = z.object({ token: z.string(), refreshToken: z.string(), _id: idSchema });
 export type SessionAnswer = z.infer<typeof sessionAnswer>;

@@ -24,7 +24,7 @@ export const API_ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'TOO_MANY_REQUESTS',
-  /** 422: an Idempotency-Key reused with another request (issue 20). */
+  /** 422: an Idempotency-Key reused with another request. */
   'UNPROCESSABLE',
   'SERVICE_UNAVAILABLE',
   'INTERNAL',
@@ -35,7 +35,7 @@ export type ApiErrorCode = z.infer<typeof apiErrorCode>;
 export const apiIssue = z.object({ path: z.string(), message: z.string() });
 export type ApiIssue = z.infer<typeof apiIssue>;
 
-/** The body of every REST error (DESIGN.md section 5). */
+/** The body of every REST error. */
 export const apiError = z.object({
   message: z.string(),
   code: apiErrorCode,

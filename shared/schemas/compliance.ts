@@ -4,7 +4,7 @@ import { idSchema, pagingInput } from './common';
 import { reasonCode, transactionForm, transactionSummary } from './transactions';
 
 /**
- * The compliance desk (issue 18, DESIGN.md 12.1): rejection reasons, the review queue and bulk
+ * The compliance desk: rejection reasons, the review queue and bulk
  * review. Waivers, versions and closing belong to a transaction and live in ./transactions.
  */
 

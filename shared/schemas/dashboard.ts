@@ -6,7 +6,7 @@ import { calendarDay, keyDateKind } from './key-dates';
 import { person } from './transactions';
 
 /**
- * The broker dashboard (issue 21, DESIGN.md 12.4) and the agent's 'Needs your attention' strip.
+ * The broker dashboard and the agent's 'Needs your attention' strip.
  *
  * Definitions (the figures tests pin each one):
  * - the range is `from` to `to`, both days inclusive, in UTC; default the last 30 days ending today;

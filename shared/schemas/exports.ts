@@ -5,7 +5,7 @@ import { adminSearchInput, complianceStatus } from './transactions';
 import { usersListInput } from './users';
 
 /**
- * The CSV exports of DESIGN.md 12.3: the filters of the lists they export, without paging (every
+ * The CSV exports (docs/API.md, "CSV exports"): the filters of the lists they export, without paging (every
  * matching row is sent). What a route answers before streaming is an ExportPlan: who may, and
  * the filter as parsed, settled by a procedure (server/routers/exports.ts) before a byte is sent.
  */

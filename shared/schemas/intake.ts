@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema } from './common';
 
 /**
- * Document intake (DESIGN.md 12.5): what an upload answer says about the file beyond its bytes,
+ * Document intake: what an upload answer says about the file beyond its bytes,
  * and the packet split. The pre-checks are warnings, never refusals (an encrypted PDF aside):
  * the agent sees them at once, the reviewer beside the document.
  */
@@ -24,7 +24,7 @@ export type IntakeSuggestion = z.infer<typeof intakeSuggestion>;
 export const MAX_IMAGES_PER_UPLOAD = 30;
 /** The longest name the photos' PDF may be given (the item's label and the day). */
 export const MAX_PHOTOS_NAME = 120;
-/** Each page image is scaled down so its longest side is at most this (12.5). */
+/** Each page image is scaled down so its longest side is at most this. */
 export const MAX_IMAGE_SIDE_PX = 2000;
 
 /** "1-3,5": pages of a PDF, 1-based, in ranges or one by one (checked by parsePageList). */

@@ -3,7 +3,7 @@ import { keyDateMessages } from '../messages';
 import { idSchema } from './common';
 
 /**
- * Key dates of a transaction and the calendar (DESIGN.md 12.2). A date is a calendar day,
+ * Key dates of a transaction and the calendar. A date is a calendar day,
  * `YYYY-MM-DD`, with no time and no zone: "closing is Dec 12" wherever one reads it.
  */
 

@@ -3,7 +3,7 @@ import { notificationSettingsMessages } from '../messages';
 import { idSchema } from './common';
 
 /**
- * Notification preferences (DESIGN.md 12.2). In-app always happens; `email` also mails at once;
+ * Notification preferences. In-app always happens; `email` also mails at once;
  * `digest` mails one summary a day at 07:00 in the user's timezone.
  */
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema, pagingInput } from './common';
 
-/** Notifications (DESIGN.md sections 5, 7 and 11): stored per user, delivered live. */
+/** Notifications: stored per user, delivered live. */
 
 export const notification = z.object({
   _id: idSchema,

@@ -11,7 +11,7 @@ const templateKeyDateKind = z.enum(TEMPLATE_KEY_DATE_KINDS as [string, ...string
 });
 
 /**
- * Checklist templates (spec sections 2, 3 and 7; DESIGN.md section 5): the documents a
+ * Checklist templates (spec sections 2, 3 and 7): the documents a
  * transaction of a (type, role) must collect. Role '-' means the type has no role.
  */
 
@@ -33,13 +33,13 @@ const templateFields = z.object({
     .array(required(validation.documentNameRequired), { error: validation.documentNameRequired })
     .min(1, { error: validation.documentNameRequired })
     .max(MAX_DOCUMENTS, { error: `At most ${MAX_DOCUMENTS} documents` }),
-  /** Documents worth collecting that never hold a file back (issue 18); none by default. */
+  /** Documents worth collecting that never hold a file back; none by default. */
   optionalForms: z
     .array(required(validation.documentNameRequired), { error: validation.documentNameRequired })
     .max(MAX_DOCUMENTS, { error: `At most ${MAX_DOCUMENTS} documents` })
     .default([]),
   /**
-   * The key dates a transaction of this template starts with (issue 19): shown on its page
+   * The key dates a transaction of this template starts with: shown on its page
    * to be filled in, in this order; none by default.
    */
   keyDateKinds: z

@@ -6,8 +6,8 @@ import { intakeSuggestion, uploadWarning } from './intake';
 import { calendarDay, nextDeadline } from './key-dates';
 
 /**
- * Transactions, their checklist forms and comments (spec sections 2, 3, 5 and 7; DESIGN.md
- * section 5). The create and update inputs carry the spec's messages, so the dialog and the API
+ * Transactions, their checklist forms and comments (spec sections 2, 3, 5 and 7;
+ * docs/API.md). The create and update inputs carry the spec's messages, so the dialog and the API
  * say the same thing.
  */
 
@@ -30,9 +30,9 @@ export type AddressFields = z.infer<typeof addressFields>;
 export const createTransactionInput = addressFields.extend({
   type: required(validation.typeRequired),
   role: required(validation.roleRequired),
-  /** The spec's client sends its own id; anything else is refused (DESIGN.md section 11). */
+  /** The spec's client sends its own id; anything else is refused. */
   user: idSchema.optional(),
-  /** The closing date, if known (DESIGN.md 12.2): stored as the transaction's `closing` key date. */
+  /** The closing date, if known: stored as the transaction's `closing` key date. */
   closingDate: calendarDay.nullish(),
 });
 export type CreateTransactionInput = z.infer<typeof createTransactionInput>;
@@ -59,7 +59,7 @@ const searchTerm = z
   .trim()
   .max(MAX_FIELD, { error: `Cannot exceed ${MAX_FIELD} characters` });
 export const userSearchInput = userListInput.extend({ term: searchTerm });
-/** The states a transaction's badge shows and the admin list filters by (DESIGN.md 12.1). */
+/** The states a transaction's badge shows and the admin list filters by. */
 export const COMPLIANCE_STATUSES = ['needs-review', 'rejected', 'missing', 'compliant', 'closed'] as const;
 export const complianceStatus = z.enum(COMPLIANCE_STATUSES);
 export type ComplianceStatus = z.infer<typeof complianceStatus>;
@@ -112,7 +112,7 @@ const reviewedVersion = z.coerce.number().int().min(1).optional();
 
 /**
  * An admin's review: a decision, a comment, or both (spec: empty comment without status warns).
- * A rejection needs a reason or a text (DESIGN.md 12.1).
+ * A rejection needs a reason or a text.
  */
 export const reviewInput = z
   .object({
@@ -216,16 +216,16 @@ export const transactionForm = z.object({
   submittedAt: z.iso.datetime().nullable(),
   /** How many files have been attached (0 before the first): the current file's version. */
   version: z.number().int(),
-  /** The current file's page count when it is a PDF that could be read, else null (12.5). */
+  /** The current file's page count when it is a PDF that could be read, else null. */
   pages: z.number().int().nullable(),
-  /** What the pre-checks found in the current file when it was uploaded (12.5). */
+  /** What the pre-checks found in the current file when it was uploaded. */
   warnings: z.array(uploadWarning),
   waiver: waiver.nullable(),
   comments: z.array(comment),
 });
 export type TransactionForm = z.infer<typeof transactionForm>;
 
-/** The checklist's progress over its required items (DESIGN.md 12.1). */
+/** The checklist's progress over its required items. */
 export const progress = z.object({
   required: z.number().int(),
   accepted: z.number().int(),
@@ -260,7 +260,7 @@ const transactionFields = {
   status: complianceStatus,
   /** When an admin closed the file; null while it is open. */
   closedAt: z.iso.datetime().nullable(),
-  /** The `closing` key date, YYYY-MM-DD, or null (DESIGN.md 12.2). */
+  /** The `closing` key date, YYYY-MM-DD, or null. */
   closingDate: z.string().nullable(),
   /** The earliest key date not done, today or later, in the agent's timezone. */
   nextDeadline,
@@ -288,7 +288,7 @@ export const historyEntry = z.object({
   entity: z.string(),
   entityId: idSchema,
   actor: person.nullable(),
-  /** The API key the actor acted through (issue 20), or null for a person at the portal. */
+  /** The API key the actor acted through, or null for a person at the portal. */
   apiKey: z.object({ _id: idSchema, name: z.string() }).nullable(),
   before: z.unknown().nullable(),
   after: z.unknown().nullable(),
@@ -296,7 +296,7 @@ export const historyEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntry>;
 
-/** The answer of both upload routes (DESIGN.md sections 5 and 12.1). */
+/** The answer of both upload routes. */
 export const uploadAnswer = z.object({
   key: z.string(),
   url: z.string(),
@@ -307,9 +307,9 @@ export const uploadAnswer = z.object({
   sha256: z.string(),
   /** An item of the same transaction whose current file has these very bytes, or null. */
   duplicateOf: z.object({ formId: idSchema, label: z.string() }).nullable(),
-  /** The page count of a PDF that could be read, else null (12.5). */
+  /** The page count of a PDF that could be read, else null. */
   pages: z.number().int().nullable(),
-  /** The pre-checks' findings (12.5): unsigned signature fields, blank pages, a duplicate. */
+  /** The pre-checks' findings: unsigned signature fields, blank pages, a duplicate. */
   warnings: z.array(uploadWarning),
   /** The checklist items the document's text most likely is, best first ([] for the library). */
   suggestions: z.array(intakeSuggestion),

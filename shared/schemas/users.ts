@@ -7,7 +7,7 @@ import { idSchema, pagingInput } from './common';
 export const ACCOUNT_STATUSES = ['emailUnverified', 'awaitingApproval', 'active', 'deactivated'] as const;
 
 /**
- * A user as the API shows it (DESIGN.md section 5: "user (no secrets)"). Built from a Prisma
+ * A user as the API shows it ("user (no secrets)"). Built from a Prisma
  * select that never reads the password hash or tokens.
  */
 export const publicUser = z.object({
@@ -20,10 +20,10 @@ export const publicUser = z.object({
   role: z.enum(ROLES),
   isAdminApproved: z.boolean(),
   isEmailVerified: z.boolean(),
-  /** The spec's "designated admin" (DESIGN.md section 9.3). */
+  /** The spec's "designated admin". */
   isOwner: z.boolean(),
   /**
-   * Where the account stands (issue 17): emailUnverified (registered, address not confirmed),
+   * Where the account stands: emailUnverified (registered, address not confirmed),
    * awaitingApproval (confirmed, not approved yet), active, or deactivated (was active, then
    * deactivated by an admin).
    */

@@ -3,7 +3,7 @@ import { webhookMessages } from '../messages';
 import { idSchema, pagingInput } from './common';
 
 /**
- * Webhooks (issue 20, DESIGN.md 12.3): endpoints admins register, the events they may subscribe
+ * Webhooks: endpoints admins register, the events they may subscribe
  * to, and the deliveries of those events. The address rule that needs DNS (public addresses
  * only) is the server's; this schema only refuses what is not an http(s) URL at all.
  */

@@ -2,7 +2,7 @@ import { MAX_DASHBOARD_DAYS } from '../../../shared/schemas/dashboard';
 import { addDays, daysBetween, fromDay, toDay } from '../transactions/key-dates';
 
 /**
- * How the broker dashboard (issue 21) writes its figures and keeps its range in the address. The
+ * How the broker dashboard writes its figures and keeps its range in the address. The
  * server counts whole days in UTC (shared/schemas/dashboard.ts), so the presets do too: 'the last
  * 7 days' ends on the server's today, whatever the browser's zone.
  */

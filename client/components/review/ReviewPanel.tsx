@@ -56,7 +56,7 @@ export const addressOf = (t: ReviewQueueItem['transaction']) =>
 const pagesText = (pages: number) => (pages === 1 ? '1 page' : `${pages} pages`);
 
 /**
- * What the upload's pre-checks found in the file under review (DESIGN.md 12.5: unsigned
+ * What the upload's pre-checks found in the file under review (unsigned
  * signature fields, blank pages, a duplicate), beside the document and before the decision.
  */
 function PreCheckWarnings({ warnings }: { warnings: readonly UploadWarning[] }) {

@@ -27,7 +27,7 @@ import { useTRPC } from '../../trpc';
 import { SubmitButton } from '../SubmitButton';
 
 /**
- * The 'Notifications' section of /settings (DESIGN.md 12.2): how each event reaches the user, how
+ * The 'Notifications' section of /settings: how each event reaches the user, how
  * many days before a key date the reminders come, and the zone their 08:00 and the digest's 07:00
  * are read in. Only the events this account receives are offered (the server's answer lists them).
  */

@@ -97,7 +97,7 @@ function NoticeList({ notices }: { notices: readonly string[] }) {
 }
 
 /**
- * What the pre-checks found in the item's current file (DESIGN.md 12.5), beside the document, for
+ * What the pre-checks found in the item's current file, beside the document, for
  * the agent and the reviewer alike.
  */
 export function CurrentFileWarnings({

@@ -38,7 +38,7 @@ import {
 } from './key-dates';
 
 /**
- * A transaction's key dates (DESIGN.md 12.2), on both detail pages: kind, label, day, done, and
+ * A transaction's key dates, on both detail pages: kind, label, day, done, and
  * where each stands ('in 3 days', 'today', 'overdue'). The template's suggested kinds show as
  * empty rows to fill; a row left without a day is not sent. One Save replaces them all.
  */

@@ -23,7 +23,7 @@ import { PHONE_QUERY } from '../../layout/breakpoints';
 import { UploadProgress } from '../UploadProgress';
 import { today } from './key-dates';
 
-/** The images the server makes a PDF of (DESIGN.md 12.5). */
+/** The images the server makes a PDF of. */
 const PHOTO_ACCEPT = 'image/jpeg,image/png,image/webp';
 
 type Photo = { id: number; file: File; url: string };

@@ -36,7 +36,7 @@ const THUMBNAIL_WIDTH = 96;
 const THUMBNAIL_HEIGHT = Math.round((THUMBNAIL_WIDTH * 11) / 8.5);
 
 /**
- * The packet splitter (DESIGN.md 12.5): a scanned stack of documents, cut into one file per
+ * The packet splitter: a scanned stack of documents, cut into one file per
  * checklist item. pdf.js reads each page's text in the browser and shared/intake/suggestions.ts
  * proposes where each document starts and which item it is; the agent checks the proposal against
  * the thumbnails, cuts, merges and reassigns, and the server cuts the PDF. Loaded on demand, with

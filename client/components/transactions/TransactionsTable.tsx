@@ -118,7 +118,7 @@ function ProgressCell({ transaction }: { transaction: TransactionSummary }) {
 }
 
 /**
- * The closing day, the overdue date (red) and the next deadline (DESIGN.md 12.2), one line each.
+ * The closing day, the overdue date (red) and the next deadline, one line each.
  * The next deadline is left out when it is the closing itself.
  */
 function DatesCell({ transaction }: { transaction: TransactionSummary }) {

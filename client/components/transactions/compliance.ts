@@ -5,7 +5,7 @@ import type {
   TransactionForm,
 } from '../../../shared/schemas/transactions';
 
-/** A transaction's badge (DESIGN.md 12.1): its words and its colour, from the theme's checked pairs. */
+/** A transaction's badge: its words and its colour, from the theme's checked pairs. */
 export const COMPLIANCE_LABEL: Record<ComplianceStatus, string> = {
   compliant: 'Compliant',
   'needs-review': 'Needs review',

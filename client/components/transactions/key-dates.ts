@@ -6,7 +6,7 @@ import {
 } from '../../../shared/schemas/key-dates';
 
 /**
- * Key dates as the pages show them (DESIGN.md 12.2). A key date is a calendar day with no zone,
+ * Key dates as the pages show them. A key date is a calendar day with no zone,
  * 'YYYY-MM-DD': every computation here stays on whole days in UTC so no zone shifts one.
  */
 

@@ -3,7 +3,7 @@ import type { PageRange } from '../../../shared/intake/suggestions';
 import type { SplitInput } from '../../../shared/schemas/intake';
 
 /**
- * The packet splitter's ranges (DESIGN.md 12.5): consecutive runs of pages covering the whole
+ * The packet splitter's ranges: consecutive runs of pages covering the whole
  * PDF, each given to a checklist item or left out (`formId` null). pdf.js's proposal is the
  * start; the agent then cuts, merges and reassigns.
  */

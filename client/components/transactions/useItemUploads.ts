@@ -7,10 +7,10 @@ import { transactionUploadPath, uploadFile } from '../../api/upload';
 import { notifySuccess, notifyWarning } from '../../notify';
 import { useTRPC } from '../../trpc';
 
-/** The toast of an upload whose bytes are already another item's current file (DESIGN.md 12.1). */
+/** The toast of an upload whose bytes are already another item's current file. */
 export const duplicateWarning = intakeMessages.duplicate;
 
-/** The hint of an upload whose text reads as another item's title (DESIGN.md 12.5). */
+/** The hint of an upload whose text reads as another item's title. */
 export const looksLikeHint = (label: string) => `This looks like "${label}"`;
 
 /**
@@ -35,7 +35,7 @@ export type ItemUpload = {
   failure: { title: string; message: string } | null;
   /** Kept once stored, so a failed attach is tried again without sending the bytes twice. */
   answer: UploadAnswer | null;
-  /** The pre-checks' findings on this file (12.5), for the agent to see at once. */
+  /** The pre-checks' findings on this file, for the agent to see at once. */
   warnings: string[];
   /** `This looks like "..."` when the file reads as another item's document. */
   hint: string | null;
@@ -58,7 +58,7 @@ function noticesOf(answer: UploadAnswer, formId: string): Pick<ItemUpload, 'warn
 /**
  * Uploads onto one checklist item: every file dropped or picked is sent (two at a time, each with
  * its own progress) and then attached in the order given, so the last one becomes the current
- * version (DESIGN.md 12.1: each attach is a version). A file that fails stays listed with the
+ * version (each attach is a version). A file that fails stays listed with the
  * reason; one stored but not attached can be attached again. The page reloads once the queue is
  * empty.
  */

@@ -8,8 +8,8 @@ import { decodeParam } from '../../paths';
 import { useTRPC } from '../../trpc';
 
 /**
- * A transaction the caller may not see answers 404, never revealing it exists (DESIGN.md
- * section 5); a malformed id in a hand-edited URL answers 400. Both mean "nothing here".
+ * A transaction the caller may not see answers 404, never revealing it exists (docs/API.md,
+ * "Errors"); a malformed id in a hand-edited URL answers 400. Both mean "nothing here".
  */
 function isMissing(error: unknown): boolean {
   const status = httpStatusOf(error);
