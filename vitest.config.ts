@@ -19,7 +19,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'server/**/*.unit.test.ts', 'scripts/**/*.test.ts'],
+          include: [
+            'shared/**/*.test.ts',
+            'server/**/*.unit.test.ts',
+            'scripts/**/*.test.ts',
+            'bench/**/*.unit.test.ts',
+          ],
           environment: 'node',
         },
       },

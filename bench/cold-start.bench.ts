@@ -11,7 +11,7 @@ import { loadNoteOf, machineLine } from './lib/report';
 import { median, round } from './lib/stats';
 
 /**
- * Goal g of issue 9: the built server, started as `npm start` starts it (node dist/server/main.js,
+ * Goal g: the built server, started as `npm start` starts it (node dist/server/main.js,
  * no DATABASE_URL, so its own embedded PostgreSQL under DATA_DIR), on a data folder that already
  * exists, reaches its `listening on` line within 5 s. Its log lines, timestamped as they arrive,
  * say where the time goes; the embedded PostgreSQL started alone on the same folder is the
@@ -217,6 +217,8 @@ const coldStart: Benchmark = {
           baseline: `embedded PostgreSQL alone ${round(result.baselineMedian / 1000, 2)} s; \`node -e ''\` ${round(median(emptyNode), 0)} ms`,
           measured: `median ${round(serverMedian / 1000, 2)} s, max ${round(serverMax / 1000, 2)} s (${round(result.ratio, 2)}x PostgreSQL alone)`,
           met,
+          // Every round must be within the goal, so the slowest is the figure.
+          figures: [{ value: serverMax / 1000, threshold: GOAL_MS / 1000, unit: 's', better: 'lower' }],
           ...(met
             ? {}
             : {

@@ -21,7 +21,7 @@ import { gapLines, loadNoteOf, machineLine, thousands } from './lib/report';
 import { median, percentile, round } from './lib/stats';
 
 /**
- * Issue 19, acceptance point 9. (1) What queuing a mail adds to the request that causes it: the
+ * (1) What queuing a mail adds to the request that causes it: the
  * same review (POST /api/admin/transactions/:id/forms/:formId/comments with a decision, which
  * notifies the agent with documentReviewed) for an agent who gets it by e-mail and one who gets
  * it in-app, alternated in rounds; the difference of the p95s is the outbox row and the job
@@ -333,6 +333,7 @@ const benchmark: Benchmark = {
         baseline: `the same review for an agent notified in-app: p95 ${round2(p95InApp)} ms`,
         measured: `the enqueue itself p95 ${round2(directP95)} ms; whole review ${signed(added)} ms at p95 (ratio ${round2(p95Email / p95InApp)}, within noise), ${thousands(samples)} requests each`,
         met: directP95 <= ENQUEUE_GOAL_MS,
+        figures: [{ value: directP95, threshold: ENQUEUE_GOAL_MS, unit: 'ms', better: 'lower' }],
       };
       if (!enqueueGoal.met)
         enqueueGoal.gap = `the enqueue statements alone take ${round2(directP95)} ms at p95 (${loadNote}).`;
@@ -345,6 +346,15 @@ const benchmark: Benchmark = {
           ? `${round(sentS, 1)} s (${thousands(REMINDERS / sentS)} mails/s); notifications ${round(reminders.notificationsS, 1)} s`
           : `not all sent within 300 s (${thousands(reminders.mails)} mails, ${thousands(reminders.notifications)} notifications)`,
         met: Number.isFinite(sentS) && sentS <= REMINDERS_GOAL_S && reminders.duplicates === 0,
+        // Not all sent: the run waited 300 s, so that is the least the figure can be.
+        figures: [
+          {
+            value: Number.isFinite(sentS) ? sentS : 300,
+            threshold: REMINDERS_GOAL_S,
+            unit: 's',
+            better: 'lower',
+          },
+        ],
       };
       if (!remindersGoal.met) remindersGoal.gap = `see the section for where the time goes (${loadNote}).`;
       const goals = [enqueueGoal, remindersGoal];

@@ -23,7 +23,7 @@ import { datasetLine, gapLines, loadLine, loadNoteOf, machineLine, thousands } f
 import { percentile, round } from './lib/stats';
 
 /**
- * Issue 18, acceptance point 11: the compliance desk on the 1,000,000-transaction dataset.
+ * The compliance desk on the 1,000,000-transaction dataset.
  * The review queue's first page (GET /api/admin/review-queue, unfiltered, by type, for a busy and
  * a quiet agent): p95 <= 50 ms over HTTP. The admin list filtered by compliance state
  * (GET /api/admin/transactions?status=..., each of the 5 states, first pages and a deeper one):
@@ -293,6 +293,8 @@ const bench: Benchmark = {
           baseline: `the same SQL directly on pg: p95 ${ms(pooledDirect.p95)} ms (slowest: ${worst.kind.name} ${ms(worst.direct.p95)} ms)`,
           measured: `p95 ${ms(pooled.p95)} ms over HTTP, slowest ${worst.kind.name} ${ms(worst.http.p95)} ms (${thousands(requests)} requests)`,
           met,
+          // The goal holds for each filter or state, so the slowest one is the figure.
+          figures: [{ value: worst.http.p95, threshold: goalMs, unit: 'ms', better: 'lower' }],
           ...(met
             ? {}
             : {

@@ -1,18 +1,21 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../server/paths';
-import { PERFORMANCE_DOC, writePerformanceSection } from '../server/test/performance-doc';
-import type { Benchmark, Goal } from './lib/benchmark';
+import type { Benchmark } from './lib/benchmark';
+import { formatWithBiome, writeReport } from './lib/performance-report';
+import { type Machine, writeResult } from './lib/results';
 
 /**
  * `npm run bench [-- <name>...] [-- --quick]`: runs every bench/*.bench.ts (or the named ones)
- * one after the other, and rewrites each one's section of docs/PERFORMANCE.md plus the summary
- * table of every goal. Not part of `npm test`: it takes tens of minutes and wants the machine.
+ * one after the other, writes each run to bench/results/<time>-<name>.json, then regenerates
+ * docs/PERFORMANCE.md and docs/performance-trend.svg from every results file.
+ * `npm run bench -- report` only regenerates them. Not part of `npm test`: it takes tens of
+ * minutes and wants the machine.
  */
-
-const GOALS_MARK = /<!-- goals: (.*?) -->/g;
 
 async function benchmarks(): Promise<Benchmark[]> {
   const dir = path.join(PROJECT_ROOT, 'bench');
@@ -25,41 +28,37 @@ async function benchmarks(): Promise<Benchmark[]> {
   return loaded;
 }
 
-function machine(): string {
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  const memory = Math.round(os.totalmem() / 2 ** 30);
-  return `${os.cpus().length} cores (${cpu}), ${memory} GiB, Linux ${os.release()}, Node ${process.version}`;
+function machine(loadAtStart: number): Machine {
+  return {
+    cores: os.cpus().length,
+    cpu: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    loadAverage: { start: Number(loadAtStart.toFixed(2)), end: Number((os.loadavg()[0] ?? 0).toFixed(2)) },
+  };
 }
 
-/** Every goal recorded in the document, in the order of its sections. */
-async function goalsInDocument(): Promise<Goal[]> {
-  const text = await readFile(PERFORMANCE_DOC, 'utf8').catch(() => '');
-  return [...text.matchAll(GOALS_MARK)].flatMap((match) => JSON.parse(match[1] ?? '[]') as Goal[]);
-}
+const git = async (...args: string[]) =>
+  (await promisify(execFile)('git', args, { cwd: PROJECT_ROOT })).stdout.trim();
 
-function summary(goals: Goal[], started: Date): string {
-  const rows = goals.map(
-    (goal) =>
-      `| ${goal.name} | ${goal.goal} | ${goal.baseline} | ${goal.measured} | ${goal.met ? 'met' : '**not met**'} |`,
-  );
-  const gaps = goals.filter((goal) => !goal.met);
-  return [
-    '## Goals at a glance',
-    '',
-    `Last run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine()}.`,
-    'Reproduce with `npm run bench` (all: about 7 minutes, plus 2 to 4 minutes the first time to generate the',
-    '1,000,000-transaction dataset under .bench-data/) or `npm run bench -- <name>` (one section).',
-    'Every timing is a ratio against a baseline measured alternately in the same run, or a percentile of',
-    'many samples; the machine is shared, so absolute figures vary between runs.',
-    '',
-    '| Benchmark | Goal | Baseline | Measured | |',
-    '| --- | --- | --- | --- | --- |',
-    ...rows,
-    '',
-    gaps.length
-      ? `Not met: ${gaps.map((goal) => `**${goal.name}**: ${goal.gap ?? 'no explanation recorded'}`).join(' ')}`
-      : 'Every goal is met.',
-  ].join('\n');
+/** The commit measured, and whether code beside it had changed (the results and report aside). */
+async function commitOf(): Promise<{ commit: string | null; uncommittedChanges?: boolean }> {
+  try {
+    const commit = await git('rev-parse', 'HEAD');
+    const changes = await git(
+      'status',
+      '--porcelain',
+      '--',
+      '.',
+      ':!bench/results',
+      ':!docs/PERFORMANCE.md',
+      ':!docs/performance-trend.svg',
+    );
+    return { commit, uncommittedChanges: changes.length > 0 };
+  } catch {
+    return { commit: null };
+  }
 }
 
 async function main() {
@@ -67,29 +66,42 @@ async function main() {
   const quick = args.includes('--quick');
   const names = args.filter((arg) => !arg.startsWith('--'));
   const all = await benchmarks();
-  const unknown = names.filter((name) => !all.some((bench) => bench.name === name));
+  const reportOnly = names.length === 1 && names[0] === 'report';
+  const unknown = reportOnly ? [] : names.filter((name) => !all.some((bench) => bench.name === name));
   if (unknown.length) {
     throw new Error(
-      `No benchmark named ${unknown.join(', ')}; there are ${all.map((b) => b.name).join(', ')}`,
+      `No benchmark named ${unknown.join(', ')}; there are ${all.map((b) => b.name).join(', ')} (or report)`,
     );
   }
-  const selected = names.length ? all.filter((bench) => names.includes(bench.name)) : all;
-  const started = new Date();
+  const selected = reportOnly ? [] : names.length ? all.filter((bench) => names.includes(bench.name)) : all;
+  const started = Date.now();
   for (const bench of selected) {
-    const began = Date.now();
+    const startedAt = new Date();
+    const loadAtStart = os.loadavg()[0] ?? 0;
     const log = (message: string) => console.log(`[${bench.name}] ${message}`);
     log('start');
     const result = await bench.run({ log, quick });
-    await writePerformanceSection(
-      `bench-${bench.name}`,
-      `${result.markdown.trim()}\n\n<!-- goals: ${JSON.stringify(result.goals)} -->`,
-    );
+    const file = await writeResult({
+      benchmark: bench.name,
+      startedAt: startedAt.toISOString(),
+      ...(await commitOf()),
+      machine: machine(loadAtStart),
+      ...(quick ? { quick } : {}),
+      goals: result.goals,
+      details: result.markdown.trim(),
+    });
+    await formatWithBiome([file]);
     for (const goal of result.goals)
       log(`${goal.met ? 'met' : 'NOT MET'}: ${goal.name}: ${goal.measured} (goal ${goal.goal})`);
-    log(`done in ${Math.round((Date.now() - began) / 1000)} s`);
+    log(
+      `wrote ${path.relative(PROJECT_ROOT, file)}; done in ${Math.round((Date.now() - startedAt.getTime()) / 1000)} s`,
+    );
   }
-  await writePerformanceSection('bench-summary', summary(await goalsInDocument(), started));
-  console.log(`docs/PERFORMANCE.md updated (${Math.round((Date.now() - started.getTime()) / 1000)} s)`);
+  const runs = await writeReport();
+  console.log(
+    `docs/PERFORMANCE.md and docs/performance-trend.svg regenerated from ${runs.length} results ` +
+      `(${Math.round((Date.now() - started) / 1000)} s)`,
+  );
 }
 
 main().then(

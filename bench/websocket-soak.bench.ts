@@ -13,8 +13,8 @@ import { gapLines, loadNoteOf, machineLine, thousands } from './lib/report';
 import { median, percentile, round } from './lib/stats';
 
 /**
- * Acceptance point 5 of issue 23: "a soak of 10 minutes with 2,000 sockets connecting and
- * disconnecting shows no growth in RSS beyond 10% after the first minute". The built server holds
+ * A soak of 10 minutes with 2,000 sockets connecting and disconnecting shows no growth in RSS
+ * beyond 10% after the first minute: a socket's memory is given back when it goes. The built server holds
  * 2,000 subscribed sockets while, every second, about 5% of them (chosen at random) close and are
  * replaced by a new socket of the same user, so each socket is replaced many times over; every
  * 10 s admins' reviews notify a few subscribed agents, whose events must all arrive. The server's
@@ -350,6 +350,7 @@ function goalsOf(m: Measured, full: boolean, loadNote: string): Goal[] {
       baseline: `RSS at the end of minute 1 (${round(mib(f.base), 1)} MiB)`,
       measured: `${f.growth >= 0 ? '+' : ''}${round(f.growth * 100, 1)}% (highest 10 s median ${round(mib(f.highest.rss), 1)} MiB; final ${round(mib(f.last.rss), 1)} MiB; ${thousands(c.disconnects)} sockets replaced, ${c.eventsDelivered}/${c.eventsRaised} events)`,
       met,
+      figures: [{ value: f.growth * 100, threshold: GROWTH_GOAL * 100, unit: '%', better: 'lower' }],
       ...(met ? {} : { gap: `${reasons.join('; ')} (${loadNote}).` }),
     },
   ];

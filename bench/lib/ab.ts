@@ -1,7 +1,7 @@
 import { median } from './stats';
 
 /**
- * A/B in the same run (issue 9): the machine is shared and noisy, so a figure is only ever a
+ * A/B in the same run: the machine is shared and noisy, so a figure is only ever a
  * ratio against a baseline measured alternately with it, A B A B A B..., and the median of each
  * side is quoted. `measure` returns the figure of one round (requests/s, ms...).
  */
@@ -19,7 +19,7 @@ export async function alternate(
   baseline: () => Promise<number>,
   candidate: () => Promise<number>,
 ): Promise<AbResult> {
-  if (rounds < 3) throw new Error('at least 3 alternating rounds (issue 9)');
+  if (rounds < 3) throw new Error('at least 3 alternating rounds (a median of fewer says little)');
   const a: number[] = [];
   const b: number[] = [];
   for (let round = 0; round < rounds; round++) {

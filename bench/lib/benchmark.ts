@@ -1,7 +1,7 @@
 /**
  * One benchmark of `npm run bench`: a file bench/<name>.bench.ts whose default export is a
- * Benchmark. bench/run.ts runs them in order and writes each one's markdown as the section
- * `<!-- bench-<name>:start -->` ... `<!-- bench-<name>:end -->` of docs/PERFORMANCE.md.
+ * Benchmark. bench/run.ts runs them in order, writes each run to bench/results/ as one JSON file
+ * (bench/lib/results.ts), then regenerates docs/PERFORMANCE.md and its trend chart from all of them.
  */
 export type Goal = {
   /** e.g. "REST list throughput vs raw Fastify + pg" */
@@ -15,16 +15,37 @@ export type Goal = {
   met: boolean;
   /** When not met: why, and the plan. */
   gap?: string;
+  /**
+   * The goal's numbers, for the trend chart: one per condition of the goal (a goal on throughput
+   * and CPU has two). Left out for a goal that is a yes or no (a plan that uses its indexes).
+   */
+  figures?: Figure[];
+};
+
+/**
+ * One condition of a goal as numbers: the measured value against its threshold, in one unit.
+ * The chart draws value / threshold (threshold / value when higher is better), so every goal
+ * meets at 1.0 whatever its unit.
+ */
+export type Figure = {
+  value: number;
+  threshold: number;
+  /** e.g. "ms", "MB", "x" for a ratio against the baseline measured in the same run */
+  unit: string;
+  better: 'lower' | 'higher';
 };
 
 export type BenchmarkResult = {
-  /** The section's markdown: method, tables, plans; starts with a `##` heading. */
+  /**
+   * The run's details in markdown: method, per-round tables, query plans; starts with a `##`
+   * heading, which names the benchmark in docs/PERFORMANCE.md. Kept whole in the results file.
+   */
   markdown: string;
   goals: Goal[];
 };
 
 export type Benchmark = {
-  /** Short, kebab-case: used in the section markers and on the command line. */
+  /** Short, kebab-case: used on the command line and in the results files' names. */
   name: string;
   run(context: BenchContext): Promise<BenchmarkResult>;
 };

@@ -13,12 +13,12 @@ import { databaseUrl } from '../../server/test/databases';
 import { CITIES, COMPANIES, FIRST_NAMES, LAST_NAMES, STREET_NAMES, STREET_SUFFIXES } from './us-addresses';
 
 /**
- * The dataset of issue 9: 1,000 agents, one owner admin, 1,000,000 transactions with realistic
+ * The benchmarks' dataset: 1,000 agents, one owner admin, 1,000,000 transactions with realistic
  * US addresses and 4 checklist forms each, in a database of its own (`portal_bench`) that the
  * benchmarks read. By default an embedded PostgreSQL keeps it under .bench-data/; with
  * BENCH_DATABASE_URL (an admin URL) it is created on that server instead.
  *
- * Version 2 (issue 18) adds the compliance workflow: transactions older than OPEN_DAYS are
+ * Version 2 adds the compliance workflow: transactions older than OPEN_DAYS are
  * mostly closed (every required item accepted, a few with an approved waiver); recent ones are
  * open with a mix of missing, awaiting review, rejected and accepted items and some waivers asked
  * for; about 1 item in 5 is optional; every attached file is a form_versions row with its
@@ -26,11 +26,11 @@ import { CITIES, COMPANIES, FIRST_NAMES, LAST_NAMES, STREET_NAMES, STREET_SUFFIX
  * compliance state are computed at the end in one UPDATE, with the buckets of
  * refresh_transaction_progress (the loading session disables triggers).
  *
- * Version 3 (issue 19) adds key dates: 2 to 4 per transaction (contract acceptance, then some of
+ * Version 3 adds key dates: 2 to 4 per transaction (contract acceptance, then some of
  * inspection, appraisal, financing, and a closing about 30 to 45 days after the start), those
  * before the transaction's close or before today mostly done, a few left open (overdue).
  *
- * Version 4 (issue 21) makes the decisions look like a compliance desk's: six reviewer admins
+ * Version 4 makes the decisions look like a compliance desk's: six reviewer admins
  * besides the owner share them (unevenly), each upload is decided minutes to a few days after it
  * came in (log-uniform, 5 minutes to 3 days), rejections give one reason or two, and the columns
  * the dashboard reads are filled as the triggers of migration 20261129090000 would: each
@@ -53,7 +53,7 @@ export const DATASET_SIZE = { agents: 1_000, transactions: 1_000_000, formsPerTr
 export const AGENT_PASSWORD = 'Bench-agent-password-1';
 export const OWNER = { email: 'owner@bench.test', password: 'Bench-owner-password-1' } as const;
 export const agentEmail = (n: number) => `agent${n}@bench.test`;
-/** Issue 21: the compliance admins who share the decisions with the owner (same password as agents). */
+/** The compliance admins who share the decisions with the owner (same password as agents). */
 export const REVIEWERS = 6;
 export const reviewerEmail = (n: number) => `reviewer${n}@bench.test`;
 
@@ -66,7 +66,7 @@ const SKEW = 1.6;
 /** Transactions are spread over this many years before the generation. */
 const YEARS = 6;
 /**
- * Issue 18: a transaction is worked on for about this many days. Older ones are closed, except
+ * A transaction is worked on for about this many days. Older ones are closed, except
  * STALE_SHARE of them (deals that fell through or stalled, still open with gaps in the file).
  */
 const OPEN_DAYS = 60;
@@ -85,11 +85,11 @@ export type DatasetCounts = {
   transactions: number;
   deletedTransactions: number;
   forms: number;
-  /** Issue 18 (dataset version 2 on). */
+  /** The compliance workflow's rows (dataset version 2 on). */
   closedTransactions?: number;
   optionalForms?: number;
   formVersions?: number;
-  /** Issue 19 (dataset version 3 on). */
+  /** Key dates (dataset version 3 on). */
   keyDates?: number;
   /** Entries of the review queue: undecided uploads and requested waivers of open, undeleted transactions. */
   queueEntries?: number;
@@ -358,7 +358,7 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
                 s.flags & 1 = 1, s.flags & 2 = 2, s.flags & 4 = 4,
                 s.created, least(s.created + s.edited * interval '30 days', now()),
                 CASE WHEN s.deleted THEN least(s.created + interval '60 days', now()) END,
-                -- Issue 18: worked on for up to OPEN_DAYS, then closed (a few stay open, stalled).
+                -- Worked on for up to OPEN_DAYS, then closed (a few stay open, stalled).
                 CASE WHEN s.created < now() - interval '${OPEN_DAYS} days' AND s.closing >= ${STALE_SHARE}
                      THEN s.created + interval '20 days' + s.closing * interval '${OPEN_DAYS - 20} days' END
            FROM (SELECT floor($3::int * power(random(), ${SKEW}))::int AS agent,
@@ -380,7 +380,7 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
       );
     });
 
-    // Issue 18: each item is drawn into one state, by its transaction's age and whether it is
+    // Each item is drawn into one state, by its transaction's age and whether it is
     // closed: accepted, rejected, awaiting review (a file, undecided), missing, a waiver asked for
     // (waiver-requested) or approved (waived). The 4th item of 4 transactions in 5 is optional
     // (one of the template's optional documents), so about 1 item in 5 is.
@@ -418,7 +418,7 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
                          ELSE s.created_at + s.r3 * 0.8 * (s.ends - s.created_at) END AS submitted,
                     CASE WHEN s.state = 'waiver-requested' THEN now() - s.r3 * least(now() - s.created_at, interval '10 days')
                          ELSE s.created_at + s.r3 * 0.8 * (s.ends - s.created_at) END AS asked,
-                    -- Issue 21: decided 5 minutes to 3 days after the upload (log-uniform), and
+                    -- Decided 5 minutes to 3 days after the upload (log-uniform), and
                     -- never after the file closed or now.
                     least(s.created_at + s.r3 * 0.8 * (s.ends - s.created_at)
                             + interval '5 minutes' * exp(s.r4 * ln(864)), s.ends) AS decided
@@ -515,7 +515,7 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
       );
     });
 
-    // Issue 19: 2 to 4 key dates a transaction. Contract acceptance a few days in, a closing 30 to
+    // 2 to 4 key dates a transaction. Contract acceptance a few days in, a closing 30 to
     // 45 days in, and between them an inspection, an appraisal or a financing contingency for
     // some. Dates past the close (or past today) are done 95% of the time; the rest are overdue.
     await step('insert 2 to 4 key dates per transaction', () =>
@@ -551,7 +551,7 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
                 missing_count = c.missing, pending_waiver_count = c.pending_waivers, queue_count = c.queue,
                 compliance_state = transaction_compliance_state(t.closed_at, c.required, c.accepted,
                   c.waived, c.awaiting, c.rejected, c.pending_waivers),
-                -- Issue 21: an accepted or waived item's updated_at is its decision (see the forms).
+                -- An accepted or waived item's updated_at is its decision (see the forms).
                 compliant_at = CASE WHEN c.accepted + c.waived >= c.required
                                     THEN coalesce(c.settled_at, t.created_at) END,
                 closing_date = k.closing_date
@@ -582,7 +582,7 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
       await client.query('VACUUM FULL transactions');
     });
 
-    // Issue 21: the dashboard's counts of decisions (migration 20261130090000), kept by triggers
+    // The dashboard's counts of decisions (migration 20261130090000), kept by triggers
     // that are off in this session.
     await step('count the decisions by day: by reviewer and turnaround, by label, by agent', () =>
       client.query('SELECT rebuild_review_figures()'),

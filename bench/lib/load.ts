@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * HTTP load from a second process (issue 9: "load from autocannon or a second process"): the
+ * HTTP load from a second process (autocannon's engine run in a child process): the
  * server under test keeps its event loop to itself, and the figures are autocannon's, with
  * exact p50/p95/p99 over every answer.
  */

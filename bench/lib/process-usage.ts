@@ -121,6 +121,7 @@ export function rssGrowthGoal(
       baseline: `RSS before each ${what} (median ${round(mib(median(runs.map((run) => run.rssBefore))), 0)} MiB)`,
       measured: `${round(worstGrowth, 1)} MiB at worst (median ${round(median(growth), 1)} MiB)`,
       met,
+      figures: [{ value: worstGrowth, threshold: goalMib, unit: 'MB', better: 'lower' }],
       ...(met
         ? {}
         : { gap: `the server holds more of the ${what} than its stream buffers; see the table per round.` }),
