@@ -2,10 +2,14 @@ import { MAX_DASHBOARD_DAYS } from '../../../shared/schemas/dashboard';
 import { addDays, daysBetween, fromDay, toDay } from '../transactions/key-dates';
 
 /**
- * How the broker dashboard (issue 21) writes its figures and keeps its range in the address. The
+ * How the broker dashboard writes its figures and keeps its range in the address. The
  * server counts whole days in UTC (shared/schemas/dashboard.ts), so the presets do too: 'the last
  * 7 days' ends on the server's today, whatever the browser's zone.
  */
+
+/** A person as the dashboard's tables and charts name them. */
+export const fullName = (user: { firstName: string; lastName: string }) =>
+  `${user.firstName} ${user.lastName}`;
 
 /** What a figure with nothing to measure shows (an empty queue, a range without reviews). */
 export const NO_FIGURE = 'No data';
