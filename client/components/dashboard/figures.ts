@@ -7,6 +7,10 @@ import { addDays, daysBetween, fromDay, toDay } from '../transactions/key-dates'
  * 7 days' ends on the server's today, whatever the browser's zone.
  */
 
+/** A person as the dashboard's tables and charts name them. */
+export const fullName = (user: { firstName: string; lastName: string }) =>
+  `${user.firstName} ${user.lastName}`;
+
 /** What a figure with nothing to measure shows (an empty queue, a range without reviews). */
 export const NO_FIGURE = 'No data';
 
