@@ -22,6 +22,9 @@ import { restExamples } from './examples';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
 
+/** An example of an operation's request body and of its answer. */
+export type OperationExamples = { request?: unknown; response?: unknown };
+
 export type OperationFacts = {
   operationId: string;
   security: Array<Record<string, string[]>>;
