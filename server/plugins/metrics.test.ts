@@ -24,7 +24,7 @@ import { appRouter } from '../trpc/router';
 import { DURATION_BUCKETS, TRPC_BATCH_ROUTE, TRPC_UNKNOWN_ROUTE, UNMATCHED_ROUTE } from './metrics';
 
 /**
- * /metrics (issue 10, item 5) on the real app and a real database: off without METRICS_TOKEN,
+ * /metrics on the real app and a real database: off without METRICS_TOKEN,
  * refused without the token, and counting exactly the requests made, under bounded labels.
  */
 
@@ -409,7 +409,7 @@ describe('procedures over /trpc', () => {
   let trpcApp: FastifyInstance;
   beforeAll(() => {
     trpcApp = buildTestApp(testDeps(database.db, { config: testConfig({ metricsToken: TOKEN }) }), {
-      api: { router: crashRouter, routes: [] },
+      api: { router: crashRouter },
     });
   });
   afterAll(() => trpcApp.close());
@@ -448,7 +448,7 @@ describe('logs', () => {
   });
 });
 
-describe('the job queue (issue 19)', () => {
+describe('the job queue', () => {
   test('queue depth by state is read from the queue at each scrape; runs, latency and duration are counted', async () => {
     const queued = (samples: Sample[], state: string) =>
       sampleValue(samples, 'portal_jobs_queued', { state });

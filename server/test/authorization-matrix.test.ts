@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationMessages } from '../../shared/messages';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../../shared/schemas/api-keys';
 import type { AppDeps } from '../deps';
-import { restRoutes } from '../rest/routes';
-import { PATH_SCOPES, scopeOfPath } from '../rest/scopes';
+import { restRoutesOf } from '../rest/routes';
+import type { PathScope } from '../rest/scopes';
 import { hashApiKeySecret, newApiKey } from '../security/api-keys';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { unsubscribeToken } from '../services/notification-routing';
@@ -31,10 +31,10 @@ import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from
 import { pdfOf, photoJpeg } from './intake-files';
 
 /**
- * The authorization matrix (issue 8, item 1): every tRPC procedure and every HTTP route the app
+ * The authorization matrix: every tRPC procedure and every HTTP route the app
  * registers, called for real by five actors, against a reviewed table of what each may do.
  *
- * The table below is written from the intended policy (DESIGN.md sections 4-6 and 11, the spec's
+ * The table below is written from the intended policy (the product's access rules, the spec's
  * section 6), not from the code's answers:
  * - anonymous callers get 401 from everything but the public sign-in paths, health and docs;
  * - admin paths are 403 for agents, owner paths 403 for everyone but the owner;
@@ -343,8 +343,8 @@ const PROCEDURES: Record<string, ProcedureRow> = {
     expect: A_OR_ADMINS,
     input: () => ({ userId: A().id, term: 'harbor', ...paging }),
   },
-  // Opening a deal in A's name: only A, admins included (DESIGN.md 11: a body `user` naming
-  // someone else is 403).
+  // Opening a deal in A's name: only A, admins included (a body `user` naming someone else is
+  // 403: nobody opens a deal in another's name).
   'transactions.create': { expect: ONLY_A, input: newDeal },
   'transactions.get': { expect: A_OR_ADMINS, input: () => ({ id: world.deal.id, userId: A().id }) },
   'transactions.update': {
@@ -389,7 +389,7 @@ const PROCEDURES: Record<string, ProcedureRow> = {
     },
   },
   'adminTransactions.history': { expect: ADMINS, input: () => ({ id: world.deal.id }) },
-  // The compliance workflow (issue 18): waivers, versions, closing, the queue and its reasons.
+  // The compliance workflow: waivers, versions, closing, the queue and its reasons.
   'transactions.requestWaiver': {
     expect: A_OR_ADMINS_BY_ID,
     input: async () => {
@@ -428,12 +428,12 @@ const PROCEDURES: Record<string, ProcedureRow> = {
     input: () => ({ code: 'missing-signature', label: 'Missing signature', active: true }),
   },
 
-  // API keys (issue 20): admins keep them; what a key itself may call is the scope table below.
+  // API keys: admins keep them; what a key itself may call is checked per scope below.
   'apiKeys.list': { expect: ADMINS },
   'apiKeys.create': { expect: ADMINS, input: () => ({ name: `Matrix ${unique()}`, scopes: ['users:read'] }) },
   'apiKeys.revoke': { expect: ADMINS, input: async () => ({ id: await freshApiKeyId() }) },
 
-  // Key dates, the calendar and notification preferences (issue 19).
+  // Key dates, the calendar and notification preferences.
   'keyDates.list': { expect: A_OR_ADMINS_BY_ID, input: () => ({ id: world.deal.id }) },
   'keyDates.replace': {
     expect: A_OR_ADMINS_BY_ID,
@@ -442,7 +442,7 @@ const PROCEDURES: Record<string, ProcedureRow> = {
   // Everyone sees their own calendar (an admin everyone's); there is no user id to name.
   'calendar.list': { expect: ANY_USER, input: () => ({ from: '2026-11-01', to: '2026-11-30' }) },
   'calendar.createFeed': { expect: ANY_USER },
-  // The broker dashboard is the desk's (issue 21); everyone's strip is about their own files.
+  // The broker dashboard is the desk's; everyone's strip is about their own files.
   'dashboard.figures': { expect: ADMINS, input: () => ({ from: '2026-11-01', to: '2026-11-30' }) },
   'dashboard.attention': { expect: ANY_USER },
   'notificationSettings.get': { expect: A_OR_ADMINS, input: () => ({ userId: A().id }) },
@@ -494,7 +494,7 @@ const PROCEDURES: Record<string, ProcedureRow> = {
   'banners.save': { expect: PRIVATE_TO_A, input: async () => ({ id: await freshBanner(), ...bannerDesign }) },
   'banners.delete': { expect: PRIVATE_TO_A, input: async () => ({ id: await freshBanner() }) },
 
-  // Webhooks (issue 20): admins only.
+  // Webhooks: admins only.
   'webhooks.list': { expect: ADMINS },
   'webhooks.create': { expect: ADMINS, input: () => ({ url: WEBHOOK_URL, events: ['transaction.created'] }) },
   'webhooks.update': { expect: ADMINS, input: async () => ({ id: await freshWebhook(), active: false }) },
@@ -918,7 +918,7 @@ const ROUTES: Record<string, RouteRow> = {
     expect: ADMINS,
     request: async () => ({ url: `/api/admin/webhooks/${await freshWebhook()}/test`, payload: {} }),
   },
-  // CSV exports (issue 20): admins only, as their procedures say (EXPORT_ROUTE_PROCEDURES).
+  // CSV exports: admins only, as their procedures say (EXPORT_ROUTE_PROCEDURES).
   'GET /api/admin/transactions.csv': {
     expect: ADMINS,
     request: get('/api/admin/transactions.csv?status=missing&query=Harbor'),
@@ -926,7 +926,7 @@ const ROUTES: Record<string, RouteRow> = {
   'GET /api/admin/review-queue.csv': { expect: ADMINS, request: get('/api/admin/review-queue.csv') },
   'GET /api/users.csv': { expect: ADMINS, request: get('/api/users.csv?query=Agent') },
 
-  // The signature is the permission (DESIGN.md 6): "View" opens in a new tab without a header.
+  // The signature is the permission: "View" opens in a new tab without a header.
   'GET /files/*': { expect: PUBLIC, request: () => ({ url: world.fileLink }) },
 
   // Probes and the API's own documentation are public.
@@ -1050,6 +1050,10 @@ const named = (expected: Expected) => Object.fromEntries(ACTORS.map((actor, i) =
 
 /** Every route the app registers, as `METHOD url`; HEAD mirrors GET through the same handler. */
 const registeredRoutes: string[] = [];
+/** The API key scope each route declares (`x-api-key-scope` in its schema), as `METHOD url`. */
+const declaredScopes = new Map<string, PathScope>();
+/** The procedures' REST paths. */
+const restRoutes = restRoutesOf(appRouter);
 
 beforeAll(async () => {
   // With a metrics token, so that /metrics exists and has its row.
@@ -1057,8 +1061,10 @@ beforeAll(async () => {
   app = buildTestApp(testDeps(database.db, { clock, config }));
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD' && !route.url.startsWith('/trpc'))
-        registeredRoutes.push(`${method} ${route.url}`);
+      if (method === 'HEAD' || route.url.startsWith('/trpc')) continue;
+      registeredRoutes.push(`${method} ${route.url}`);
+      const scope = (route.schema as { 'x-api-key-scope'?: PathScope } | undefined)?.['x-api-key-scope'];
+      if (scope) declaredScopes.set(`${method} ${route.url}`, scope);
     }
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -1101,7 +1107,7 @@ describe('the table itself', () => {
     expect(Object.keys(PROCEDURES).sort()).toEqual(procedures);
     expect(Object.keys(ROUTES).sort()).toEqual(routes);
     // The documented REST table and the upload routes are all among them.
-    for (const route of restRoutes) expect(routes).toContain(`${route.method} ${route.url}`);
+    for (const route of restRoutes) expect(routes).toContain(`${route.method} ${route.path}`);
     for (const key of Object.keys(UPLOAD_ROUTE_PROCEDURES)) expect(routes).toContain(key);
   });
 
@@ -1128,12 +1134,8 @@ describe('the table itself', () => {
   });
 
   it('gives every REST route the row of the procedure it calls', () => {
-    const pathOf = new Map(allProcedures.map(([path, procedure]) => [procedure, path]));
     const pairs: Array<[string, string]> = [
-      ...restRoutes.map((route): [string, string] => [
-        `${route.method} ${route.url}`,
-        pathOf.get(route.procedure) ?? '?',
-      ]),
+      ...restRoutes.map((route): [string, string] => [`${route.method} ${route.path}`, route.procedurePath]),
       ...Object.entries(UPLOAD_ROUTE_PROCEDURES),
       ...Object.entries(EXPORT_ROUTE_PROCEDURES),
     ];
@@ -1164,26 +1166,29 @@ describe('HTTP routes', () => {
 });
 
 /**
- * API keys (DESIGN.md 12.3): each scope allows exactly its paths. For every /api path, a key of
+ * API keys: each scope allows exactly its paths. For every /api path, a key of
  * the owner's holding only the path's scope gets what the owner gets (the key's visibility is its
  * creator's), and a key holding every other scope is refused with 403 and the scope it lacks.
  * 'personal' paths refuse every key; 'any' paths take every key.
  */
 describe('API key scopes: each scope allows exactly its paths', () => {
-  const apiPaths = Object.keys(ROUTES).filter((key) => key in PATH_SCOPES);
+  const apiPaths = [
+    ...restRoutes.map((route) => `${route.method} ${route.path}`),
+    ...Object.keys(UPLOAD_ROUTE_PROCEDURES),
+    ...Object.keys(EXPORT_ROUTE_PROCEDURES),
+  ];
 
   it('declares a scope for every /api path that takes a bearer token, and nothing else', () => {
-    const documented = [
-      ...restRoutes.map((route) => `${route.method} ${route.url}`),
-      ...Object.keys(UPLOAD_ROUTE_PROCEDURES),
-      ...Object.keys(EXPORT_ROUTE_PROCEDURES),
-    ];
-    expect(Object.keys(PATH_SCOPES).sort()).toEqual([...new Set(documented)].sort());
+    expect([...declaredScopes.keys()].sort()).toEqual([...new Set(apiPaths)].sort());
+    // A procedure's REST path is mounted with the scope its meta declares.
+    for (const route of restRoutes)
+      expect(declaredScopes.get(`${route.method} ${route.path}`), route.procedurePath).toBe(route.scope);
   });
 
   for (const key of apiPaths) {
-    const scope = scopeOfPath(key.slice(0, key.indexOf(' ')), key.slice(key.indexOf(' ') + 1));
-    it(`${key}: ${scope}`, async () => {
+    it(key, async () => {
+      const scope = declaredScopes.get(key);
+      if (!scope) throw new Error(`no API key scope declared for ${key}`);
       const row = ROUTES[key];
       if (!row) throw new Error(`no matrix row for ${key}`);
       const ownerOutcome = row.expect[ACTORS.indexOf('owner')];
