@@ -227,8 +227,7 @@ describe('API documentation', () => {
       bearerFormat: 'JWT',
     });
     // Only the documented table: no health checks, docs pages or tRPC in it.
-    // Every path is under /api/, but the calendar feed, whose address calendar apps keep
-    // (/calendar/<token>.ics, docs/API.md).
+    // Every path is under /api/, but the calendar feed, whose address calendar apps already poll.
     for (const pathName of Object.keys(doc.paths))
       expect(pathName).toMatch(/^\/api\/|^\/calendar\/\{file\}$/);
     expect(Object.keys(doc.paths)).toEqual(
@@ -277,7 +276,7 @@ describe('shutdown', () => {
         return 'finished';
       }),
     });
-    const server = buildTestApp(testDeps(database.db), { api: { router: slowRouter, routes: [] } });
+    const server = buildTestApp(testDeps(database.db), { api: { router: slowRouter } });
     await server.listen({ port: 0, host: '127.0.0.1' });
     const address = server.server.address();
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

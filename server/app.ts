@@ -27,9 +27,7 @@ import { trpcQueries } from './plugins/trpc-queries';
 import { uploadRoutes } from './plugins/uploads';
 import { HeapCompaction } from './realtime/heap-compaction';
 import { LiveSocketServer } from './realtime/live-sockets';
-import { type RestRoute, restPlugin } from './rest/adapter';
-import { restRoutes } from './rest/routes';
-import { type PathScope, scopeOfPath } from './rest/scopes';
+import { restPlugin } from './rest/adapter';
 import { bearerToken, type Context, contextOfRequest, createContext } from './trpc/context';
 import { appRouter } from './trpc/router';
 
@@ -61,12 +59,9 @@ export type BuildAppOptions = {
    * Default true; false leaves every tRPC call to the adapter (the test comparing both sets it).
    */
   trpcQueriesFastPath?: boolean;
-  /** The router and REST table to mount. Default: the application's. Plumbing tests pass their own. */
+  /** The router to mount, its procedures' REST paths with it. Default: the application's. Plumbing tests pass their own. */
   api?: {
     router: AnyRouter;
-    routes: ReadonlyArray<RestRoute>;
-    /** What an API key needs for each path (default: none may call any of them). */
-    scopeOf?: (method: string, url: string) => PathScope;
   };
 };
 
@@ -93,9 +88,7 @@ export function storageSources(storage: AppDeps['config']['storage']): string[] 
 
 export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyInstance {
   const { config } = deps;
-  const api = options.api
-    ? { scopeOf: (): PathScope => 'personal', ...options.api }
-    : { router: appRouter, routes: restRoutes, scopeOf: scopeOfPath };
+  const api = options.api ?? { router: appRouter };
   const clientDir = options.clientDir === undefined ? CLIENT_DIST_DIR : options.clientDir;
   const serveClient = clientDir !== null && clientIsBuilt(clientDir);
   const https = config.appUrl.startsWith('https://');
@@ -278,8 +271,6 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
   app.register(restPlugin, {
     deps,
     router: api.router,
-    routes: api.routes,
-    scopeOf: api.scopeOf,
     version: VERSION,
     // Inside the REST plugin, so the OpenAPI document lists them too.
     extensions: options.api ? [] : [uploadRoutes, mailLinkRoutes, exportRoutes],

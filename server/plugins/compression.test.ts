@@ -13,6 +13,7 @@ import WebSocket from 'ws';
 import { z } from 'zod';
 import { PROJECT_ROOT } from '../paths';
 import { buildTestApp, setupTestDatabase, testDeps } from '../test/harness';
+import { testRest } from '../test/rest-meta';
 import { publicProcedure, router } from '../trpc/init';
 import { COMPRESS_MIN_BYTES } from './compression';
 
@@ -40,13 +41,21 @@ const PAGE_ROWS = BIG_ROWS.slice(0, 80);
 
 const bigRouter = router({
   big: publicProcedure
+    .meta(testRest('GET', '/api/big'))
     .output(z.array(z.object({ id: z.number(), address: z.string() })))
     .query(() => BIG_ROWS),
-  small: publicProcedure.output(z.object({ ok: z.boolean() })).query(() => ({ ok: true })),
+  small: publicProcedure
+    .meta(testRest('GET', '/api/small'))
+    .output(z.object({ ok: z.boolean() }))
+    .query(() => ({ ok: true })),
   /** Fewer characters than COMPRESS_MIN_BYTES, more bytes: it is the bytes that count. */
-  wide: publicProcedure.output(z.object({ text: z.string() })).query(() => ({ text: WIDE_TEXT })),
+  wide: publicProcedure
+    .meta(testRest('GET', '/api/wide'))
+    .output(z.object({ text: z.string() }))
+    .query(() => ({ text: WIDE_TEXT })),
   /** The same number of characters, one byte each: under the threshold. */
   narrow: publicProcedure
+    .meta(testRest('GET', '/api/narrow'))
     .output(z.object({ text: z.string() }))
     .query(() => ({ text: 'e'.repeat(WIDE_TEXT.length) })),
   page: publicProcedure
@@ -80,17 +89,9 @@ beforeAll(async () => {
   ]);
   app = buildTestApp(testDeps(database.db), {
     clientDir,
-    api: {
-      router: bigRouter,
-      routes: [
-        { method: 'GET', url: '/api/big', summary: 'Big', tag: 'test', procedure: bigRouter.big },
-        { method: 'GET', url: '/api/small', summary: 'Small', tag: 'test', procedure: bigRouter.small },
-        { method: 'GET', url: '/api/wide', summary: 'Wide', tag: 'test', procedure: bigRouter.wide },
-        { method: 'GET', url: '/api/narrow', summary: 'Narrow', tag: 'test', procedure: bigRouter.narrow },
-      ],
-    },
+    api: { router: bigRouter },
   });
-  // The application's own router and REST table, for the real endpoints.
+  // The application's own router and its REST paths, for the real endpoints.
   plainApp = buildTestApp(testDeps(database.db), { clientDir });
 });
 afterAll(async () => {

@@ -9,17 +9,17 @@ import {
 } from '../../shared/schemas/exports';
 import type { AppDeps } from '../deps';
 import { BEARER, type OperationFacts } from '../rest/openapi';
-import { assertKeyMayCall, scopeOfPath } from '../rest/scopes';
+import { assertKeyMayCall, type PathScope, scopeOfRoute } from '../rest/scopes';
 import { openCsvExport, REVIEW_QUEUE_COLUMNS, TRANSACTION_COLUMNS, USER_COLUMNS } from '../services/exports';
 import { contextOfRequest } from '../trpc/context';
 import { createCaller } from '../trpc/router';
 
 /**
- * The CSV exports (docs/API.md, "CSV exports"): GET /api/admin/transactions.csv, /api/admin/review-queue.csv
+ * The CSV exports: GET /api/admin/transactions.csv, /api/admin/review-queue.csv
  * and /api/users.csv. The transport only: who may and the filter are settled by a procedure
  * (server/routers/exports.ts) before a byte is sent, what a row is by server/services/exports.ts,
  * whose stream is sent as it comes (Fastify destroys it when the client goes away, which closes
- * the COPY). Not in the REST table: the answer is a stream of text/csv, not the table's JSON.
+ * the COPY). Not a procedure's REST path: the answer is a stream of text/csv, not a procedure's JSON.
  * Registered inside the REST plugin, so the OpenAPI document lists them.
  */
 
@@ -33,8 +33,8 @@ type ExportKind = ExportPlan['kind'];
  */
 async function authorizeExport(deps: AppDeps, req: FastifyRequest, kind: ExportKind) {
   const ctx = await contextOfRequest(deps, req, { acceptsApiKeys: true });
-  // An API key needs the path's scope (rest/scopes.ts), as on every /api path.
-  assertKeyMayCall(ctx, scopeOfPath('GET', req.routeOptions.url ?? ''));
+  // An API key needs the path's scope (its x-api-key-scope below), as on every /api path.
+  assertKeyMayCall(ctx, scopeOfRoute(req));
   const caller = createCaller(ctx).exports;
   const query = req.query ?? {};
   const plan =
@@ -68,12 +68,21 @@ export const exportRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     summary: string,
     querystring: z.ZodType,
     columns: readonly string[],
+    scope: PathScope,
+    exampleRows = '',
   ) =>
     app.get(
       url,
       {
         schema: {
-          ...({ operationId, security: BEARER, 'x-errors': [400, 401, 403, 429] } satisfies OperationFacts),
+          ...({
+            operationId,
+            security: BEARER,
+            'x-errors': [400, 401, 403, 429],
+            'x-api-key-scope': scope,
+            // The header row (and rows, if given), CRLF ends as sent.
+            'x-examples': { response: `${columns.join(',')}\r\n${exampleRows}` },
+          } satisfies OperationFacts),
           summary,
           description: DESCRIPTION,
           tags: ['exports'],
@@ -100,6 +109,7 @@ export const exportRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     "Every user's transactions as CSV (the admin list's status filter and search query)",
     transactionsExportInput,
     TRANSACTION_COLUMNS,
+    'transactions:read',
   );
   route(
     '/api/admin/review-queue.csv',
@@ -108,6 +118,7 @@ export const exportRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     'The whole review queue as CSV, oldest first (the queue filters type and agentId)',
     reviewQueueExportInput,
     REVIEW_QUEUE_COLUMNS,
+    'transactions:read',
   );
   route(
     '/api/users.csv',
@@ -116,5 +127,8 @@ export const exportRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     'Every account as CSV, newest first (the users list search query)',
     usersExportInput,
     USER_COLUMNS,
+    'users:read',
+    'e41c8de5-2e89-4ca1-9f7b-ff4a1e41c4d7,Agnes,Agent,agnes@example.com,Acme Realty,' +
+      "'+1 555 010 0000,user,active,false,true,2026-11-27T19:24:52.612Z,\r\n",
   );
 };

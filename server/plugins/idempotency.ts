@@ -17,7 +17,7 @@ import { bearerToken } from '../trpc/context';
 import { routeHooks } from './route-hooks';
 
 /**
- * The transport of Idempotency-Key for every POST under /api (the REST table
+ * The transport of Idempotency-Key for every POST under /api (the procedures' REST paths
  * and the uploads): installed on the REST plugin's own instance, whose POST routes then carry its
  * hooks. The rules (claiming a key, the 24 h window, racing requests) are in
  * services/idempotency.ts; this file only reads the request and writes the answer.

@@ -18,8 +18,8 @@ import { unsubscribe } from '../services/notification-settings';
  *   itself: a link scanner that only GETs changes nothing.
  * - GET /calendar/<token>.ics: the calendar feed, for Google Calendar or Outlook to poll.
  *
- * Not in the REST table: neither takes JSON nor answers it the table's way (a form body, a
- * text/calendar answer). Registered inside the REST plugin, so the OpenAPI document lists them;
+ * Not procedures' REST paths: neither takes JSON nor answers it a procedure's way (a form body, a
+ * text/calendar answer). Public, so no API key scope applies. Registered inside the REST plugin, so the OpenAPI document lists them;
  * both are in the authorization matrix and the fuzz suite.
  */
 
@@ -54,6 +54,12 @@ export const mailLinkRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app,
         operationId: 'mailUnsubscribe',
         security: PUBLIC,
         'x-errors': [400, 429],
+        'x-examples': {
+          response: {
+            message: 'You will no longer get e-mails for "Comment". It stays in the portal.',
+            event: 'comment',
+          },
+        },
         response: { 200: unsubscribeAnswer },
       },
     },

@@ -409,7 +409,7 @@ describe('procedures over /trpc', () => {
   let trpcApp: FastifyInstance;
   beforeAll(() => {
     trpcApp = buildTestApp(testDeps(database.db, { config: testConfig({ metricsToken: TOKEN }) }), {
-      api: { router: crashRouter, routes: [] },
+      api: { router: crashRouter },
     });
   });
   afterAll(() => trpcApp.close());

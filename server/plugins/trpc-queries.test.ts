@@ -9,7 +9,7 @@ import { captureLogs } from '../test/log-capture';
 import { protectedProcedure, publicProcedure, router } from '../trpc/init';
 
 /**
- * server/plugins/trpc-queries.ts answers plain tRPC GET queries itself. It must
+ * server/plugins/trpc-queries.ts answers plain tRPC GET queries itself (for speed). It must
  * answer exactly what tRPC's own adapter answers: every request below goes to an app with the
  * fast path and to one without it, and status, body and the headers a client reads must match.
  * The cases the fast path claims must really be answered by it (it sets content-length; the
@@ -239,7 +239,7 @@ describe('failures on the server side', () => {
   let failingAdapter: FastifyInstance;
   beforeAll(() => {
     const deps = testDeps(database.db);
-    const api = { router: failing, routes: [] };
+    const api = { router: failing };
     failingFast = buildTestApp(deps, { api, loggerInstance: fastLog.logger });
     failingAdapter = buildTestApp(deps, {
       api,

@@ -9,16 +9,17 @@ import { uploadAnswer } from '../../shared/schemas/transactions';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { BEARER, type OperationFacts } from '../rest/openapi';
-import { assertKeyMayCall, scopeOfPath } from '../rest/scopes';
+import { assertKeyMayCall, type PathScope, scopeOfRoute } from '../rest/scopes';
 import type { ServiceContext } from '../services/context';
 import { type IncomingPhoto, storePhotos } from '../services/intake/photos';
 import { type IncomingFile, storeUpload, type UploadTarget } from '../services/uploads';
 import { contextOfRequest } from '../trpc/context';
 import { createCaller } from '../trpc/router';
+import examples from './uploads.examples.json';
 
 /**
  * The multipart routes: POST /api/uploads/transactions/{id}, POST /api/uploads/forms and
- * POST /api/uploads/transactions/{id}/images (photos as one PDF). This is the transport: who may upload is asked of a tRPC procedure
+ * POST /api/uploads/transactions/{id}/images. This is the transport: who may upload is asked of a tRPC procedure
  * before a byte is read, the body is parsed here, and the one file it may carry is handed to the
  * uploads service (server/services/uploads.ts), which stores and records it.
  */
@@ -96,8 +97,8 @@ async function receive(ctx: ServiceContext, req: FastifyRequest, target: UploadT
         if (next.value.type === 'file') next.value.file.resume();
         throw extraPart(next.value);
       }
-      // @fastify/multipart ends an oversized stream early and flags it instead of failing: a check
-      // forgotten here would keep a cut-off file as if whole.
+      // Past the size limit @fastify/multipart ends the stream early and flags it instead of failing:
+      // the flag is what tells a whole file from a cut one.
       return { truncated: part.file.truncated };
     },
   };
@@ -161,11 +162,17 @@ async function* photosOf(ctx: ServiceContext, req: FastifyRequest): AsyncGenerat
 
 const responses = { 201: uploadAnswer };
 /** 400: no file, or a part besides it; 413 larger than MAX_UPLOAD_MB; 415 a type not accepted. */
-const uploadFacts = (operationId: string, errors: OperationFacts['x-errors']): OperationFacts => ({
+const uploadFacts = (
+  operationId: keyof typeof examples,
+  errors: OperationFacts['x-errors'],
+  scope: PathScope,
+): OperationFacts => ({
   operationId,
   security: BEARER,
   'x-errors': errors,
   'x-multipart-file': 'file',
+  'x-api-key-scope': scope,
+  'x-examples': examples[operationId],
 });
 const ACCEPTED = `${ACCEPTED_FILE_TYPES_TEXT}, up to MAX_UPLOAD_MB; the one part of the body, named \`file\`.`;
 
@@ -192,14 +199,14 @@ const photosQuery = linksQuery.extend({
     ),
 });
 
-/** The caller of an upload; an API key needs the path's scope (rest/scopes.ts), like any /api path. */
+/** The caller of an upload; an API key needs the path's scope (its x-api-key-scope), like any /api path. */
 async function uploadContext(deps: AppDeps, req: FastifyRequest) {
   const { links } = (req.query ?? {}) as { links?: unknown };
   const ctx = await contextOfRequest(deps, req, {
     acceptsApiKeys: true,
     ...(links === 'same-origin' ? { fileLinks: 'same-origin' as const } : {}),
   });
-  assertKeyMayCall(ctx, scopeOfPath(req.method, req.routeOptions.url ?? ''));
+  assertKeyMayCall(ctx, scopeOfRoute(req));
   return ctx;
 }
 
@@ -216,7 +223,11 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
         consumes: ['multipart/form-data'],
         params: z.object({ id: z.string() }),
         querystring: linksQuery,
-        ...uploadFacts('uploadsTransactionDocument', [400, 401, 403, 404, 409, 413, 415, 429]),
+        ...uploadFacts(
+          'uploadsTransactionDocument',
+          [400, 401, 403, 404, 409, 413, 415, 429],
+          'transactions:write',
+        ),
         response: responses,
       },
     },
@@ -239,7 +250,11 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
         consumes: ['multipart/form-data'],
         params: z.object({ id: z.string() }),
         querystring: photosQuery,
-        ...uploadFacts('uploadsTransactionPhotos', [400, 401, 403, 404, 409, 413, 415, 429]),
+        ...uploadFacts(
+          'uploadsTransactionPhotos',
+          [400, 401, 403, 404, 409, 413, 415, 429],
+          'transactions:write',
+        ),
         response: responses,
       },
     },
@@ -264,7 +279,7 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
         tags: ['uploads'],
         consumes: ['multipart/form-data'],
         querystring: linksQuery,
-        ...uploadFacts('uploadsLibraryForm', [400, 401, 403, 413, 415, 429]),
+        ...uploadFacts('uploadsLibraryForm', [400, 401, 403, 413, 415, 429], 'libraries:write'),
         response: responses,
       },
     },

@@ -1,26 +1,42 @@
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { idSchema, messageAnswer, pagingInput } from '../../shared/schemas/common';
 import { accessTokenFor, createAdmin } from '../test/factories';
 import { buildTestApp, setupTestDatabase, testDeps } from '../test/harness';
+import { testRest } from '../test/rest-meta';
 import { adminProcedure, protectedProcedure, publicProcedure, router } from '../trpc/init';
-import { type RestRoute, restRoute } from './adapter';
+import { restPlugin } from './adapter';
+import { BEARER, type OperationFacts } from './openapi';
 
 const thing = z.object({ _id: idSchema, name: z.string(), page: z.number(), limit: z.number() });
 const thingsRouter = router({
   things: router({
     get: protectedProcedure
+      .meta(testRest('GET', '/api/things/:id', { summary: 'One thing', tag: 'things' }))
       .input(pagingInput.extend({ id: idSchema }))
       .output(thing)
       .query(({ input }) => ({ _id: input.id, name: 'Thing', page: input.page, limit: input.limit })),
     rename: adminProcedure
+      .meta(
+        testRest('PUT', '/api/things/:id', { summary: 'Rename a thing', tag: 'things', successStatus: 201 }),
+      )
       .input(z.object({ id: idSchema, name: z.string().min(1) }))
       .output(thing)
       .mutation(({ input }) => ({ _id: input.id, name: input.name, page: 1, limit: 10 })),
-    remove: adminProcedure.input(z.object({ id: idSchema })).mutation(() => undefined),
+    remove: adminProcedure
+      .meta(
+        testRest('DELETE', '/api/things/:id', {
+          summary: 'Remove a thing',
+          tag: 'things',
+          successStatus: 204,
+        }),
+      )
+      .input(z.object({ id: idSchema }))
+      .mutation(() => undefined),
     /** Refined across fields, like the password forms: only the procedure's schema can check it. */
     setCode: adminProcedure
+      .meta(testRest('POST', '/api/things/:id/code', { summary: 'Set a code', tag: 'things' }))
       .input(
         z
           .object({ id: idSchema, code: z.string(), confirmCode: z.string() })
@@ -32,70 +48,18 @@ const thingsRouter = router({
       .output(messageAnswer)
       .mutation(({ input }) => ({ message: `${input.id}:${input.code}` })),
   }),
-  version: publicProcedure.output(messageAnswer).query(() => ({ message: '1.0' })),
+  version: publicProcedure
+    .meta(testRest('GET', '/api/version', { summary: 'Version', tag: 'meta' }))
+    .output(messageAnswer)
+    .query(() => ({ message: '1.0' })),
+  /** Callable over tRPC only: its meta declares no REST path. */
+  unmounted: protectedProcedure.output(messageAnswer).query(() => ({ message: 'tRPC only' })),
   /** Answers the fields its input arrived with (a loose object: unknown ones, inherited too, kept). */
   echo: protectedProcedure
+    .meta(testRest('GET', '/api/echo/:id', { summary: 'Echo', tag: 'meta' }))
     .input(z.looseObject({ id: idSchema }))
     .output(z.object({ fields: z.array(z.string()) }))
     .query(({ input }) => ({ fields: Object.keys(input).sort() })),
-});
-
-const routes: RestRoute[] = [
-  restRoute({
-    method: 'GET',
-    url: '/api/things/:id',
-    summary: 'One thing',
-    tag: 'things',
-    procedure: thingsRouter.things.get,
-  }),
-  restRoute({
-    method: 'PUT',
-    url: '/api/things/:id',
-    summary: 'Rename a thing',
-    tag: 'things',
-    procedure: thingsRouter.things.rename,
-    successStatus: 201,
-  }),
-  restRoute({
-    method: 'DELETE',
-    url: '/api/things/:id',
-    summary: 'Remove a thing',
-    tag: 'things',
-    procedure: thingsRouter.things.remove,
-    successStatus: 204,
-  }),
-  restRoute({
-    method: 'GET',
-    url: '/api/version',
-    summary: 'Version',
-    tag: 'meta',
-    procedure: thingsRouter.version,
-  }),
-  restRoute({
-    method: 'GET',
-    url: '/api/echo/:id',
-    summary: 'Echo',
-    tag: 'meta',
-    procedure: thingsRouter.echo,
-  }),
-  restRoute({
-    method: 'POST',
-    url: '/api/things/:id/code',
-    summary: 'Set a code',
-    tag: 'things',
-    procedure: thingsRouter.things.setCode,
-  }),
-];
-
-// The compiler refuses a path parameter that is not a field of the procedure's input: renaming
-// an input field fails the typecheck at every row whose path names it (tsc runs in CI).
-restRoute({
-  method: 'GET',
-  // @ts-expect-error ':thingId' is not a field of things.get's input (its id is `id`)
-  url: '/api/things/:thingId',
-  summary: 'Misnamed',
-  tag: 'things',
-  procedure: thingsRouter.things.get,
 });
 
 /** A body's schema, following its reference to components.schemas. */
@@ -116,7 +80,7 @@ let adminToken: string;
 const id = '6f1c2b9e-4d3a-4c1b-9a7e-1234567890ab';
 
 beforeAll(async () => {
-  app = buildTestApp(testDeps(database.db), { api: { router: thingsRouter, routes } });
+  app = buildTestApp(testDeps(database.db), { api: { router: thingsRouter } });
   adminToken = await accessTokenFor(await createAdmin(database.db));
 });
 afterAll(() => app.close());
@@ -216,50 +180,79 @@ describe('REST adapter', () => {
   });
 
   test('a path parameter that is not a field of the input stops the app from starting', async () => {
-    // Typed as a plain RestRoute, the way a row built around restRoute() would slip past the compiler.
-    const misnamed: RestRoute = {
-      method: 'GET',
-      url: '/api/things/:thingId',
-      summary: 's',
-      tag: 't',
-      procedure: thingsRouter.things.get,
-    };
-    const broken = buildTestApp(testDeps(database.db), {
-      api: { router: thingsRouter, routes: [misnamed] },
+    const misnamed = router({
+      get: protectedProcedure
+        .meta(testRest('GET', '/api/things/:thingId'))
+        .input(z.object({ id: idSchema }))
+        .output(thing)
+        .query(() => ({ _id: id, name: 'Thing', page: 1, limit: 10 })),
     });
+    const broken = buildTestApp(testDeps(database.db), { api: { router: misnamed } });
     await expect(broken.ready()).rejects.toThrow(
-      "REST route GET /api/things/:thingId: the path parameter :thingId is not a field of things.get's input",
+      "REST route GET /api/things/:thingId: the path parameter :thingId is not a field of get's input",
     );
   });
 
-  test('a procedure without an .output() schema cannot be a REST row (its answer would be undocumented)', async () => {
-    const bare = router({ loose: publicProcedure.query(() => ({ anything: true })) });
-    const broken = buildTestApp(testDeps(database.db), {
-      api: {
-        router: bare,
-        routes: [
-          restRoute({ method: 'GET', url: '/api/loose', summary: 's', tag: 't', procedure: bare.loose }),
-        ],
-      },
+  test('a procedure without an .output() schema cannot have a REST path (its answer would be undocumented)', async () => {
+    const bare = router({
+      loose: publicProcedure.meta(testRest('GET', '/api/loose')).query(() => ({ anything: true })),
     });
+    const broken = buildTestApp(testDeps(database.db), { api: { router: bare } });
     await expect(broken.ready()).rejects.toThrow(
       'REST route GET /api/loose: loose declares no .output() schema to document its answer',
     );
   });
 
-  test('a row whose procedure is not in the mounted router stops the app from starting', async () => {
-    const stray = router({ other: publicProcedure.output(z.number()).query(() => 1) });
-    const broken = buildTestApp(testDeps(database.db), {
-      api: {
-        router: thingsRouter,
-        routes: [
-          restRoute({ method: 'GET', url: '/api/stray', summary: 's', tag: 't', procedure: stray.other }),
-        ],
-      },
+  test('two procedures declaring one method and path stop the app from starting', async () => {
+    const twice = router({
+      one: publicProcedure
+        .meta(testRest('GET', '/api/twice'))
+        .output(z.number())
+        .query(() => 1),
+      other: publicProcedure
+        .meta(testRest('GET', '/api/twice'))
+        .output(z.number())
+        .query(() => 2),
     });
+    const broken = buildTestApp(testDeps(database.db), { api: { router: twice } });
     await expect(broken.ready()).rejects.toThrow(
-      'REST route GET /api/stray calls a procedure that is not in the mounted router',
+      'REST route GET /api/twice is declared by both one and other',
     );
+  });
+
+  test('a REST path without an API key scope does not compile', () => {
+    publicProcedure.meta({
+      // @ts-expect-error `scope` is required: what may an API key do with this path?
+      rest: { method: 'GET', path: '/api/unscoped', summary: 's', tag: 't', examples: {} },
+    });
+  });
+
+  test('a documented route of its own that takes a bearer token but declares no scope stops the app', async () => {
+    const unscoped: FastifyPluginAsync = async (extension) => {
+      const facts = { operationId: 'unscoped', security: BEARER, 'x-errors': [401, 429] };
+      extension.get('/api/unscoped', { schema: { ...(facts as Partial<OperationFacts>) } }, async () => ({}));
+    };
+    const bare = Fastify({ logger: false });
+    bare.register(restPlugin, {
+      deps: testDeps(database.db),
+      router: router({}),
+      version: 'test',
+      extensions: [unscoped],
+    });
+    await expect(bare.ready()).rejects.toThrow('No API key scope is declared for GET /api/unscoped');
+    await bare.close();
+  });
+
+  test('a procedure without REST facts has no REST path', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/unmounted' });
+    expect(res.statusCode).toBe(404);
+    const doc = (await app.inject('/api/openapi.json')).json();
+    const described = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item as Record<string, { description?: string }>).map(
+        (operation) => operation.description,
+      ),
+    );
+    expect(described.some((text) => text?.includes('`unmounted`'))).toBe(false);
   });
 
   test('the OpenAPI document describes each row from its schemas and its procedure', async () => {

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { AnyProcedure, AnyRouter, inferProcedureInput } from '@trpc/server';
+import type { AnyRouter } from '@trpc/server';
 import type { FastifyPluginAsync } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,83 +8,33 @@ import { apiError } from '../../shared/schemas/common';
 import type { AppDeps } from '../deps';
 import { installIdempotency } from '../plugins/idempotency';
 import { contextOfRequest } from '../trpc/context';
-import { type Access, accessOf } from '../trpc/init';
-import {
-  callProcedure,
-  inputSchemaOf,
-  outputSchemaOf,
-  proceduresOf,
-  procedureTypeOf,
-} from '../trpc/internals';
+import { type Access, accessOf, type RestMethod } from '../trpc/init';
+import { callProcedure, inputSchemaOf, outputSchemaOf, procedureTypeOf } from '../trpc/internals';
 import {
   BEARER,
-  type ErrorStatus,
   errorStatusesOf,
   finishOpenApiDocument,
   type OperationFacts,
   operationIdOf,
   PUBLIC,
 } from './openapi';
+import { type RestRoute, restRoutesOf } from './routes';
 import { nameOpenApiSchemas } from './schema-names';
-import { assertKeyMayCall, type PathScope } from './scopes';
+import { assertKeyMayCall } from './scopes';
 
 /**
- * The /api adapter: a table of documented paths, each calling exactly one
- * tRPC procedure, the way a server-side caller calls it. The procedure does all the work
- * (authentication, then input validation with its zod schema, then the service), so REST and
- * tRPC cannot drift apart.
+ * The /api adapter: each procedure whose meta declares a REST path (`rest`, server/trpc/init.ts)
+ * is mounted at that path, and called the way a server-side caller calls it. The procedure does
+ * all the work (authentication, then input validation with its zod schema, then the service), so
+ * REST and tRPC cannot drift apart.
  *
- * A row names only its method, path, words and procedure: its path parameters, its query string
- * or body and its answer are all read from the procedure's own input and output schemas. The path
- * parameters are fields of the input (the compiler checks each `:name` of the path against the
- * procedure's input type); every other field of the input comes from the query string (GET,
- * DELETE) or the JSON body (POST, PUT). Changing a procedure's input therefore changes the
- * documented route with it, or fails the typecheck where a path names a field that is gone.
+ * The meta names only the method, path, words, scope and examples: the route's path parameters,
+ * its query string or body and its answer are all read from the procedure's own input and output
+ * schemas. The path parameters are fields of the input (the app refuses to start with a `:name`
+ * that is not); every other field of the input comes from the query string (GET, DELETE) or the
+ * JSON body (POST, PUT). Changing a procedure's input therefore changes the documented route with
+ * it, or stops the app from starting where a path names a field that is gone.
  */
-
-export type RestMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-export type RestRoute = {
-  method: RestMethod;
-  /** Fastify syntax: /api/transactions/:userId */
-  url: string;
-  summary: string;
-  tag: string;
-  /** The procedure object itself (e.g. appRouter.transactions.list). */
-  procedure: AnyProcedure;
-  successStatus?: 200 | 201 | 204;
-  /**
-   * 4xx statuses the procedure answers beyond those its access and path imply (400 with input, 401
-   * signed in, 403 admin/owner or `{userId}`, 404 with a path parameter, 429 always): e.g. [409].
-   */
-  errors?: ReadonlyArray<ErrorStatus>;
-};
-
-/** The names of a Fastify path's parameters: '/api/t/:id/forms/:formId' gives 'id' | 'formId'. */
-export type PathParams<Url extends string> = Url extends `${string}:${infer Param}/${infer Rest}`
-  ? Param | PathParams<`/${Rest}`>
-  : Url extends `${string}:${infer Param}`
-    ? Param
-    : never;
-
-type InputFields<TProcedure extends AnyProcedure> = keyof NonNullable<inferProcedureInput<TProcedure>>;
-
-/** The path, when each of its parameters is a field of the procedure's input; else never. */
-type PathOf<TProcedure extends AnyProcedure, Url extends string> = [
-  Exclude<PathParams<Url>, InputFields<TProcedure>>,
-] extends [never]
-  ? Url
-  : never;
-
-/**
- * Declares a row. A path parameter that is not a field of the procedure's input is a type error
- * here ("not assignable to never"), and the app refuses to start with such a row as well.
- */
-export function restRoute<TProcedure extends AnyProcedure, const Url extends string>(
-  route: Omit<RestRoute, 'url' | 'procedure'> & { url: Url & PathOf<TProcedure, Url>; procedure: TProcedure },
-): RestRoute {
-  return route;
-}
 
 /** The parameter names of a Fastify path, in order. */
 export function pathParamNames(url: string): string[] {
@@ -106,9 +56,10 @@ function pick(shape: z.ZodRawShape, keep: (key: string) => boolean): z.ZodRawSha
   return Object.fromEntries(Object.entries(shape).filter(([key]) => keep(key)));
 }
 
-function routeShape(route: RestRoute, path: string): RouteShape {
-  const where = `REST route ${route.method} ${route.url}`;
-  const names = pathParamNames(route.url);
+function routeShape(route: RestRoute): RouteShape {
+  const path = route.procedurePath;
+  const where = `REST route ${route.method} ${route.path}`;
+  const names = pathParamNames(route.path);
   const input = inputSchemaOf(route.procedure);
   if (input !== undefined && !(input instanceof z.ZodObject)) {
     throw new Error(`${where}: the input of ${path} is not a zod object, so it cannot be mapped`);
@@ -177,10 +128,8 @@ function copiedOver(
 
 export type RestPluginOptions = {
   deps: AppDeps;
+  /** Its procedures that declare a REST path are mounted (server/rest/routes.ts). */
   router: AnyRouter;
-  routes: ReadonlyArray<RestRoute>;
-  /** What an API key needs for each path (server/rest/scopes.ts); a path without one refuses to start. */
-  scopeOf: (method: string, url: string) => PathScope;
   version: string;
   /**
    * /api routes that are not one procedure call (multipart uploads), documented alongside; each
@@ -191,17 +140,25 @@ export type RestPluginOptions = {
 
 export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
   app,
-  { deps, router, routes, scopeOf, version, extensions = [] },
+  { deps, router, version, extensions = [] },
 ) => {
-  const pathOf = new Map([...proceduresOf(router)].map(([path, procedure]) => [procedure, path]));
-
-  // Validation is the procedure's job (after authentication), and its
-  // output was already checked by `.output()`: Fastify only passes data through here.
+  // Validation is the procedure's job (after authentication, so an anonymous caller learns
+  // nothing about the input), and its output was already checked by `.output()`: Fastify only
+  // passes data through here.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   nameOpenApiSchemas();
-  // Registered inside this plugin, so the document lists exactly the routes of the table.
+  // Every documented operation that takes a bearer token says what an API key needs to call it,
+  // or the app does not start (public mail links take none).
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as Partial<OperationFacts> | undefined;
+    if (schema?.operationId && schema.security?.length && !schema['x-api-key-scope']) {
+      throw new Error(`No API key scope is declared for ${[route.method].flat().join(',')} ${route.url}`);
+    }
+  });
+
+  // Registered inside this plugin, so the document lists exactly the routes of this plugin.
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -236,35 +193,31 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
 
   for (const extension of extensions) await app.register(extension, { deps });
 
-  for (const route of routes) {
-    const path = pathOf.get(route.procedure);
-    if (!path) {
-      throw new Error(
-        `REST route ${route.method} ${route.url} calls a procedure that is not in the mounted router`,
-      );
-    }
-    const shape = routeShape(route, path);
-    const type = procedureTypeOf(route.procedure);
-    const access = accessOf(route.procedure);
+  for (const route of restRoutesOf(router)) {
+    const { procedure, procedurePath } = route;
+    const shape = routeShape(route);
+    const type = procedureTypeOf(procedure);
+    const access = accessOf(procedure);
     const status = route.successStatus ?? 200;
     const restIn = readsQuery(route.method) ? 'querystring' : 'body';
-    const scope = scopeOf(route.method, route.url);
     const facts: OperationFacts = {
-      operationId: operationIdOf(path),
+      operationId: operationIdOf(procedurePath),
       security: access === 'public' ? PUBLIC : BEARER,
       'x-errors': errorStatusesOf({
         access,
         hasInput: shape.hasInput,
-        pathParams: pathParamNames(route.url),
+        pathParams: pathParamNames(route.path),
         extra: route.errors,
       }),
+      'x-api-key-scope': route.scope,
+      ...(route.examples ? { 'x-examples': route.examples } : {}),
     };
     app.route({
       method: route.method,
-      url: route.url,
+      url: route.path,
       schema: {
         summary: route.summary,
-        description: `Calls the tRPC procedure \`${path}\`. Access: ${ACCESS_TEXT[access]}.`,
+        description: `Calls the tRPC procedure \`${procedurePath}\`. Access: ${ACCESS_TEXT[access]}.`,
         tags: [route.tag],
         ...(shape.params ? { params: shape.params } : {}),
         ...(shape.rest ? { [restIn]: shape.rest } : {}),
@@ -276,11 +229,11 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
       },
       handler: async (req, reply) => {
         const ctx = await contextOfRequest(deps, req, { acceptsApiKeys: true });
-        assertKeyMayCall(ctx, scope);
+        assertKeyMayCall(ctx, route.scope);
         const from = readsQuery(route.method) ? req.query : req.body;
         const params = (req.params ?? {}) as Record<string, string>;
         const input = shape.hasInput ? inputOf(from, params, shape.params !== undefined) : undefined;
-        const result = await callProcedure({ router, path, type, ctx, input });
+        const result = await callProcedure({ router, path: procedurePath, type, ctx, input });
         reply.code(status);
         return status === 204 ? reply.send() : reply.send(result);
       },

@@ -78,7 +78,10 @@ describe('the OpenAPI document', () => {
         }
       }
     }
-    expect(missing, 'add them to server/rest/examples.ts').toEqual([]);
+    expect(
+      missing,
+      "add them to the procedure's examples (server/routers/<router>.examples.json, meta rest.examples)",
+    ).toEqual([]);
     expect(invalid).toEqual([]);
   });
 

@@ -1,32 +1,41 @@
 import { apiMessages, integrationMessages } from '../../shared/messages';
-import { restExamples } from './examples';
+import type { PathScope } from './scopes';
 
 /**
  * The OpenAPI document's finishing pass (docs/API.md "The OpenAPI document").
  *
- * Routes state facts in their Fastify schema, in the same words whether they are rows of the REST
- * table (server/rest/adapter.ts writes them) or routes of their own (uploads, mail links):
+ * Routes state facts in their Fastify schema, in the same words whether they are procedures'
+ * REST paths (server/rest/adapter.ts writes them from each procedure's meta) or routes of their
+ * own (uploads, CSV exports):
  *
  * - `operationId`: for a row, derived from its procedure's path (`transactions.list` gives
  *   `transactionsList`);
  * - `security`: `[]` for public operations, bearerAuth otherwise;
  * - `x-errors`: the 4xx statuses the operation can answer, each documented once under
  *   `components.responses` with the one error schema;
- * - `x-multipart-file`: the name of the one file part of a multipart body.
+ * - `x-multipart-file`: the name of the one file part of a multipart body;
+ * - `x-api-key-scope`: what an API key needs to call it (server/rest/scopes.ts reads it on each
+ *   call; the REST plugin refuses to start with a documented operation that lacks one);
+ * - `x-examples`: an example of the request body and of the answer.
  *
  * This pass turns them into the document: the error answers become references, every request and
  * answer body becomes a named schema under `components.schemas` (shapes named in
- * server/rest/schema-names.ts keep their name; identical bodies share one), the examples of
- * server/rest/examples.ts are attached by operationId, and components nothing refers to go.
+ * server/rest/schema-names.ts keep their name; identical bodies share one), the examples are
+ * attached to their bodies, the scope is left out, and components nothing refers to go.
  */
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
+
+/** An example of an operation's request body and of its answer. */
+export type OperationExamples = { request?: unknown; response?: unknown };
 
 export type OperationFacts = {
   operationId: string;
   security: Array<Record<string, string[]>>;
   'x-errors': ErrorStatus[];
   'x-multipart-file'?: string;
+  'x-api-key-scope': PathScope;
+  'x-examples'?: OperationExamples;
 };
 
 /** `transactions.list` -> `transactionsList`; `libraries.forms.create` -> `librariesFormsCreate`. */
@@ -220,12 +229,14 @@ export function finishOpenApiDocument(document: Json): Json {
   };
 
   for (const { method, operation } of operationsOf(doc)) {
+    const examples = operation['x-examples'] as OperationExamples | undefined;
+    delete operation['x-examples'];
+    delete operation['x-api-key-scope'];
     const id = operation.operationId;
     if (!id) continue; // the tests name it; the document must still be served to be linted
-    const examples = restExamples[id];
     const errors = (operation['x-errors'] ?? []) as ErrorStatus[];
-    // Every POST takes an Idempotency-Key: 422 for another body under a key,
-    // 409 while the first request with it is still running.
+    // Every POST takes an Idempotency-Key: 422 for another body under a key, 409 while the first
+    // request with it is still running.
     if (method === 'post') {
       operation.parameters = [
         ...(operation.parameters ?? []),

@@ -2,10 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessTokenFor, createAdmin, createTransaction, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, testDeps } from '../test/harness';
-import { accessOf } from '../trpc/init';
-import { restRoutes } from './routes';
+import { accessOf, type Meta } from '../trpc/init';
+import { inputSchemaOf, procedureMetaOf, proceduresOf } from '../trpc/internals';
+import { appRouter } from '../trpc/router';
+import { pathParamNames } from './adapter';
+import { restRoutesOf } from './routes';
 
-/** The documented table as the running app serves it. */
+/** The REST paths the procedures declare, as the running app serves them. */
+
+const restRoutes = restRoutesOf(appRouter);
 
 const database = setupTestDatabase();
 let app: FastifyInstance;
@@ -16,25 +21,43 @@ afterAll(() => app.close());
 
 const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-describe('the REST table', () => {
-  it('has no two rows for one method and path', () => {
-    const keys = restRoutes.map((route) => `${route.method} ${route.url}`);
+describe("the procedures' REST paths", () => {
+  it('has no two procedures on one method and path', () => {
+    const keys = restRoutes.map((route) => `${route.method} ${route.path}`);
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('every row is in the OpenAPI document, with bearer auth exactly when the procedure needs it (security: [] otherwise)', async () => {
+  it('lists exactly the procedures whose meta declares a REST path, each with a scope', () => {
+    const declared = [...proceduresOf(appRouter)]
+      .filter(([, procedure]) => procedureMetaOf<Meta>(procedure)?.rest)
+      .map(([path]) => path);
+    expect(restRoutes.map((route) => route.procedurePath)).toEqual(declared);
+    for (const route of restRoutes) expect(route.scope, route.procedurePath).toBeTruthy();
+  });
+
+  it("names in each path only fields of its procedure's input", () => {
+    for (const route of restRoutes) {
+      const input = inputSchemaOf(route.procedure) as { shape?: Record<string, unknown> } | undefined;
+      const fields = Object.keys(input?.shape ?? {});
+      for (const name of pathParamNames(route.path)) {
+        expect(fields, `${route.method} ${route.path}: :${name}`).toContain(name);
+      }
+    }
+  });
+
+  it('every one is in the OpenAPI document, with bearer auth exactly when the procedure needs it (security: [] otherwise)', async () => {
     const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     for (const route of restRoutes) {
-      const operation = document.paths[openApiPath(route.url)]?.[route.method.toLowerCase()];
-      expect(operation, `${route.method} ${route.url}`).toBeDefined();
-      expect(operation.security, `${route.method} ${route.url}`).toEqual(
+      const operation = document.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
+      expect(operation, `${route.method} ${route.path}`).toBeDefined();
+      expect(operation.security, `${route.method} ${route.path}`).toEqual(
         accessOf(route.procedure) === 'public' ? [] : [{ bearerAuth: [] }],
       );
     }
   });
 
-  it('includes every auth path of the spec and of docs/API.md', () => {
-    const listed = restRoutes.map((route) => `${route.method} ${route.url}`);
+  it('includes every auth and user path of the product spec', () => {
+    const listed = restRoutes.map((route) => `${route.method} ${route.path}`);
     expect(listed).toEqual(
       expect.arrayContaining([
         'POST /api/auth/register',

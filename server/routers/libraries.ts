@@ -14,6 +14,7 @@ import {
 import type { CallerContext } from '../services/context';
 import * as libraries from '../services/libraries';
 import { ownerProcedure, protectedProcedure, router } from '../trpc/init';
+import examples from './libraries.examples.json';
 
 /**
  * The forms and tutorials libraries (spec section 2, /forms and /tutorials). The list and the
@@ -32,6 +33,14 @@ async function tutorialsPageOf(ctx: CallerContext, input: PageInput) {
   return { tutorials: items, pages, total };
 }
 
+/** Where a library is on the REST API, and what its paths say. */
+type LibraryRest = {
+  base: '/api/forms' | '/api/tutorials';
+  tag: string;
+  createSummary: string;
+  examples: (typeof examples)['forms'] | (typeof examples)['tutorials'];
+};
+
 /** Adding, changing and deleting an item: the owner's, alike in both libraries but for the schemas. */
 function itemChanges(
   kind: libraries.LibraryKind,
@@ -39,45 +48,132 @@ function itemChanges(
     create: typeof libraryFormInput | typeof tutorialInput;
     update: typeof libraryFormUpdateInput | typeof tutorialUpdateInput;
   },
+  rest: LibraryRest,
 ) {
+  const { base, tag } = rest;
   return {
     create: ownerProcedure
+      .meta({
+        rest: {
+          method: 'POST',
+          path: base,
+          summary: rest.createSummary,
+          tag,
+          scope: 'libraries:write',
+          successStatus: 201,
+          examples: rest.examples.create,
+        },
+      })
       .input(schemas.create)
       .output(libraryItem)
       .mutation(({ ctx, input }) => libraries.createItem(ctx, { ...input, kind })),
     update: ownerProcedure
+      .meta({
+        rest: {
+          method: 'PUT',
+          path: `${base}/:id`,
+          summary: `Change an item of the ${tag} (the owner)`,
+          tag,
+          scope: 'libraries:write',
+          examples: rest.examples.update,
+        },
+      })
       .input(schemas.update)
       .output(libraryItem)
       .mutation(({ ctx, input }) => libraries.updateItem(ctx, { ...input, kind })),
     delete: ownerProcedure
+      .meta({
+        rest: {
+          method: 'DELETE',
+          path: `${base}/:id`,
+          summary: `Delete an item of the ${tag} (the owner)`,
+          tag,
+          scope: 'libraries:write',
+          examples: rest.examples.delete,
+        },
+      })
       .input(libraryItemId)
       .output(messageAnswer)
       .mutation(({ ctx, input }) => libraries.deleteItem(ctx, { ...input, kind })),
   };
 }
 
+const FORMS_REST: LibraryRest = {
+  base: '/api/forms',
+  tag: 'forms library',
+  createSummary: 'Add a form (the owner; link = the key from POST /api/uploads/forms)',
+  examples: examples.forms,
+};
+
 const formsRouter = router({
   list: protectedProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: FORMS_REST.base,
+        summary: `The ${FORMS_REST.tag}, by name`,
+        tag: FORMS_REST.tag,
+        scope: 'any',
+        examples: examples.forms.list,
+      },
+    })
     .input(libraryListInput)
     .output(formsPage)
     .query(({ ctx, input }) => formsPageOf(ctx, input)),
   search: protectedProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: `${FORMS_REST.base}/search`,
+        summary: `Search the ${FORMS_REST.tag} by name`,
+        tag: FORMS_REST.tag,
+        scope: 'any',
+        examples: examples.forms.search,
+      },
+    })
     .input(librarySearchInput)
     .output(formsPage)
     .query(({ ctx, input }) => formsPageOf(ctx, input)),
-  ...itemChanges('form', { create: libraryFormInput, update: libraryFormUpdateInput }),
+  ...itemChanges('form', { create: libraryFormInput, update: libraryFormUpdateInput }, FORMS_REST),
 });
+
+const TUTORIALS_REST: LibraryRest = {
+  base: '/api/tutorials',
+  tag: 'tutorials library',
+  createSummary: 'Add a tutorial (the owner)',
+  examples: examples.tutorials,
+};
 
 const tutorialsRouter = router({
   list: protectedProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: TUTORIALS_REST.base,
+        summary: `The ${TUTORIALS_REST.tag}, by name`,
+        tag: TUTORIALS_REST.tag,
+        scope: 'any',
+        examples: examples.tutorials.list,
+      },
+    })
     .input(libraryListInput)
     .output(tutorialsPage)
     .query(({ ctx, input }) => tutorialsPageOf(ctx, input)),
   search: protectedProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: `${TUTORIALS_REST.base}/search`,
+        summary: `Search the ${TUTORIALS_REST.tag} by name`,
+        tag: TUTORIALS_REST.tag,
+        scope: 'any',
+        examples: examples.tutorials.search,
+      },
+    })
     .input(librarySearchInput)
     .output(tutorialsPage)
     .query(({ ctx, input }) => tutorialsPageOf(ctx, input)),
-  ...itemChanges('tutorial', { create: tutorialInput, update: tutorialUpdateInput }),
+  ...itemChanges('tutorial', { create: tutorialInput, update: tutorialUpdateInput }, TUTORIALS_REST),
 });
 
 export const librariesRouter = router({ forms: formsRouter, tutorials: tutorialsRouter });

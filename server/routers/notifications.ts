@@ -8,14 +8,35 @@ import {
 } from '../../shared/schemas/notifications';
 import * as notifications from '../services/notifications';
 import { protectedProcedure, router, tracked } from '../trpc/init';
+import examples from './notifications.examples.json';
 
 export const notificationsRouter = router({
   list: protectedProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/notifications/:userId',
+        summary: "A user's notifications, newest first",
+        tag: 'notifications',
+        scope: 'personal',
+        examples: examples.list,
+      },
+    })
     .input(notificationsListInput)
     .output(notificationsPage)
     .query(({ ctx, input }) => notifications.listNotifications(ctx, input)),
 
   markAllRead: protectedProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/notifications/:userId/read',
+        summary: "Mark all of a user's notifications read",
+        tag: 'notifications',
+        scope: 'personal',
+        examples: examples.markAllRead,
+      },
+    })
     .input(markReadInput)
     .output(messageAnswer)
     .mutation(({ ctx, input }) => notifications.markAllRead(ctx, input)),

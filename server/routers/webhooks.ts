@@ -13,37 +13,111 @@ import {
 } from '../../shared/schemas/webhooks';
 import * as webhooks from '../services/webhooks';
 import { adminProcedure, router } from '../trpc/init';
+import examples from './webhooks.examples.json';
 
 /** Webhook endpoints and their deliveries, kept by admins. */
 export const webhooksRouter = router({
-  list: adminProcedure.output(webhookEndpointsAnswer).query(({ ctx }) => webhooks.listEndpoints(ctx)),
+  list: adminProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/admin/webhooks',
+        summary: 'Every webhook endpoint (its secret is never shown again)',
+        tag: 'webhooks',
+        scope: 'webhooks:manage',
+        examples: examples.list,
+      },
+    })
+    .output(webhookEndpointsAnswer)
+    .query(({ ctx }) => webhooks.listEndpoints(ctx)),
 
   create: adminProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/admin/webhooks',
+        summary: 'Add a webhook endpoint (public http(s) URL); the answer alone carries its secret',
+        tag: 'webhooks',
+        scope: 'webhooks:manage',
+        successStatus: 201,
+        examples: examples.create,
+      },
+    })
     .input(createWebhookInput)
     .output(createdWebhookEndpoint)
     .mutation(({ ctx, input }) => webhooks.createEndpoint(ctx, input)),
 
   update: adminProcedure
+    .meta({
+      rest: {
+        method: 'PUT',
+        path: '/api/admin/webhooks/:id',
+        summary: 'Change a webhook endpoint: url, events, description, active',
+        tag: 'webhooks',
+        scope: 'webhooks:manage',
+        examples: examples.update,
+      },
+    })
     .input(updateWebhookInput)
     .output(webhookEndpoint)
     .mutation(({ ctx, input }) => webhooks.updateEndpoint(ctx, input)),
 
   delete: adminProcedure
+    .meta({
+      rest: {
+        method: 'DELETE',
+        path: '/api/admin/webhooks/:id',
+        summary: 'Delete a webhook endpoint and its deliveries',
+        tag: 'webhooks',
+        scope: 'webhooks:manage',
+        examples: examples.delete,
+      },
+    })
     .input(webhookIdInput)
     .output(messageAnswer)
     .mutation(({ ctx, input }) => webhooks.deleteEndpoint(ctx, input)),
 
   deliveries: adminProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/admin/webhooks/:id/deliveries',
+        summary: "A webhook endpoint's deliveries, newest first",
+        tag: 'webhooks',
+        scope: 'webhooks:manage',
+        examples: examples.deliveries,
+      },
+    })
     .input(webhookDeliveriesInput)
     .output(webhookDeliveriesPage)
     .query(({ ctx, input }) => webhooks.listDeliveries(ctx, input)),
 
   retry: adminProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/admin/webhooks/:id/deliveries/:deliveryId/retry',
+        summary: 'Send a delivery again now',
+        tag: 'webhooks',
+        scope: 'webhooks:manage',
+        examples: examples.retry,
+      },
+    })
     .input(webhookDeliveryInput)
     .output(webhookDelivery)
     .mutation(({ ctx, input }) => webhooks.retryDelivery(ctx, input)),
 
   test: adminProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/admin/webhooks/:id/test',
+        summary: 'Send a `ping` event to this endpoint alone',
+        tag: 'webhooks',
+        scope: 'webhooks:manage',
+        examples: examples.test,
+      },
+    })
     .input(webhookIdInput)
     .output(webhookDelivery)
     .mutation(({ ctx, input }) => webhooks.sendTest(ctx, input)),

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationMessages } from '../../shared/messages';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../../shared/schemas/api-keys';
 import type { AppDeps } from '../deps';
-import { restRoutes } from '../rest/routes';
-import { PATH_SCOPES, scopeOfPath } from '../rest/scopes';
+import { restRoutesOf } from '../rest/routes';
+import type { PathScope } from '../rest/scopes';
 import { hashApiKeySecret, newApiKey } from '../security/api-keys';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { unsubscribeToken } from '../services/notification-routing';
@@ -34,7 +34,7 @@ import { pdfOf, photoJpeg } from './intake-files';
  * The authorization matrix: every tRPC procedure and every HTTP route the app
  * registers, called for real by five actors, against a reviewed table of what each may do.
  *
- * The table below is written from the intended policy (the spec's
+ * The table below is written from the intended policy (the product's access rules, the spec's
  * section 6), not from the code's answers:
  * - anonymous callers get 401 from everything but the public sign-in paths, health and docs;
  * - admin paths are 403 for agents, owner paths 403 for everyone but the owner;
@@ -343,8 +343,8 @@ const PROCEDURES: Record<string, ProcedureRow> = {
     expect: A_OR_ADMINS,
     input: () => ({ userId: A().id, term: 'harbor', ...paging }),
   },
-  // Opening a deal in A's name: only A, admins included (a body `user` naming
-  // someone else is 403).
+  // Opening a deal in A's name: only A, admins included (a body `user` naming someone else is
+  // 403: nobody opens a deal in another's name).
   'transactions.create': { expect: ONLY_A, input: newDeal },
   'transactions.get': { expect: A_OR_ADMINS, input: () => ({ id: world.deal.id, userId: A().id }) },
   'transactions.update': {
@@ -428,7 +428,7 @@ const PROCEDURES: Record<string, ProcedureRow> = {
     input: () => ({ code: 'missing-signature', label: 'Missing signature', active: true }),
   },
 
-  // API keys: admins keep them; what a key itself may call is the scope table below.
+  // API keys: admins keep them; what a key itself may call is checked per scope below.
   'apiKeys.list': { expect: ADMINS },
   'apiKeys.create': { expect: ADMINS, input: () => ({ name: `Matrix ${unique()}`, scopes: ['users:read'] }) },
   'apiKeys.revoke': { expect: ADMINS, input: async () => ({ id: await freshApiKeyId() }) },
@@ -1050,6 +1050,10 @@ const named = (expected: Expected) => Object.fromEntries(ACTORS.map((actor, i) =
 
 /** Every route the app registers, as `METHOD url`; HEAD mirrors GET through the same handler. */
 const registeredRoutes: string[] = [];
+/** The API key scope each route declares (`x-api-key-scope` in its schema), as `METHOD url`. */
+const declaredScopes = new Map<string, PathScope>();
+/** The procedures' REST paths. */
+const restRoutes = restRoutesOf(appRouter);
 
 beforeAll(async () => {
   // With a metrics token, so that /metrics exists and has its row.
@@ -1057,8 +1061,10 @@ beforeAll(async () => {
   app = buildTestApp(testDeps(database.db, { clock, config }));
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD' && !route.url.startsWith('/trpc'))
-        registeredRoutes.push(`${method} ${route.url}`);
+      if (method === 'HEAD' || route.url.startsWith('/trpc')) continue;
+      registeredRoutes.push(`${method} ${route.url}`);
+      const scope = (route.schema as { 'x-api-key-scope'?: PathScope } | undefined)?.['x-api-key-scope'];
+      if (scope) declaredScopes.set(`${method} ${route.url}`, scope);
     }
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -1101,7 +1107,7 @@ describe('the table itself', () => {
     expect(Object.keys(PROCEDURES).sort()).toEqual(procedures);
     expect(Object.keys(ROUTES).sort()).toEqual(routes);
     // The documented REST table and the upload routes are all among them.
-    for (const route of restRoutes) expect(routes).toContain(`${route.method} ${route.url}`);
+    for (const route of restRoutes) expect(routes).toContain(`${route.method} ${route.path}`);
     for (const key of Object.keys(UPLOAD_ROUTE_PROCEDURES)) expect(routes).toContain(key);
   });
 
@@ -1128,12 +1134,8 @@ describe('the table itself', () => {
   });
 
   it('gives every REST route the row of the procedure it calls', () => {
-    const pathOf = new Map(allProcedures.map(([path, procedure]) => [procedure, path]));
     const pairs: Array<[string, string]> = [
-      ...restRoutes.map((route): [string, string] => [
-        `${route.method} ${route.url}`,
-        pathOf.get(route.procedure) ?? '?',
-      ]),
+      ...restRoutes.map((route): [string, string] => [`${route.method} ${route.path}`, route.procedurePath]),
       ...Object.entries(UPLOAD_ROUTE_PROCEDURES),
       ...Object.entries(EXPORT_ROUTE_PROCEDURES),
     ];
@@ -1170,20 +1172,23 @@ describe('HTTP routes', () => {
  * 'personal' paths refuse every key; 'any' paths take every key.
  */
 describe('API key scopes: each scope allows exactly its paths', () => {
-  const apiPaths = Object.keys(ROUTES).filter((key) => key in PATH_SCOPES);
+  const apiPaths = [
+    ...restRoutes.map((route) => `${route.method} ${route.path}`),
+    ...Object.keys(UPLOAD_ROUTE_PROCEDURES),
+    ...Object.keys(EXPORT_ROUTE_PROCEDURES),
+  ];
 
   it('declares a scope for every /api path that takes a bearer token, and nothing else', () => {
-    const documented = [
-      ...restRoutes.map((route) => `${route.method} ${route.url}`),
-      ...Object.keys(UPLOAD_ROUTE_PROCEDURES),
-      ...Object.keys(EXPORT_ROUTE_PROCEDURES),
-    ];
-    expect(Object.keys(PATH_SCOPES).sort()).toEqual([...new Set(documented)].sort());
+    expect([...declaredScopes.keys()].sort()).toEqual([...new Set(apiPaths)].sort());
+    // A procedure's REST path is mounted with the scope its meta declares.
+    for (const route of restRoutes)
+      expect(declaredScopes.get(`${route.method} ${route.path}`), route.procedurePath).toBe(route.scope);
   });
 
   for (const key of apiPaths) {
-    const scope = scopeOfPath(key.slice(0, key.indexOf(' ')), key.slice(key.indexOf(' ') + 1));
-    it(`${key}: ${scope}`, async () => {
+    it(key, async () => {
+      const scope = declaredScopes.get(key);
+      if (!scope) throw new Error(`no API key scope declared for ${key}`);
       const row = ROUTES[key];
       if (!row) throw new Error(`no matrix row for ${key}`);
       const ownerOutcome = row.expect[ACTORS.indexOf('owner')];

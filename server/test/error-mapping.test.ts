@@ -6,15 +6,15 @@ import { apiError } from '../../shared/schemas/common';
 import { createDb } from '../db/client';
 import { freePort } from '../db/embedded';
 import { AppError } from '../errors';
-import { type RestRoute, restRoute } from '../rest/adapter';
 import { adminProcedure, ownerProcedure, protectedProcedure, publicProcedure, router } from '../trpc/init';
 import { accessTokenFor, createAdmin, createOwner, createUser } from './factories';
 import { buildTestApp, setupTestDatabase, testDeps } from './harness';
 import { expectProtectiveHeaders } from './headers';
 import { captureLogs } from './log-capture';
+import { testRest } from './rest-meta';
 
 /**
- * Every error class of docs/API.md, "Errors", over REST and over tRPC, through the real plumbing:
+ * Every error class of the API, over REST and over tRPC, through the real plumbing:
  * the base procedures, the error formatter, the REST adapter and Fastify's error handler. The
  * failures are real ones (a unique violation, a missing row, a refused database connection).
  */
@@ -24,6 +24,7 @@ const SECRET_SQL = 'SELECT password_hash FROM users WHERE email = $1';
 const ok = z.object({ ok: z.boolean() });
 const testRouter = router({
   echo: publicProcedure
+    .meta(testRest('POST', '/api/test/echo', { successStatus: 201 }))
     .input(
       z.object({
         name: z.string().min(2, { error: 'Name must be at least 2 characters' }),
@@ -32,20 +33,36 @@ const testRouter = router({
     )
     .output(z.object({ hello: z.string() }))
     .mutation(({ input }) => ({ hello: input.name })),
-  me: protectedProcedure.output(z.object({ id: z.string() })).query(({ ctx }) => ({ id: ctx.user.id })),
-  adminOnly: adminProcedure.output(ok).query(() => ({ ok: true })),
-  ownerOnly: ownerProcedure.output(ok).query(() => ({ ok: true })),
-  missing: publicProcedure.output(ok).query(() => {
-    throw new AppError('NOT_FOUND', 'Transaction not found');
-  }),
-  updateMissingRow: publicProcedure.output(ok).mutation(async ({ ctx }) => {
-    await ctx.db.user.update({
-      where: { id: '00000000-0000-4000-8000-000000000000' },
-      data: { company: 'x' },
-    });
-    return { ok: true };
-  }),
+  me: protectedProcedure
+    .meta(testRest('GET', '/api/test/me'))
+    .output(z.object({ id: z.string() }))
+    .query(({ ctx }) => ({ id: ctx.user.id })),
+  adminOnly: adminProcedure
+    .meta(testRest('GET', '/api/test/admin'))
+    .output(ok)
+    .query(() => ({ ok: true })),
+  ownerOnly: ownerProcedure
+    .meta(testRest('GET', '/api/test/owner'))
+    .output(ok)
+    .query(() => ({ ok: true })),
+  missing: publicProcedure
+    .meta(testRest('GET', '/api/test/missing'))
+    .output(ok)
+    .query(() => {
+      throw new AppError('NOT_FOUND', 'Transaction not found');
+    }),
+  updateMissingRow: publicProcedure
+    .meta(testRest('PUT', '/api/test/missing-row'))
+    .output(ok)
+    .mutation(async ({ ctx }) => {
+      await ctx.db.user.update({
+        where: { id: '00000000-0000-4000-8000-000000000000' },
+        data: { company: 'x' },
+      });
+      return { ok: true };
+    }),
   duplicateEmail: publicProcedure
+    .meta(testRest('POST', '/api/test/users'))
     .input(z.object({ email: z.string() }))
     .output(z.object({ created: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
@@ -61,34 +78,21 @@ const testRouter = router({
       });
       return { created: true };
     }),
-  crash: publicProcedure.output(ok).query(() => {
-    const error = new Error(`${SECRET_SQL} failed: connection string postgresql://portal:hunter2@db/portal`);
-    error.stack = `${error.message}\n    at secretFunction (/srv/server/secret.ts:10:5)`;
-    throw error;
-  }),
+  crash: publicProcedure
+    .meta(testRest('GET', '/api/test/crash'))
+    .output(ok)
+    .query(() => {
+      const error = new Error(
+        `${SECRET_SQL} failed: connection string postgresql://portal:hunter2@db/portal`,
+      );
+      error.stack = `${error.message}\n    at secretFunction (/srv/server/secret.ts:10:5)`;
+      throw error;
+    }),
   countUsers: publicProcedure
+    .meta(testRest('GET', '/api/test/users/count'))
     .output(z.object({ users: z.number() }))
     .query(async ({ ctx }) => ({ users: await ctx.db.user.count() })),
 });
-const row = (
-  method: RestRoute['method'],
-  url: string,
-  procedure: RestRoute['procedure'],
-  extra: Partial<RestRoute> = {},
-): RestRoute => restRoute({ method, url, summary: url, tag: 'test', procedure, ...extra });
-
-const testRoutes: RestRoute[] = [
-  row('POST', '/api/test/echo', testRouter.echo, { successStatus: 201 }),
-  row('GET', '/api/test/me', testRouter.me),
-  row('GET', '/api/test/admin', testRouter.adminOnly),
-  row('GET', '/api/test/owner', testRouter.ownerOnly),
-  row('GET', '/api/test/missing', testRouter.missing),
-  row('PUT', '/api/test/missing-row', testRouter.updateMissingRow),
-  row('POST', '/api/test/users', testRouter.duplicateEmail),
-  row('GET', '/api/test/crash', testRouter.crash),
-  row('GET', '/api/test/users/count', testRouter.countUsers),
-];
-
 const database = setupTestDatabase();
 let app: FastifyInstance;
 const captured = captureLogs();
@@ -102,7 +106,7 @@ const tokens: Record<'agent' | 'admin' | 'owner' | 'deactivated', string> = {
 
 beforeAll(async () => {
   app = buildTestApp(testDeps(database.db), {
-    api: { router: testRouter, routes: testRoutes },
+    api: { router: testRouter },
     loggerInstance: captured.logger,
   });
   tokens.agent = await accessTokenFor(await createUser(database.db));
@@ -226,7 +230,7 @@ describe('error mapping over REST and tRPC', () => {
       secret: protectedProcedure.input(z.object({ id: z.uuid() })).query(() => 1),
     });
     const guarded = buildTestApp(testDeps(database.db), {
-      api: { router: anonymousRouter, routes: [] },
+      api: { router: anonymousRouter },
     });
     const res = await guarded.inject({
       method: 'GET',
@@ -358,7 +362,7 @@ describe('when the database is unreachable', () => {
   beforeAll(async () => {
     const closedPort = await freePort();
     const unreachable = createDb(`postgresql://postgres:secret@127.0.0.1:${closedPort}/portal`);
-    down = buildTestApp(testDeps(unreachable), { api: { router: testRouter, routes: testRoutes } });
+    down = buildTestApp(testDeps(unreachable), { api: { router: testRouter } });
   });
   afterAll(() => down.close());
 

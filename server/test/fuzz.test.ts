@@ -1,7 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { AnyProcedure } from '@trpc/server';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -9,8 +8,7 @@ import { API_KEY_SCOPES } from '../../shared/schemas/api-keys';
 import { apiError } from '../../shared/schemas/common';
 import type { AppDeps } from '../deps';
 import type { NotificationBus } from '../realtime/bus';
-import type { RestRoute } from '../rest/adapter';
-import { restRoutes } from '../rest/routes';
+import { type RestRoute, restRoutesOf } from '../rest/routes';
 import { hashApiKeySecret, newApiKey } from '../security/api-keys';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { unsubscribeToken } from '../services/notification-routing';
@@ -55,7 +53,7 @@ import { guardPrototypes, type PrototypeGuard } from './prototype-guard';
 import { type ChangeCounter, installChangeCounter, UNWATCHED_TABLES } from './row-changes';
 
 /**
- * Fuzzing of the whole HTTP surface: every REST route of the table, both upload
+ * Fuzzing of the whole HTTP surface: every procedure's REST path, both upload
  * routes, the signed file links and every tRPC procedure over /trpc, with valid inputs bent into
  * wrong types, huge and exotic strings, prototype-pollution keys, deep JSON, hostile path
  * segments, odd query strings, content types and multipart bodies. Whatever arrives:
@@ -65,14 +63,14 @@ import { type ChangeCounter, installChangeCounter, UNWATCHED_TABLES } from './ro
  *   but the auth rate limits' counters (rate_limit_windows), whose job is to count refused
  *   attempts too; audit rows come only with a change that succeeded;
  * - the shared prototypes are untouched (checked every 100 cases and after each family).
- * Routes and procedures are read from restRoutes and appRouter at run time, so new ones are
+ * Routes and procedures are read from appRouter (restRoutesOf) at run time, so new ones are
  * fuzzed without touching this file. FUZZ_SEED=<n> repeats a run; FUZZ_RUNS=<n> makes it larger
- * (never below the 1,000 cases a family the issue requires).
+ * (never below the 1,000 cases a family that REQUIRED_CASES asks).
  */
 
 const SEED = Number.parseInt(process.env.FUZZ_SEED ?? '', 10) || Math.floor(Math.random() * 2 ** 31);
 const RUNS_PER_FAMILY = Number.parseInt(process.env.FUZZ_RUNS ?? '', 10) || 1000;
-/** The acceptance criterion of the issue: at least this many cases per route family. */
+/** At least this many cases per route family, however small FUZZ_RUNS is set. */
 const REQUIRED_CASES = 1000;
 /** A family of many targets (tRPC's 50-odd procedures) runs longer, so each gets a fair share. */
 const RUNS_PER_TARGET = 20;
@@ -108,7 +106,7 @@ type UserRow = {
 const SIGNED_IN = ['agent', 'otherAgent', 'admin', 'owner'] as const;
 type SignedIn = (typeof SIGNED_IN)[number];
 type ActorName = SignedIn | 'anonymous' | 'badToken' | 'apiKey';
-/** `idempotencyKey`: an Idempotency-Key header sent with the call, hostile ones too. */
+/** `idempotencyKey`: an Idempotency-Key header sent with the call (which makes a retry safe), hostile ones too. */
 type Actor = { name: ActorName; badToken: number; idempotencyKey?: string | undefined };
 
 const users = {} as Record<SignedIn, UserRow>;
@@ -718,7 +716,7 @@ const OTHER_METHODS = ['PATCH', 'HEAD', 'OPTIONS', 'GET', 'POST', 'PUT', 'DELETE
 
 function restRequest(route: RestRoute, procedurePath: string): fc.Arbitrary<FuzzRequest> {
   const sample = sampleFor(procedurePath);
-  const names = paramNames(route.url);
+  const names = paramNames(route.path);
   const record = (sample ?? {}) as Record<string, unknown>;
   const params = fc.record(
     Object.fromEntries(names.map((name) => [name, segment(String(record[name] ?? ''))])),
@@ -745,12 +743,12 @@ function restRequest(route: RestRoute, procedurePath: string): fc.Arbitrary<Fuzz
   return fc
     .record({ params, query, body, method, actor: actorFor(accessOf(route.procedure)), remoteAddress })
     .map(({ params, query, body, method, actor, remoteAddress }) => {
-      const url = `${fill(route.url, params)}${query ? `?${query}` : ''}`;
+      const url = `${fill(route.path, params)}${query ? `?${query}` : ''}`;
       // The body is read only once the route is found: the documented method, a path that parses.
       const pathIntact = names.every((name) => params[name] === percentEncode(String(record[name] ?? '')));
       const expect413 = body.expect413 && method === route.method && pathIntact;
       return new FuzzRequest(
-        `${route.method} ${route.url}`,
+        `${route.method} ${route.path}`,
         method,
         url,
         actor,
@@ -1325,10 +1323,8 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // The families
 
-const procedurePathOf = new Map<AnyProcedure, string>(
-  [...ALL_PROCEDURES].map(([procedurePath, procedure]) => [procedure, procedurePath]),
-);
 const restFamilies = new Map<string, RestRoute[]>();
+const restRoutes = restRoutesOf(appRouter);
 for (const route of restRoutes) restFamilies.set(route.tag, [...(restFamilies.get(route.tag) ?? []), route]);
 
 const as = (name: ActorName): Actor => ({ name, badToken: 0 });
@@ -1556,9 +1552,7 @@ describe('regressions found by fuzzing', () => {
 describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototypes untouched', () => {
   for (const [tag, routes] of restFamilies) {
     it(`REST ${tag} (${routes.length} routes)`, { timeout: 120_000 }, async () => {
-      const requests = fc.oneof(
-        ...routes.map((route) => restRequest(route, procedurePathOf.get(route.procedure) ?? '')),
-      );
+      const requests = fc.oneof(...routes.map((route) => restRequest(route, route.procedurePath)));
       await fuzzFamily(tag, routes.length, requests, (request) => ({
         answer: restErrorBody(request.method),
       }));
@@ -1637,7 +1631,7 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
     for (const samplePath of Object.keys(validInputs(world)))
       expect([...ALL_PROCEDURES.keys()]).toContain(samplePath);
     const fuzzed = new Set([...families.values()].flatMap((stats) => [...stats.perTarget.keys()]));
-    for (const route of restRoutes) expect(fuzzed).toContain(`${route.method} ${route.url}`);
+    for (const route of restRoutes) expect(fuzzed).toContain(`${route.method} ${route.path}`);
     for (const procedure of procedures()) expect(fuzzed).toContain(`${procedure.type} ${procedure.path}`);
     // A procedure with input but no valid sample is fuzzed from nothing: its cases would all stop
     // at input validation and never reach the service.

@@ -8,6 +8,8 @@ import {
 import { apiMessages, integrationMessages } from '../../shared/messages';
 import type { ApiErrorCode } from '../../shared/schemas/common';
 import { classifyError } from '../errors';
+import type { ErrorStatus, OperationExamples } from '../rest/openapi';
+import type { PathScope } from '../rest/scopes';
 import type { Caller } from '../services/context';
 import { sessionUser } from '../services/sessions';
 import type { Context } from './context';
@@ -20,8 +22,48 @@ import { parsingSynchronously } from './sync-parse';
  */
 
 export type Access = 'public' | 'user' | 'admin' | 'owner';
-/** `access` documents who may call a procedure; the REST docs and the authorization matrix read it. */
-export type Meta = { access: Access; summary?: string };
+
+export type RestMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * A procedure's documented /api path, declared beside the procedure. The REST adapter mounts one
+ * route per procedure that has these (server/rest/routes.ts lists them by walking the router),
+ * and the OpenAPI document and the REST tests are built from that list. The route's parameters,
+ * query or body and answer come from the procedure's own schemas (server/rest/adapter.ts).
+ */
+export type RestFacts = {
+  method: RestMethod;
+  /** Fastify syntax, e.g. /api/transactions/:userId; each `:name` must be a field of the input. */
+  path: string;
+  summary: string;
+  tag: string;
+  /**
+   * What an API key must hold to call the path (server/rest/scopes.ts). Required: a REST path
+   * cannot exist without deciding what keys may do with it.
+   */
+  scope: PathScope;
+  /**
+   * 4xx statuses the procedure answers beyond those its access and path imply (400 with input, 401
+   * signed in, 403 admin/owner or `{userId}`, 404 with a path parameter, 429 always): e.g. [409].
+   */
+  errors?: ReadonlyArray<ErrorStatus>;
+  successStatus?: 200 | 201 | 204;
+  /** An example of the request body (when there is one) and of the answer, for the OpenAPI document. */
+  examples?: OperationExamples;
+};
+
+/**
+ * What `.meta()` takes. The base procedures below set `access` (who may call: the REST docs and
+ * the authorization matrix read it); a procedure with a REST path adds `rest`, and a procedure
+ * without one has no REST path. tRPC merges the two calls, and its `.meta()` asks for the whole
+ * type, so both are optional here.
+ */
+export type Meta = { access?: Access; rest?: RestFacts };
+
+/** The procedure's REST path, if it declares one. */
+export function restFactsOf(procedure: AnyProcedure): RestFacts | undefined {
+  return procedureMetaOf<Meta>(procedure)?.rest;
+}
 
 /** Who may call the procedure, as its base procedure declares. */
 export function accessOf(procedure: AnyProcedure): Access {

@@ -138,7 +138,7 @@ describe('over a WebSocket', () => {
   let app: FastifyInstance;
   let url: string;
   beforeAll(async () => {
-    app = buildTestApp(testDeps(database.db, { clock }), { api: { router: testRouter, routes: [] } });
+    app = buildTestApp(testDeps(database.db, { clock }), { api: { router: testRouter } });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     url = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/trpc`;
