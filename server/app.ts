@@ -25,13 +25,13 @@ import { createAppMetrics, metricsPlugin, UNMATCHED_ROUTE } from './plugins/metr
 import { securityHeaders } from './plugins/security-headers';
 import { trpcQueries } from './plugins/trpc-queries';
 import { uploadRoutes } from './plugins/uploads';
-import { HeapCompaction } from './realtime/heap-compaction';
-import { LiveSocketServer } from './realtime/live-sockets';
 import { type RestRoute, restPlugin } from './rest/adapter';
 import { restRoutes } from './rest/routes';
 import { type PathScope, scopeOfPath } from './rest/scopes';
 import { bearerToken, type Context, contextOfRequest, createContext } from './trpc/context';
 import { appRouter } from './trpc/router';
+import { HeapCompaction } from './websocket/heap-compaction';
+import { LiveSocketServer } from './websocket/live-sockets';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -44,7 +44,7 @@ const TRPC_LINKS = { fileLinks: 'same-origin' } as const;
 declare module 'fastify' {
   // biome-ignore lint/style/useConsistentTypeDefinitions: declaration merging needs an interface
   interface FastifyInstance {
-    /** The open WebSockets at /trpc and their subscriptions (server/realtime/live-sockets.ts). */
+    /** The open WebSockets at /trpc and their subscriptions (server/websocket/live-sockets.ts). */
     liveSockets: LiveSocketServer;
   }
 }
@@ -242,7 +242,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
   }
   app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
-    // The WebSocket at /trpc is served by server/realtime/live-sockets.ts (below), not tRPC's adapter.
+    // The WebSocket at /trpc is served by server/websocket/live-sockets.ts (below), not tRPC's adapter.
     useWSS: false,
     trpcOptions: {
       router: api.router,

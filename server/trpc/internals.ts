@@ -98,7 +98,7 @@ export function httpStatusOf(results: CallResult | CallResult[]): number {
   return getHTTPStatusCode(results);
 }
 
-/** A message of tRPC's WebSocket protocol, as its own adapter reads it (server/realtime/live-sockets.ts). */
+/** A message of tRPC's WebSocket protocol, as its own adapter reads it (server/websocket/live-sockets.ts). */
 export type SocketMessage = ReturnType<typeof parseTRPCMessage>;
 
 /** Reads one message of the WebSocket protocol; throws on anything tRPC's adapter would refuse. */
