@@ -23,7 +23,7 @@ import { healthRoutes } from './plugins/health';
 import { mailLinkRoutes } from './plugins/mail-links';
 import { createAppMetrics, metricsPlugin, UNMATCHED_ROUTE } from './plugins/metrics';
 import { securityHeaders } from './plugins/security-headers';
-import { trpcQueries } from './plugins/trpc-queries';
+import { trpcCalls } from './plugins/trpc-calls';
 import { uploadRoutes } from './plugins/uploads';
 import { type RestRoute, restPlugin } from './rest/adapter';
 import { restRoutes } from './rest/routes';
@@ -57,10 +57,11 @@ export type BuildAppOptions = {
   /** The built client to serve; null serves none. Default: dist/client when it exists. */
   clientDir?: string | null;
   /**
-   * Answer plain tRPC GET queries without tRPC's Fetch adapter (server/plugins/trpc-queries.ts).
-   * Default true; false leaves every tRPC call to the adapter (the test comparing both sets it).
+   * true leaves every tRPC call over HTTP to tRPC's adapter and runner, instead of answering the
+   * plain queries and mutations through callProcedure (server/plugins/trpc-calls.ts). Default
+   * false; the test comparing both sets it.
    */
-  trpcQueriesFastPath?: boolean;
+  trpcAdapterOnly?: boolean;
   /** The router and REST table to mount. Default: the application's. Plumbing tests pass their own. */
   api?: {
     router: AnyRouter;
@@ -231,9 +232,10 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
   };
   const onProcedureError = ({ error, path, req }: { error: TRPCError; path?: string; req: FastifyRequest }) =>
     reportProcedureError(error, path, req.log);
-  // Before the adapter, so that plain GET queries are answered without its Fetch conversion.
-  if (options.trpcQueriesFastPath !== false) {
-    app.register(trpcQueries, {
+  // Before the adapter, so that plain queries and mutations are called like every other
+  // transport's, without its Fetch conversion.
+  if (options.trpcAdapterOnly !== true) {
+    app.register(trpcCalls, {
       router: api.router,
       routeUrl: '/trpc/:path',
       createContext: (req) => contextOfRequest(deps, req, TRPC_LINKS),
