@@ -352,7 +352,7 @@ const bench: Benchmark = {
         goal(
           trpcSummary,
           'b. tRPC list vs raw Fastify + pg',
-          "the same as for REST (the queries skip tRPC's Fetch adapter already: server/plugins/trpc-queries.ts).",
+          "the same as for REST (the queries skip tRPC's Fetch adapter already: server/plugins/trpc-calls.ts).",
         ),
       ];
 
@@ -577,7 +577,7 @@ const LIST_CHANGES = [
     'runs its compiled code for objects only in a synchronous parse (a page of ten transactions: about 70 µs ' +
     "against 11). The base procedures hand tRPC each schema as a parser object of tRPC's public contract that " +
     "parses synchronously: the tRPC list at 1.26x raw's CPU with it, 1.68x without.",
-  "- **tRPC queries without the Fetch adapter** (server/plugins/trpc-queries.ts): the tRPC list at 1.26x raw's " +
+  "- **tRPC queries without the Fetch adapter** (server/plugins/trpc-calls.ts): the tRPC list at 1.26x raw's " +
     "CPU and 1.01 of its requests/s with the hook, 2.44x and 0.55 through tRPC's adapter alone.",
   "- **Security headers worked out once** (server/plugins/security-headers.ts): helmet's own middleware runs " +
     'once at start against a recorder, and each answer gets the recorded headers. @fastify/helmet builds that ' +

@@ -4,7 +4,6 @@ import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fullCollector } from '../server/realtime/heap-compaction';
 import {
   buildServerBundle,
   type PortalStack,
@@ -16,6 +15,7 @@ import {
 import { withAdminClient } from '../server/test/databases';
 import { DEPLOYED_ENV, DEPLOYED_SERVER_OPTIONS } from '../server/test/deployed-env';
 import { openTransaction, timedCall } from '../server/test/rest-client';
+import { fullCollector } from '../server/websocket/heap-compaction';
 import { type Person, peopleInserter } from './lib/bench-people';
 import type { Benchmark, Figure, Goal } from './lib/benchmark';
 import { type LiveClient, openLiveClient } from './lib/live-client';
@@ -182,7 +182,7 @@ async function session(
   if (!serverPid) throw new Error('the server has no pid');
   const audience = new Audience();
   const half = options.clients / 2;
-  // The heap compaction after a storm waits for 2 s of quiet (server/realtime/heap-compaction.ts).
+  // The heap compaction after a storm waits for 2 s of quiet (server/websocket/heap-compaction.ts).
   const REST_MS = 5_000;
   try {
     log(`inserting ${FAN_OUT_ADMINS} admins and ${options.clients - FAN_OUT_ADMINS} agents`);

@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PHONE_QUERY } from './layout/breakpoints';
+import { PHONE_QUERY } from './breakpoints';
 import { notifySuccess } from './notify';
 import { deviceMatching } from './test-utils/media';
 import { renderWithProviders } from './test-utils/render';

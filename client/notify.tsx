@@ -4,7 +4,7 @@ import { Notifications, notifications } from '@mantine/notifications';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { TOAST_AUTO_CLOSE_MS } from '../shared/constants';
 import { serverMessageOf } from './api/errors';
-import { PHONE_QUERY } from './layout/breakpoints';
+import { PHONE_QUERY } from './breakpoints';
 import classes from './notify.module.css';
 
 /**

@@ -23,13 +23,13 @@ import { healthRoutes } from './plugins/health';
 import { mailLinkRoutes } from './plugins/mail-links';
 import { createAppMetrics, metricsPlugin, UNMATCHED_ROUTE } from './plugins/metrics';
 import { securityHeaders } from './plugins/security-headers';
-import { trpcQueries } from './plugins/trpc-queries';
+import { trpcCalls } from './plugins/trpc-calls';
 import { uploadRoutes } from './plugins/uploads';
-import { HeapCompaction } from './realtime/heap-compaction';
-import { LiveSocketServer } from './realtime/live-sockets';
 import { restPlugin } from './rest/adapter';
 import { bearerToken, type Context, contextOfRequest, createContext } from './trpc/context';
 import { appRouter } from './trpc/router';
+import { HeapCompaction } from './websocket/heap-compaction';
+import { LiveSocketServer } from './websocket/live-sockets';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -42,7 +42,7 @@ const TRPC_LINKS = { fileLinks: 'same-origin' } as const;
 declare module 'fastify' {
   // biome-ignore lint/style/useConsistentTypeDefinitions: declaration merging needs an interface
   interface FastifyInstance {
-    /** The open WebSockets at /trpc and their subscriptions (server/realtime/live-sockets.ts). */
+    /** The open WebSockets at /trpc and their subscriptions (server/websocket/live-sockets.ts). */
     liveSockets: LiveSocketServer;
   }
 }
@@ -55,10 +55,11 @@ export type BuildAppOptions = {
   /** The built client to serve; null serves none. Default: dist/client when it exists. */
   clientDir?: string | null;
   /**
-   * Answer plain tRPC GET queries without tRPC's Fetch adapter (server/plugins/trpc-queries.ts).
-   * Default true; false leaves every tRPC call to the adapter (the test comparing both sets it).
+   * true leaves every tRPC call over HTTP to tRPC's adapter and runner, instead of answering the
+   * plain queries and mutations through callProcedure (server/plugins/trpc-calls.ts). Default
+   * false; the test comparing both sets it.
    */
-  trpcQueriesFastPath?: boolean;
+  trpcAdapterOnly?: boolean;
   /** The router to mount, its procedures' REST paths with it. Default: the application's. Plumbing tests pass their own. */
   api?: {
     router: AnyRouter;
@@ -224,9 +225,10 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
   };
   const onProcedureError = ({ error, path, req }: { error: TRPCError; path?: string; req: FastifyRequest }) =>
     reportProcedureError(error, path, req.log);
-  // Before the adapter, so that plain GET queries are answered without its Fetch conversion.
-  if (options.trpcQueriesFastPath !== false) {
-    app.register(trpcQueries, {
+  // Before the adapter, so that plain queries and mutations are called like every other
+  // transport's, without its Fetch conversion.
+  if (options.trpcAdapterOnly !== true) {
+    app.register(trpcCalls, {
       router: api.router,
       routeUrl: '/trpc/:path',
       createContext: (req) => contextOfRequest(deps, req, TRPC_LINKS),
@@ -235,7 +237,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
   }
   app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
-    // The WebSocket at /trpc is served by server/realtime/live-sockets.ts (below), not tRPC's adapter.
+    // The WebSocket at /trpc is served by server/websocket/live-sockets.ts (below), not tRPC's adapter.
     useWSS: false,
     trpcOptions: {
       router: api.router,

@@ -3,13 +3,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../shared/constants';
 import { apiMessages } from '../../shared/messages';
 import { setSession } from '../auth/session';
+import { PHONE_QUERY } from '../breakpoints';
 import { AppRoutes } from '../routes';
 import { deviceMatching } from '../test-utils/media';
 import { renderWithProviders } from '../test-utils/render';
 import { fakeAccessToken } from '../test-utils/tokens';
 import { deferred, stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
 import { TEST_USER_ID, testProfile } from '../test-utils/users';
-import { PHONE_QUERY } from './breakpoints';
 import { NotificationBell } from './NotificationBell';
 
 const USER_ID = TEST_USER_ID;

@@ -12,15 +12,15 @@ import {
 import pg from 'pg';
 import type { AppDeps } from '../deps';
 import { describeErrorForLog } from '../errors';
+import { JOB_KINDS } from '../queue/enqueue';
 import type { ServiceLog } from '../services/context';
-import { JOB_KINDS } from './enqueue';
 import { jobMetrics } from './metrics';
 import { JOB_HANDLERS, jobContext } from './tasks';
 
 /**
- * The job engine (issue 19): graphile-worker 0.17 on the portal's own PostgreSQL, run by every
+ * The job engine: graphile-worker 0.17 on the portal's own PostgreSQL, run by every
  * instance. Why graphile-worker: its add_job is a SQL function, so a job is added by the very
- * statement batch of the change that causes it (server/jobs/enqueue.ts); LISTEN/NOTIFY starts a
+ * statement batch of the change that causes it (server/queue/enqueue.ts); LISTEN/NOTIFY starts a
  * job within milliseconds; failed jobs come back with exponential back-off; its cron runs each
  * tick once across all instances. pg-boss 10 would have done too, but needs a separate
  * connection handle per transaction and polls.

@@ -1,7 +1,7 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 
 /**
- * The job engine's own figures (issue 19), in a registry /metrics appends: runs by kind and
+ * The job engine's own figures, in a registry /metrics appends: runs by kind and
  * outcome, latency (due -> started) and duration. Queue depth and failures at rest are read from
  * the queue's tables when Prometheus scrapes (server/plugins/metrics.ts).
  */

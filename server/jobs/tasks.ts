@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps';
+import { JOB_KINDS, type JobKind } from '../queue/enqueue';
 import type { ServiceContext, ServiceLog } from '../services/context';
 import { sweepDigests } from '../services/digests';
 import { pruneIdempotencyKeys } from '../services/idempotency';
@@ -6,7 +7,6 @@ import { deliverMail, pruneSentMail } from '../services/mail';
 import { sweepReminders } from '../services/reminders';
 import { deliverWebhook } from '../services/webhooks/deliver';
 import { pruneWebhookDeliveries } from '../services/webhooks/retention';
-import { JOB_KINDS, type JobKind } from './enqueue';
 
 /**
  * What each kind of job does: a services function, called with a context made for the job (no

@@ -20,7 +20,7 @@ import { COMPRESS_MIN_BYTES } from './compression';
 /**
  * The built client precompressed at build time and chosen by Accept-Encoding, the caching of its
  * files, and the API's JSON answers over COMPRESS_MIN_BYTES compressed, while streams (file
- * downloads, tRPC's adapter answers, server-sent events), request bodies and WebSockets go
+ * downloads, what tRPC's adapter streams, server-sent events), request bodies and WebSockets go
  * through untouched.
  */
 
@@ -222,7 +222,7 @@ describe('JSON answers', () => {
   });
 
   test('the threshold counts bytes: wide characters over it are compressed, as many narrow ones are not', async () => {
-    // The REST adapter's answers reach the hook as strings, the tRPC query hook's as Buffers.
+    // The REST adapter's answers reach the hook as strings, the tRPC call hook's as Buffers.
     for (const [url, textOf] of [
       ['/api/wide', (body: { text: string }) => body.text],
       ['/trpc/wide', (body: { result: { data: { text: string } } }) => body.result.data.text],
@@ -297,8 +297,11 @@ describe('streams and sockets are left alone', () => {
     for (const tick of [0, 1, 2]) expect(res.body).toContain(`"tick":${tick}`);
   });
 
-  test("tRPC's adapter streams its answers (mutations among them): sent uncompressed, whatever their size", async () => {
-    for (const count of [1, BIG_ROWS.length]) {
+  test('tRPC mutations are answered in memory like queries: compressed over COMPRESS_MIN_BYTES only', async () => {
+    for (const [count, expected] of [
+      [1, undefined],
+      [BIG_ROWS.length, 'br'],
+    ] as const) {
       const res = await app.inject({
         method: 'POST',
         url: '/trpc/rows',
@@ -306,9 +309,25 @@ describe('streams and sockets are left alone', () => {
         payload: JSON.stringify({ count }),
       });
       expect(res.statusCode, `${count} rows`).toBe(200);
-      expect(res.headers['content-encoding'], `${count} rows`).toBeUndefined();
-      expect(res.json().result.data, `${count} rows`).toEqual(BIG_ROWS.slice(0, count));
+      expect(res.headers['content-encoding'], `${count} rows`).toBe(expected);
+      expect(JSON.parse(decoded(res)).result.data, `${count} rows`).toEqual(BIG_ROWS.slice(0, count));
     }
+  });
+
+  test("tRPC's adapter streams its answers (a streamed batch): sent uncompressed, whatever their size", async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/trpc/rows?batch=1',
+      headers: {
+        'accept-encoding': 'br, gzip',
+        'content-type': 'application/json',
+        'trpc-accept': 'application/jsonl',
+      },
+      payload: JSON.stringify({ 0: { count: BIG_ROWS.length } }),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body).toContain(`"${BIG_ROWS.length - 1} Main Street, Springfield"`);
   });
 
   test('a request body with a Content-Encoding is not inflated: refused as the JSON it is not', async () => {

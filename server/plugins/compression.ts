@@ -15,11 +15,11 @@ export const COMPRESS_MIN_BYTES = 8 * 1024;
 const JSON_TYPE = /^application\/(?:[^;\s]+\+)?json\s*(?:;|$)/i;
 
 /**
- * Only a JSON body already in memory (as Fastify's serializer, the tRPC query hook and the REST
+ * Only a JSON body already in memory (as Fastify's serializer, the tRPC call hook and the REST
  * adapter give it) is compressed. @fastify/compress would also compress every stream whatever its
  * size, and any type mime-db calls compressible; both must pass untouched here:
  * - file downloads (PDFs and images, already compressed; Range requests) and CSV exports;
- * - tRPC's adapter answers and server-sent events, which a compressor would hold back until it
+ * - what tRPC's adapter streams and server-sent events, which a compressor would hold back until it
  *   flushed;
  * - the built client's files, which come precompressed from the build (server/plugins/client.ts)
  *   and already carry Content-Encoding, or are too small to gain from it;

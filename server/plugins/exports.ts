@@ -12,7 +12,8 @@ import { BEARER, type OperationFacts } from '../rest/openapi';
 import { assertKeyMayCall, type PathScope, scopeOfRoute } from '../rest/scopes';
 import { openCsvExport, REVIEW_QUEUE_COLUMNS, TRANSACTION_COLUMNS, USER_COLUMNS } from '../services/exports';
 import { contextOfRequest } from '../trpc/context';
-import { createCaller } from '../trpc/router';
+import { callProcedure } from '../trpc/internals';
+import { appRouter } from '../trpc/router';
 
 /**
  * The CSV exports: GET /api/admin/transactions.csv, /api/admin/review-queue.csv
@@ -25,6 +26,13 @@ import { createCaller } from '../trpc/router';
 
 type ExportKind = ExportPlan['kind'];
 
+/** The procedure (server/routers/exports.ts) that plans each export. */
+const PLAN_PROCEDURES: Record<ExportKind, string> = {
+  transactions: 'exports.transactions',
+  'review-queue': 'exports.reviewQueue',
+  users: 'exports.users',
+};
+
 /**
  * The one place an export request is authenticated and authorized: the bearer token as every
  * /api route reads it, then the export's procedure (adminProcedure: 401, 403 and 400 with the
@@ -35,14 +43,15 @@ async function authorizeExport(deps: AppDeps, req: FastifyRequest, kind: ExportK
   const ctx = await contextOfRequest(deps, req, { acceptsApiKeys: true });
   // An API key needs the path's scope (its x-api-key-scope below), as on every /api path.
   assertKeyMayCall(ctx, scopeOfRoute(req));
-  const caller = createCaller(ctx).exports;
-  const query = req.query ?? {};
-  const plan =
-    kind === 'transactions'
-      ? await caller.transactions(query as never)
-      : kind === 'review-queue'
-        ? await caller.reviewQueue(query as never)
-        : await caller.users(query as never);
+  const path = PLAN_PROCEDURES[kind];
+  // Called as every transport calls a procedure; its .output() has checked the plan's shape.
+  const plan = (await callProcedure({
+    router: appRouter,
+    path,
+    type: 'query',
+    ctx,
+    input: req.query ?? {},
+  })) as ExportPlan;
   return { ctx, plan };
 }
 

@@ -11,17 +11,19 @@ import { AppError } from '../errors';
 import { BEARER, type OperationFacts } from '../rest/openapi';
 import { assertKeyMayCall, type PathScope, scopeOfRoute } from '../rest/scopes';
 import type { ServiceContext } from '../services/context';
-import { type IncomingPhoto, storePhotos } from '../services/intake/photos';
-import { type IncomingFile, storeUpload, type UploadTarget } from '../services/uploads';
+import type { IncomingPhoto } from '../services/intake/photos';
+import type { IncomingFile, IncomingUpload } from '../services/uploads';
 import { contextOfRequest } from '../trpc/context';
-import { createCaller } from '../trpc/router';
+import { callProcedure } from '../trpc/internals';
+import { appRouter } from '../trpc/router';
 import examples from './uploads.examples.json';
 
 /**
- * The multipart routes: POST /api/uploads/transactions/{id}, POST /api/uploads/forms and
- * POST /api/uploads/transactions/{id}/images. This is the transport: who may upload is asked of a tRPC procedure
- * before a byte is read, the body is parsed here, and the one file it may carry is handed to the
- * uploads service (server/services/uploads.ts), which stores and records it.
+ * The multipart routes: POST /api/uploads/transactions/{id}, POST /api/uploads/forms and POST
+ * /api/uploads/transactions/{id}/images. This is the transport: it reads the caller and the
+ * fields, and calls the upload procedure (server/routers/uploads.ts) the way every transport calls
+ * a procedure (callProcedure), with a handle on the body's file. The service decides who may
+ * upload before it takes a byte through that handle, then stores and records the file.
  */
 
 /**
@@ -60,7 +62,12 @@ function partError(error: unknown): unknown {
 
 type Part = MultipartFile | MultipartValue;
 
-async function receive(ctx: ServiceContext, req: FastifyRequest, target: UploadTarget) {
+/** The one file of the body, parsed when the service asks for it. */
+const incomingUpload = (ctx: ServiceContext, req: FastifyRequest): IncomingUpload => ({
+  receive: () => receive(ctx, req),
+});
+
+async function receive(ctx: ServiceContext, req: FastifyRequest): Promise<IncomingFile> {
   const parts = req.parts({
     fileHwm: UPLOAD_STREAM_BUFFER_BYTES,
     // One file, plus one more part at most: enough to name what should not be there.
@@ -102,7 +109,7 @@ async function receive(ctx: ServiceContext, req: FastifyRequest, target: UploadT
       return { truncated: part.file.truncated };
     },
   };
-  return storeUpload(ctx, { target, file });
+  return file;
 }
 
 /**
@@ -234,8 +241,15 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     async (req, reply) => {
       const { id } = req.params as { id: string };
       const ctx = await uploadContext(deps, req);
-      const target = await createCaller(ctx).uploads.transactionTarget({ id });
-      return reply.code(201).send(await receive(ctx, req, target));
+      const input = { id, file: incomingUpload(ctx, req) };
+      const answer = await callProcedure({
+        router: appRouter,
+        path: 'uploads.transactionDocument',
+        type: 'mutation',
+        ctx,
+        input,
+      });
+      return reply.code(201).send(answer);
     },
   );
 
@@ -261,12 +275,17 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     async (req, reply) => {
       const { id } = req.params as { id: string };
       const ctx = await uploadContext(deps, req);
-      const target = await createCaller(ctx).uploads.transactionTarget({ id });
-      // Read by hand like `links`: the route's schema documents the query, it does not parse it.
+      // Read by hand like `links`: the route's schema documents the query, the procedure checks it.
       const { name } = req.query as { name?: unknown };
-      if (name !== undefined && (typeof name !== 'string' || name.length > MAX_PHOTOS_NAME))
-        throw new AppError('BAD_REQUEST', intakeMessages.photosNameTooLong(MAX_PHOTOS_NAME));
-      return reply.code(201).send(await storePhotos(ctx, { target, photos: photosOf(ctx, req), name }));
+      const input = { id, name, photos: photosOf(ctx, req) };
+      const answer = await callProcedure({
+        router: appRouter,
+        path: 'uploads.transactionPhotos',
+        type: 'mutation',
+        ctx,
+        input,
+      });
+      return reply.code(201).send(answer);
     },
   );
 
@@ -285,8 +304,15 @@ export const uploadRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     },
     async (req, reply) => {
       const ctx = await uploadContext(deps, req);
-      const target = await createCaller(ctx).uploads.libraryTarget();
-      return reply.code(201).send(await receive(ctx, req, target));
+      const input = { file: incomingUpload(ctx, req) };
+      const answer = await callProcedure({
+        router: appRouter,
+        path: 'uploads.libraryForm',
+        type: 'mutation',
+        ctx,
+        input,
+      });
+      return reply.code(201).send(answer);
     },
   );
 };

@@ -3,7 +3,7 @@ import type { Notification } from '../../shared/schemas/notifications';
 import { describeErrorForLog } from '../errors';
 
 /**
- * Live delivery across every server instance (DESIGN.md section 7) with PostgreSQL alone: a
+ * Live delivery across every server instance with PostgreSQL alone: a
  * change that notifies someone calls pg_notify in its own transaction, so the event leaves only
  * if the change commits, in commit order. Each instance holds ONE listening connection and fans
  * events out to the sockets of its users. When that connection drops (a database restart), it
@@ -52,8 +52,9 @@ export type NotificationBus = {
  * - one notification for several users, `{to: [[userId, notificationId], ...], notification}`
  *   with the notification's fields but its id;
  * - a notice to every active admin but one, `{admins: {id, except}, notification}`: one message
- *   whatever their number (issue 23);
- * - `{userId, notification}`, one user's, as instances before issue 23 sent them: still read, so
+ *   whatever their number;
+ * - `{userId, notification}`, one user's, as older instances sent them (before notices to all
+ *   admins were stored once): still read, so
  *   instances of both kinds can share a database during a rolling deploy.
  */
 export type BusMessage =

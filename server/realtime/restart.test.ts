@@ -18,7 +18,7 @@ import type { AppRouter } from '../trpc/router';
 import { createNotificationBus } from './bus';
 
 /**
- * A real restart of PostgreSQL under a running app (issue 5): its own embedded cluster on a
+ * A real restart of PostgreSQL under a running app: its own embedded cluster on a
  * fixed port, stopped and started again. The listener reconnects by itself and live delivery
  * works afterwards, on the same open WebSocket. (live.test.ts covers catching up on events raised
  * while the listener was away.)

@@ -1,21 +1,46 @@
 import { z } from 'zod';
-import { transactionIdInput } from '../../shared/schemas/transactions';
+import { apiMessages, intakeMessages } from '../../shared/messages';
+import { transactionIdInput, uploadAnswer } from '../../shared/schemas/transactions';
+import { type IncomingPhoto, uploadTransactionPhotos } from '../services/intake/photos';
 import * as uploads from '../services/uploads';
 import { ownerProcedure, protectedProcedure, router } from '../trpc/init';
 
 /**
- * Who may upload where. The multipart routes (server/plugins/uploads.ts) stream the bytes; before
- * reading a single one they call these procedures, so uploads obey the same base procedures,
- * ownership rules and authorization tests as everything else.
+ * Uploads. The multipart routes (server/plugins/uploads.ts) call these procedures as every
+ * transport calls one, with the fields they parsed and a handle on the body's file: the base
+ * procedure says who is calling, the service who may upload where, before a byte of the file is
+ * read. A JSON call (tRPC over HTTP or a WebSocket) cannot carry a handle, so it is refused as
+ * invalid input once the caller is known.
  */
 
-const uploadTarget = z.object({ transactionId: z.uuid().nullable(), uploadedBy: z.uuid() });
+const isObject = (value: unknown): value is Record<string | symbol, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/** The file of a multipart body, handed over unread. */
+const incomingUpload = z.custom<uploads.IncomingUpload>(
+  (value) => isObject(value) && typeof value.receive === 'function',
+  apiMessages.fileRequired,
+);
+
+/** The photos of a multipart body, read one at a time as the service asks for them. */
+const incomingPhotos = z.custom<AsyncIterable<IncomingPhoto>>(
+  (value) => isObject(value) && typeof value[Symbol.asyncIterator] === 'function',
+  intakeMessages.imagesRequired,
+);
 
 export const uploadsRouter = router({
-  transactionTarget: protectedProcedure
-    .input(transactionIdInput)
-    .output(uploadTarget)
-    .query(({ ctx, input }) => uploads.transactionUploadTarget(ctx, input)),
+  transactionDocument: protectedProcedure
+    .input(transactionIdInput.extend({ file: incomingUpload }))
+    .output(uploadAnswer)
+    .mutation(({ ctx, input }) => uploads.uploadTransactionDocument(ctx, input)),
 
-  libraryTarget: ownerProcedure.output(uploadTarget).query(({ ctx }) => uploads.libraryUploadTarget(ctx)),
+  transactionPhotos: protectedProcedure
+    .input(transactionIdInput.extend({ name: z.string().optional(), photos: incomingPhotos }))
+    .output(uploadAnswer)
+    .mutation(({ ctx, input }) => uploadTransactionPhotos(ctx, input)),
+
+  libraryForm: ownerProcedure
+    .input(z.object({ file: incomingUpload }))
+    .output(uploadAnswer)
+    .mutation(({ ctx, input }) => uploads.uploadLibraryForm(ctx, input)),
 });

@@ -14,3 +14,8 @@ export function assertSelfOrAdmin(caller: Caller, userId: string): void {
 export function assertSelf(caller: Caller, userId: string): void {
   if (caller.id !== userId) throw new AppError('FORBIDDEN', apiMessages.forbidden);
 }
+
+/** The owner account only (an admin who is the owner): what the owner procedure admits. */
+export function assertOwner(caller: Caller): void {
+  if (caller.role !== 'admin' || !caller.isOwner) throw new AppError('FORBIDDEN', apiMessages.forbidden);
+}

@@ -1,9 +1,9 @@
 import type { Tx } from '../db/client';
 import type { AppDeps } from '../deps';
 import { describeErrorForLog } from '../errors';
-import { JOB_KINDS } from '../jobs/enqueue';
 import type { MailContent } from '../mail/content';
 import { renderMail } from '../mail/render';
+import { JOB_KINDS } from '../queue/enqueue';
 import { sealerFor } from '../security/sealing';
 import type { ServiceContext } from './context';
 

@@ -2,7 +2,7 @@ import { DEFAULT_TIMEZONE } from '../../shared/schemas/notification-settings';
 import type { Tx } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import type { AppDeps } from '../deps';
-import { enqueueJobs, JOB_KINDS } from '../jobs/enqueue';
+import { enqueueJobs, JOB_KINDS } from '../queue/enqueue';
 import { shortDay } from './calendar-days';
 import type { ServiceContext } from './context';
 import { notifyEach } from './notifications';

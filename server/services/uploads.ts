@@ -5,6 +5,7 @@ import type { UploadAnswer } from '../../shared/schemas/transactions';
 import { AppError } from '../errors';
 import { SNIFF_BYTES, sniffAcceptedType } from '../storage/file-types';
 import { downloadName, libraryFileKey, transactionFileKey } from '../storage/keys';
+import { assertOwner } from './access';
 import type { CallerContext, ServiceContext } from './context';
 import { fileLinker } from './file-links';
 import { PDF_TYPE, type PreChecked, preCheckPdf, suggestItems } from './intake/pre-checks';
@@ -23,20 +24,40 @@ import { assertVisible } from './transactions';
 export type UploadTarget = { transactionId: string | null; uploadedBy: string };
 
 /**
- * An agent uploads to their own transaction, an admin to any: else 404, before a byte is read.
- * A closed file takes no new document (409) for anyone: it would be attached to nothing.
+ * The file of an upload as the transport holds it, not yet read: `receive` reads up to the file's
+ * first bytes, and is only called once the caller may upload, so a refused upload reads nothing.
  */
-export async function transactionUploadTarget(
+export type IncomingUpload = { receive(): Promise<IncomingFile> };
+
+/**
+ * A document of a transaction: its agent uploads to it, an admin to any (404 for anyone else,
+ * before a byte is read); a closed file takes no new document (409), for anyone, as it would be
+ * attached to nothing.
+ */
+export async function uploadTransactionDocument(
   ctx: CallerContext,
-  { id }: { id: string },
-): Promise<UploadTarget> {
-  await assertVisible(ctx, { id }, { toChange: true });
-  return { transactionId: id, uploadedBy: ctx.user.id };
+  { id, file }: { id: string; file: IncomingUpload },
+): Promise<UploadAnswer> {
+  const target = await transactionUploadTarget(ctx, id);
+  return storeUpload(ctx, { target, file: await file.receive() });
 }
 
-/** Library forms are the owner's; the owner procedure has checked who calls. */
-export function libraryUploadTarget(ctx: CallerContext): UploadTarget {
-  return { transactionId: null, uploadedBy: ctx.user.id };
+/** A file of the forms library: the owner's alone (403 for anyone else, before a byte is read). */
+export async function uploadLibraryForm(
+  ctx: CallerContext,
+  { file }: { file: IncomingUpload },
+): Promise<UploadAnswer> {
+  assertOwner(ctx.user);
+  return storeUpload(ctx, {
+    target: { transactionId: null, uploadedBy: ctx.user.id },
+    file: await file.receive(),
+  });
+}
+
+/** Who may upload to the transaction (see uploadTransactionDocument), and whose file it will be. */
+export async function transactionUploadTarget(ctx: CallerContext, id: string): Promise<UploadTarget> {
+  await assertVisible(ctx, { id }, { toChange: true });
+  return { transactionId: id, uploadedBy: ctx.user.id };
 }
 
 /** A file as the transport hands it over. */
@@ -117,8 +138,8 @@ async function* headThenRest(head: Buffer, rest: Readable, hash: Hash, kept?: Ke
 }
 
 /**
- * Stores the file for the target and records it; the answer of both upload routes. The target
- * comes from transactionUploadTarget or libraryUploadTarget, which decided who may upload.
+ * Stores the file for the target and records it: a building block of the upload operations
+ * above, which decide who may upload before they call it.
  */
 export async function storeUpload(
   ctx: ServiceContext,

@@ -350,7 +350,11 @@ function validInputs(w: World): Record<string, unknown> {
     'notificationSettings.detectTimezone': { timezone: 'Asia/Tokyo' },
     'notificationSettings.unsubscribe': { token: w.unsubscribeToken },
     'rejectionReasons.update': { code: 'missing-signature', label: 'Missing signature', active: true },
-    'uploads.transactionTarget': { id: transactionId },
+    // Over /trpc an upload's file cannot come (JSON carries no handle): these stop at validation
+    // once the caller is known; the multipart routes, fuzzed on their own, carry the file.
+    'uploads.transactionDocument': { id: transactionId },
+    'uploads.transactionPhotos': { id: transactionId, name: 'Inspection' },
+    'uploads.libraryForm': {},
     'transactions.split': {
       id: transactionId,
       key: w.packetKey,

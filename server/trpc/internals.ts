@@ -23,8 +23,8 @@ import { zodSchemaOf } from './sync-parse';
 /**
  * What the project reads of tRPC beyond its public API, in this one module, read-only: tRPC
  * cannot list a router's procedures, read a procedure's meta, type or schemas, or shape an error
- * outside its adapters, and the REST adapter (server/rest/), the query hook
- * (server/plugins/trpc-queries.ts), the WebSocket server, /metrics and the cross-cutting tests
+ * outside its adapters, and the REST adapter (server/rest/), the tRPC HTTP hook
+ * (server/plugins/trpc-calls.ts), the WebSocket server, /metrics and the cross-cutting tests
  * need that. Nothing here writes to tRPC's objects. internals.test.ts pins each behaviour relied
  * on, so a tRPC upgrade that changes one fails that test by name instead of somewhere downstream.
  *
@@ -98,7 +98,7 @@ export function httpStatusOf(results: CallResult | CallResult[]): number {
   return getHTTPStatusCode(results);
 }
 
-/** A message of tRPC's WebSocket protocol, as its own adapter reads it (server/realtime/live-sockets.ts). */
+/** A message of tRPC's WebSocket protocol, as its own adapter reads it (server/websocket/live-sockets.ts). */
 export type SocketMessage = ReturnType<typeof parseTRPCMessage>;
 
 /** Reads one message of the WebSocket protocol; throws on anything tRPC's adapter would refuse. */
@@ -116,8 +116,11 @@ export const parseConnectionParams: (data: unknown) => Record<string, string | u
  * tRPC's input and output validators, the resolver) with tRPC's semantics, each given the call's
  * options, the procedure's meta, the current input and a `next` that merges the context it is
  * given and may replace the input or the raw input; whatever one throws becomes a failed result
- * there. The REST adapter, the query hook and the WebSocket server call procedures this way;
- * tRPC's own adapters and callers run the same middlewares through tRPC's runner.
+ * there. The one way every transport calls a procedure: the REST adapter, tRPC's plain HTTP
+ * queries and mutations (server/plugins/trpc-calls.ts), the WebSocket server, the multipart
+ * uploads and the CSV exports. What tRPC's adapter still answers itself (streaming requests,
+ * subscriptions over SSE) and the tests' createCaller run the same middlewares through tRPC's
+ * runner.
  *
  * Not through tRPC's runner here: its callRecursive copies the call's options twice at every
  * level, with a build helper that defines one property at a time, and a list call has four

@@ -1,7 +1,7 @@
 import { Button, Group, Kbd, Stack, Text, Textarea } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { Fragment, type KeyboardEvent } from 'react';
-import { TOUCH_ONLY_QUERY } from '../../layout/breakpoints';
+import { TOUCH_ONLY_QUERY } from '../../breakpoints';
 import type { Decision } from './decision';
 import { ReasonChips } from './ReasonChips';
 

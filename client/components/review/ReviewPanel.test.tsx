@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { complianceMessages } from '../../../shared/messages';
 import type { ReviewQueueItem } from '../../../shared/schemas/compliance';
-import { PHONE_QUERY, TOUCH_ONLY_QUERY } from '../../layout/breakpoints';
+import { PHONE_QUERY, TOUCH_ONLY_QUERY } from '../../breakpoints';
 import { deviceMatching } from '../../test-utils/media';
 import { renderWithProviders } from '../../test-utils/render';
 import { queueItem, reasons, waiverItem } from '../../test-utils/review-queue';

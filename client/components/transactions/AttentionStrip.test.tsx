@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AttentionAnswer } from '../../../shared/schemas/dashboard';
-import { PHONE_QUERY } from '../../layout/breakpoints';
+import { PHONE_QUERY } from '../../breakpoints';
 import { Home } from '../../pages/Home';
 import { deviceMatching } from '../../test-utils/media';
 import { renderWithProviders } from '../../test-utils/render';

@@ -5,7 +5,7 @@ import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
 import type { AttentionAnswer } from '../../../shared/schemas/dashboard';
-import { PHONE_QUERY } from '../../layout/breakpoints';
+import { PHONE_QUERY } from '../../breakpoints';
 import { routeTo } from '../../paths';
 import { useTRPC } from '../../trpc';
 import { checklistAnchor, KEY_DATES_ANCHOR } from './anchors';

@@ -6,7 +6,7 @@ import { toasts } from '../../../shared/messages';
 import type { Transaction } from '../../../shared/schemas/transactions';
 import { serverMessageOf } from '../../api/errors';
 import { transactionUploadPath, uploadFile } from '../../api/upload';
-import { PHONE_QUERY } from '../../layout/breakpoints';
+import { PHONE_QUERY } from '../../breakpoints';
 import { UploadProgress } from '../UploadProgress';
 import type { Packet } from './SplitPacketModal';
 import { useFileDrop } from './useFileDrop';

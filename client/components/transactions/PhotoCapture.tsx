@@ -19,7 +19,7 @@ import { MAX_IMAGES_PER_UPLOAD } from '../../../shared/schemas/intake';
 import type { UploadAnswer } from '../../../shared/schemas/transactions';
 import { serverMessageOf } from '../../api/errors';
 import { transactionImagesPath, uploadFile } from '../../api/upload';
-import { PHONE_QUERY } from '../../layout/breakpoints';
+import { PHONE_QUERY } from '../../breakpoints';
 import { UploadProgress } from '../UploadProgress';
 import { today } from './key-dates';
 

@@ -6,7 +6,7 @@ import { formatPageList } from '../../../shared/intake/pages';
 import { proposeRanges } from '../../../shared/intake/suggestions';
 import type { Transaction } from '../../../shared/schemas/transactions';
 import { serverMessageOf } from '../../api/errors';
-import { PHONE_QUERY } from '../../layout/breakpoints';
+import { PHONE_QUERY } from '../../breakpoints';
 import { notifySuccess } from '../../notify';
 import { useTRPC } from '../../trpc';
 import { openPacketPdf, type PacketPdf } from './packet-pdf';

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
 import { intakeMessages } from '../../../shared/messages';
-import { MAX_IMAGES_PER_UPLOAD } from '../../../shared/schemas/intake';
+import { MAX_IMAGES_PER_UPLOAD, MAX_PHOTOS_NAME } from '../../../shared/schemas/intake';
 import type { PageImage } from '../../documents/images';
 import { AppError } from '../../errors';
-import type { ServiceContext } from '../context';
-import { type IncomingFile, storeUpload, type UploadTarget } from '../uploads';
+import type { CallerContext, ServiceContext } from '../context';
+import { type IncomingFile, storeUpload, transactionUploadTarget, type UploadTarget } from '../uploads';
 
 /** One photo as the transport hands it over: its bytes, and whether the size limit cut them. */
 export type IncomingPhoto = { bytes: Buffer; truncated: boolean };
@@ -21,12 +21,27 @@ const PHOTO_TYPES = new Set([
 ]);
 
 /**
+ * Photos of one document, uploaded to a transaction: who may is decided first, as for any
+ * document of it (uploads.ts, uploadTransactionDocument), so a refused caller's photos are never
+ * read; then the name, then the photos.
+ */
+export async function uploadTransactionPhotos(
+  ctx: CallerContext,
+  { id, photos, name }: { id: string; photos: AsyncIterable<IncomingPhoto>; name?: string | undefined },
+) {
+  const target = await transactionUploadTarget(ctx, id);
+  if (name !== undefined && name.length > MAX_PHOTOS_NAME)
+    throw new AppError('BAD_REQUEST', intakeMessages.photosNameTooLong(MAX_PHOTOS_NAME));
+  return storePhotos(ctx, { target, photos, name });
+}
+
+/**
  * Photos of one document (POST /api/uploads/transactions/{id}/images): each checked and turned
  * into a page as it arrives (only the small page images are held), then one PDF, stored and
  * pre-checked like any upload, named as the caller asks. A photo that is not an image, too large or undecodable refuses the
  * whole upload, naming it by its place.
  */
-export async function storePhotos(
+async function storePhotos(
   ctx: ServiceContext,
   {
     target,

@@ -11,7 +11,7 @@ import type {
   WebhookEventType,
 } from '../../../shared/schemas/webhooks';
 import { AppError } from '../../errors';
-import { enqueueJobs, JOB_KINDS } from '../../jobs/enqueue';
+import { enqueueJobs, JOB_KINDS } from '../../queue/enqueue';
 import { AddressRefused, resolveWebhookAddresses } from '../../webhooks/addresses';
 import { newWebhookSecret } from '../../webhooks/signing';
 import { actorOf, recordAudit } from '../audit';

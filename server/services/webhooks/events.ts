@@ -2,7 +2,7 @@ import type { WebhookEventType } from '../../../shared/schemas/webhooks';
 import type { Tx } from '../../db/client';
 import { Prisma } from '../../db/generated/client';
 import type { AppDeps } from '../../deps';
-import { JOB_KINDS } from '../../jobs/enqueue';
+import { JOB_KINDS } from '../../queue/enqueue';
 import type { ServiceContext } from '../context';
 
 /**

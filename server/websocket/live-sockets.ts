@@ -28,9 +28,9 @@ import type { HeapCompaction } from './heap-compaction';
  * races every event of a subscription with the abort signal. Most sockets do one thing for hours:
  * hold the notification stream and receive a few events. This module speaks the same protocol to
  * the same client (wsLink, connectionParams, tracked events, PING/PONG, subscription.stop, the
- * same error shapes through the same errorFormatter; server/realtime/live.test.ts and
+ * same error shapes through the same errorFormatter; server/websocket/live.test.ts and
  * server/trpc/procedures.test.ts drive it with tRPC's own client), calls procedures through
- * tRPC's runner like every transport, and differs in cost only:
+ * callProcedure (server/trpc/internals.ts) like every transport, and differs in cost only:
  * - one small object per connection whose methods live on its prototype;
  * - nothing of the upgrade request kept beyond the facts the context needs (token, address, id);
  * - one keep-alive sweep for all sockets instead of two timers each;
@@ -64,7 +64,7 @@ export type LiveSocketOptions = {
   }): void;
   /** The server sends PING after `pingMs` without a message and ends the socket `pongWaitMs` later. */
   keepAlive: { pingMs: number; pongWaitMs: number };
-  /** Collects the garbage of connection storms (server/realtime/heap-compaction.ts). */
+  /** Collects the garbage of connection storms (server/websocket/heap-compaction.ts). */
   heapCompaction?: HeapCompaction;
 };
 

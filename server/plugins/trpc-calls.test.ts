@@ -9,8 +9,9 @@ import { captureLogs } from '../test/log-capture';
 import { protectedProcedure, publicProcedure, router } from '../trpc/init';
 
 /**
- * server/plugins/trpc-queries.ts answers plain tRPC GET queries itself (for speed). It must
- * answer exactly what tRPC's own adapter answers: every request below goes to an app with the
+ * server/plugins/trpc-calls.ts answers plain tRPC queries (GET) and mutations (POST with a JSON
+ * body) through callProcedure, the entry every transport shares. It must answer exactly what
+ * tRPC's own adapter answers: every request below goes to an app with the
  * fast path and to one without it, and status, body and the headers a client reads must match.
  * The cases the fast path claims must really be answered by it (it sets content-length; the
  * adapter streams its Response), or the comparison would prove nothing.
@@ -30,7 +31,7 @@ beforeAll(async () => {
   const clock = new TestClock();
   const deps = testDeps(database.db, { clock });
   fast = buildTestApp(deps, { loggerInstance: fastLog.logger });
-  adapterOnly = buildTestApp(deps, { trpcQueriesFastPath: false, loggerInstance: adapterLog.logger });
+  adapterOnly = buildTestApp(deps, { trpcAdapterOnly: true, loggerInstance: adapterLog.logger });
   const agentRow = await createUser(database.db);
   const adminRow = await createAdmin(database.db);
   agent = { id: agentRow.id, token: await accessTokenFor(agentRow, { now: clock.now() }) };
@@ -47,7 +48,23 @@ const batchOf = (paths: string[], inputs: unknown[]) =>
 const single = (path: string, input: unknown) =>
   `/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`;
 
-type Case = { name: string; url: () => string; token?: () => string; headers?: Record<string, string> };
+type Case = {
+  name: string;
+  url: () => string;
+  token?: () => string;
+  headers?: Record<string, string>;
+  /** A POST with this body (text, sent as it is); a GET without one. */
+  body?: () => string;
+};
+
+/** A POST of mutations as tRPC's httpBatchLink sends it: a JSON body, `{"0": input, ...}` in a batch. */
+const mutation = (name: string, paths: string[], inputs: () => unknown[], token?: () => string): Case => ({
+  name,
+  url: () => `/trpc/${paths.join(',')}?batch=1`,
+  body: () => JSON.stringify({ ...inputs() }),
+  headers: { 'content-type': 'application/json' },
+  ...(token ? { token } : {}),
+});
 
 /** Plain GET queries: the fast path answers these. */
 const claimed: Case[] = [
@@ -121,6 +138,39 @@ const claimed: Case[] = [
     url: () => batchOf(['adminTransactions.search'], [{ term: 'élm row ✓' }]),
     token: () => admin.token,
   },
+  // Mutations: each runs once on each app, so only those that answer alike when repeated.
+  mutation(
+    'a mutation, as the client sends it',
+    ['notifications.markAllRead'],
+    () => [{ userId: agent.id }],
+    () => agent.token,
+  ),
+  mutation(
+    'a batch of two mutations, one refused (207)',
+    ['notifications.markAllRead', 'notifications.markAllRead'],
+    () => [{ userId: agent.id }, { userId: admin.id }],
+    () => agent.token,
+  ),
+  mutation(
+    'a mutation refused (403)',
+    ['notifications.markAllRead'],
+    () => [{ userId: admin.id }],
+    () => agent.token,
+  ),
+  mutation(
+    'a mutation with invalid input (400)',
+    ['notifications.markAllRead'],
+    () => [{ userId: 'nope' }],
+    () => agent.token,
+  ),
+  mutation('an anonymous mutation (401)', ['notifications.markAllRead'], () => [{ userId: agent.id }]),
+  {
+    name: 'a mutation not in a batch, the media type in capitals with a charset',
+    url: () => '/trpc/notifications.markAllRead',
+    body: () => JSON.stringify({ userId: agent.id }),
+    headers: { 'content-type': 'Application/JSON; charset=utf-8' },
+    token: () => agent.token,
+  },
 ];
 
 /** Everything else stays with tRPC's adapter; compared all the same. */
@@ -142,6 +192,48 @@ const leftToTheAdapter: Case[] = [
     url: () => batchOf(['transactions.list'], [{ userId: agent.id }]),
     token: () => agent.token,
     headers: { 'trpc-accept': 'application/jsonl' },
+  },
+  mutation(
+    'a query sent as POST',
+    ['transactions.list'],
+    () => [{ userId: agent.id }],
+    () => agent.token,
+  ),
+  {
+    ...mutation(
+      'a mutation whose body is not JSON',
+      ['notifications.markAllRead'],
+      () => [],
+      () => agent.token,
+    ),
+    body: () => '{nope',
+  },
+  {
+    ...mutation(
+      'a mutation with an empty body',
+      ['notifications.markAllRead'],
+      () => [],
+      () => agent.token,
+    ),
+    body: () => '',
+  },
+  {
+    ...mutation(
+      'a mutation sent as text/plain',
+      ['notifications.markAllRead'],
+      () => [{ userId: agent.id }],
+      () => agent.token,
+    ),
+    headers: { 'content-type': 'text/plain' },
+  },
+  {
+    ...mutation(
+      'a batch whose body is not an object',
+      ['notifications.markAllRead'],
+      () => [],
+      () => agent.token,
+    ),
+    body: () => '[1]',
   },
 ];
 
@@ -173,9 +265,10 @@ async function bothWithLogs(
   apps: readonly [FastifyInstance, FastifyInstance] = [fast, adapterOnly],
 ) {
   const request = {
-    method: 'GET' as const,
+    method: test.body ? ('POST' as const) : ('GET' as const),
     url: test.url(),
     headers: { ...(test.token ? { authorization: `Bearer ${test.token()}` } : {}), ...test.headers },
+    ...(test.body ? { payload: test.body() } : {}),
   };
   const mine = await logged(fastLog, () => apps[0].inject(request));
   const theirs = await logged(adapterLog, () => apps[1].inject(request));
@@ -189,7 +282,7 @@ async function both(test: Case) {
   return [mine, theirs] as const;
 }
 
-describe('plain tRPC GET queries', () => {
+describe('plain tRPC queries and mutations', () => {
   it.each(claimed)('$name: answered by the fast path exactly as by the adapter', async (test) => {
     const [mine, theirs] = await both(test);
     expect(mine.statusCode).toBe(theirs.statusCode);
@@ -243,7 +336,7 @@ describe('failures on the server side', () => {
     failingFast = buildTestApp(deps, { api, loggerInstance: fastLog.logger });
     failingAdapter = buildTestApp(deps, {
       api,
-      trpcQueriesFastPath: false,
+      trpcAdapterOnly: true,
       loggerInstance: adapterLog.logger,
     });
   });

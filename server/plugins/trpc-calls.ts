@@ -16,22 +16,24 @@ import {
 import { routeHooks } from './route-hooks';
 
 /**
- * tRPC queries over HTTP GET, answered without tRPC's Fetch adapter. tRPC 11 turns every Node
- * request into a Fetch Request (Headers, URL, AbortController) and its answer into a Fetch Response
- * that Fastify then streams out: on Node 20 that costs about as much CPU as the rest of a query.
- * What it buys (`npm run bench -- api-list`, 2026-12-02): the tRPC list at 1.26x raw Fastify +
- * pg's CPU per answer and 1.01 of its requests/s with this hook, 2.44x and 0.55 through tRPC's
- * adapter alone (goals 1.5x and 0.85).
+ * tRPC's HTTP calls answered through callProcedure (server/trpc/internals.ts), the one entry every
+ * transport calls a procedure by, instead of tRPC's Fetch adapter and runner. tRPC 11 turns every
+ * Node request into a Fetch Request (Headers, URL, AbortController) and its answer into a Fetch
+ * Response that Fastify then streams out: on Node 20 that costs about as much CPU as the rest of
+ * a query. What it buys (`npm run bench -- api-list`, 2026-12-02): the tRPC list at 1.26x raw
+ * Fastify + pg's CPU per answer and 1.01 of its requests/s with this hook, 2.44x and 0.55
+ * through tRPC's adapter alone (goals 1.5x and 0.85).
  *
- * For the plain case, queries sent as GET and answered as one JSON document (what the client's
- * httpBatchLink sends), this hook calls the procedures through tRPC's own runner and writes the
- * answer with tRPC's own functions: the same error shapes (our errorFormatter), the same statuses
- * (207 for a batch of mixed outcomes), the same onError. Everything else (mutations,
- * subscriptions, streaming requests, unknown paths, unreadable input) is left to tRPC's adapter,
- * untouched.
+ * The plain cases are answered here: queries sent as GET and mutations sent as POST with a JSON
+ * body, answered as one JSON document (what the client's httpBatchLink sends). The answer is
+ * written with tRPC's own functions: the same error shapes (our errorFormatter), the same statuses
+ * (207 for a batch of mixed outcomes), the same onError. Everything else (subscriptions,
+ * streaming requests, other content types, unknown paths, a call of the wrong method, unreadable
+ * input) is left to tRPC's adapter, untouched: it answers those with an error before any
+ * procedure runs, or, for a subscription over SSE, runs it.
  */
 
-export type TrpcQueriesOptions = {
+export type TrpcCallsOptions = {
   router: AnyRouter;
   /** The context tRPC's adapter would make for this request. */
   createContext(req: FastifyRequest): Promise<Context>;
@@ -40,7 +42,7 @@ export type TrpcQueriesOptions = {
     path: string;
     input: unknown;
     ctx: Context;
-    type: 'query';
+    type: CallType;
     req: FastifyRequest;
   }): void;
   /** The route tRPC's adapter serves, e.g. /trpc/:path. */
@@ -48,6 +50,12 @@ export type TrpcQueriesOptions = {
 };
 
 type Call = { path: string; input: unknown; procedure: AnyProcedure };
+/** What this hook answers: a query sent as GET, a mutation as POST. */
+type CallType = 'query' | 'mutation';
+const TYPE_OF_METHOD: ReadonlyMap<string, CallType> = new Map([
+  ['GET', 'query'],
+  ['POST', 'mutation'],
+]);
 
 /** A %-escape of a byte over 0x7F (UTF-8 of non-ASCII text), or a malformed one. */
 const ESCAPE_BEYOND_ASCII = /%(?![0-7][0-9A-Fa-f])/;
@@ -77,15 +85,34 @@ function queryParameters(req: FastifyRequest): { batch: string | null; input: st
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A plain GET query request: its calls, and whether they came as a batch. */
-type Queries = { calls: Call[]; batch: boolean };
+/** A plain request: its calls, of one type, and whether they came as a batch. */
+type Calls = { calls: Call[]; type: CallType; batch: boolean };
 
-/** The calls of a plain GET query request, or undefined for anything tRPC's adapter should see. */
-function queryCalls(
+/** The text of the body tRPC's adapter would read as JSON, or null when it is not that. */
+function jsonBodyText(req: FastifyRequest): string | null {
+  // tRPC reads a body as JSON for this media type only (case aside, parameters ignored).
+  const mediaType = String(req.headers['content-type'] ?? '')
+    .split(';', 1)[0]
+    ?.trim()
+    .toLowerCase();
+  if (mediaType !== 'application/json') return null;
+  // tRPC's plugin hands its route the body as text; anything else is not what it would read.
+  return typeof req.body === 'string' ? req.body : null;
+}
+
+/** The inputs of the request, as JSON text: the query string's (GET) or the body (POST). */
+function inputText(req: FastifyRequest, type: CallType, parameters: { input: string | null }) {
+  return type === 'query' ? parameters.input : jsonBodyText(req);
+}
+
+/** The calls of a plain request, or undefined for anything tRPC's adapter should see. */
+function plainCalls(
   router: AnyRouter,
   procedures: ReadonlyMap<string, AnyProcedure>,
   req: FastifyRequest,
-): Queries | undefined {
+): Calls | undefined {
+  const type = TYPE_OF_METHOD.get(req.method);
+  if (!type) return undefined;
   // A streaming answer (httpBatchStreamLink, SSE) is the adapter's business.
   if (req.headers['trpc-accept'] !== undefined) return undefined;
   // A fragment never belongs in a request; the adapter's URL parser decides what it means.
@@ -102,10 +129,12 @@ function queryCalls(
   const parameters = queryParameters(req);
   const batch = parameters.batch === '1';
   const paths = batch ? path.split(',') : [path];
-  const inputText = parameters.input;
+  const text = inputText(req, type, parameters);
+  // A POST without a JSON body (an empty one included) is the adapter's to refuse.
+  if (type === 'mutation' && !text) return undefined;
   let inputs: unknown;
   try {
-    inputs = inputText ? JSON.parse(inputText) : undefined;
+    inputs = text ? JSON.parse(text) : undefined;
   } catch {
     return undefined;
   }
@@ -113,7 +142,7 @@ function queryCalls(
   const calls: Call[] = [];
   for (const [index, callPath] of paths.entries()) {
     const procedure = procedures.get(callPath);
-    if (!procedure || procedureTypeOf(procedure) !== 'query') return undefined;
+    if (!procedure || procedureTypeOf(procedure) !== type) return undefined;
     const raw = batch ? (inputs as Record<string, unknown> | undefined)?.[index] : inputs;
     calls.push({
       path: callPath,
@@ -121,26 +150,26 @@ function queryCalls(
       procedure,
     });
   }
-  return { calls, batch };
+  return { calls, type, batch };
 }
 
 async function answer(
-  options: TrpcQueriesOptions,
+  options: TrpcCallsOptions,
   req: FastifyRequest,
   reply: FastifyReply,
-  { calls, batch }: Queries,
+  { calls, type, batch }: Calls,
   ctx: Context,
 ) {
   const { router } = options;
   const results = await Promise.all(
     calls.map(async ({ path, input }, batchIndex): Promise<CallResult> => {
       try {
-        const data = await callProcedure({ router, path, type: 'query', ctx, input, batchIndex });
+        const data = await callProcedure({ router, path, type, ctx, input, batchIndex });
         return { result: { data } };
       } catch (cause) {
         const error = toTRPCError(cause);
-        options.onError({ error, path, input, ctx, type: 'query', req });
-        return { error: errorShapeOf(router, { error, type: 'query', path, input, ctx }) };
+        options.onError({ error, path, input, ctx, type, req });
+        return { error: errorShapeOf(router, { error, type, path, input, ctx }) };
       }
     }),
   );
@@ -158,19 +187,18 @@ async function answer(
   );
 }
 
-export const trpcQueries = fp<TrpcQueriesOptions>(async (app, options) => {
+export const trpcCalls = fp<TrpcCallsOptions>(async (app, options) => {
   const procedures = proceduresOf(options.router);
-  const answerQueries = async (req: FastifyRequest, reply: FastifyReply) => {
-    if (req.method !== 'GET') return;
-    const queries = queryCalls(options.router, procedures, req);
-    if (!queries) return;
+  const answerCalls = async (req: FastifyRequest, reply: FastifyReply) => {
+    const calls = plainCalls(options.router, procedures, req);
+    if (!calls) return;
     let ctx: Context;
     try {
       ctx = await options.createContext(req);
     } catch {
       return; // the adapter makes it again and answers the failure in its own way
     }
-    await answer(options, req, reply, queries, ctx);
+    await answer(options, req, reply, calls, ctx);
     return reply;
   };
   // On tRPC's route only, where an app-wide hook would run (and return) on every other request.
@@ -178,6 +206,6 @@ export const trpcQueries = fp<TrpcQueriesOptions>(async (app, options) => {
   // run first. First among the route's own preHandlers, where an app-wide one would run.
   app.addHook('onRoute', (route) => {
     if (route.url !== options.routeUrl) return;
-    route.preHandler = [answerQueries, ...routeHooks(route.preHandler)];
+    route.preHandler = [answerCalls, ...routeHooks(route.preHandler)];
   });
 });

@@ -7,10 +7,10 @@ import type { Context } from '../trpc/context';
 import { LiveSocketServer } from './live-sockets';
 
 /**
- * The protocol details of server/realtime/live-sockets.ts that the application's tests do not
+ * The protocol details of server/websocket/live-sockets.ts that the application's tests do not
  * reach with the real client (keep-alive timing, stops, malformed messages). The procedures and
  * the authentication over a socket are tested through the app (server/trpc/procedures.test.ts,
- * server/realtime/live.test.ts, the authorization matrix).
+ * server/websocket/live.test.ts, the authorization matrix).
  */
 
 const t = initTRPC.context<Context>().create();

@@ -6,15 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Notification } from '../../shared/schemas/notifications';
 import type { Transaction } from '../../shared/schemas/transactions';
+import { createNotificationBus } from '../realtime/bus';
 import { runSql } from '../test/databases';
 import { accessTokenFor, createAdmin, createTemplate, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
 import { until } from '../test/until';
 import type { AppRouter } from '../trpc/router';
-import { createNotificationBus } from './bus';
 
 /**
- * Live notifications across instances (DESIGN.md section 7, issue 5): two apps on one database,
+ * Live notifications across instances: two apps on one database,
  * each with its own LISTEN connection, real WebSockets from a tRPC client.
  */
 

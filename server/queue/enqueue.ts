@@ -1,13 +1,13 @@
 import type { Prisma } from '../db/generated/client';
 
 /**
- * Adding jobs (issue 19): one statement on the caller's database transaction, so a job exists
+ * Adding jobs: one statement on the caller's database transaction, so a job exists
  * exactly when the change that causes it commits (a rolled-back change leaves no job, and no
  * committed change is without its job). graphile-worker's add_jobs takes a batch: a thousand
  * mails of one event cost one round trip.
  */
 
-/** Every kind of job, named once: the task list (server/jobs/index.ts) is keyed by these. */
+/** Every kind of job, named once: the task list (server/jobs/tasks.ts) is keyed by these. */
 export const JOB_KINDS = {
   // Colons, not dots: graphile-worker's crontab takes only [_a-zA-Z0-9:/-] in a task name.
   sendMail: 'mail:send',
