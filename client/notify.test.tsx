@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 describe('toasts', () => {
-  it('appear top-right on a wide screen (spec section 8)', async () => {
+  it('appear top-right on a wide screen', async () => {
     expect(await positionOfToast('Form added successfully')).toBe('top-right');
   });
 

@@ -8,12 +8,12 @@ import { PHONE_QUERY } from './breakpoints';
 import classes from './notify.module.css';
 
 /**
- * The toasts of spec section 8. Position and auto-close (top-right, 5 s) are set once here, on
+ * The toasts. Position and auto-close (top-right, 5 s) are set once here, on
  * the one <Toasts /> of App.tsx, so callers only say what happened.
  */
 
 /**
- * Where toasts appear: top-right as the spec says, below the page's heading row (notify.module.css).
+ * Where toasts appear: top-right, below the page's heading row (notify.module.css).
  * On a phone a toast is as wide as the screen, and at the top it would cover the top bar (with its
  * bell) and the page's way back: there they rise from the bottom edge instead.
  */
@@ -38,14 +38,17 @@ export function notifyWarning(message: string): void {
   notifications.show({ color: 'yellow', message });
 }
 
-/** `title` is the spec's wording; `message`, when given, says why (the server's own words). */
+/**
+ * `title` is the product's wording (shared/messages.ts); `message`, when given, says why (the
+ * server's own words).
+ */
 export function notifyError(title: string, message?: string): void {
   notifications.show(message ? { color: 'red', title, message } : { color: 'red', message: title });
 }
 
 /**
- * A failed load as a toast with a Retry button (the spec's lists fail
- * silently; ours say so). It stays until the load succeeds, Retry is pressed, or the page goes.
+ * A failed load as a toast with a Retry button (a list that failed silently would look empty;
+ * ours says so). It stays until the load succeeds, Retry is pressed, or the page goes.
  * `id` keeps one toast per source, so repeated failures replace it instead of stacking.
  */
 export function useLoadFailureToast(id: string, title: string, error: unknown, retry: () => unknown): void {

@@ -1,5 +1,5 @@
 /**
- * Every client route: spec section 2, plus the two e-mailed links (verification and reset). A module
+ * Every client route, the e-mailed links included (verification and reset). A module
  * of its own, apart from routes.tsx, so code below the pages (token refresh, the shell) can name
  * a path without importing every page.
  */
@@ -15,7 +15,7 @@ export const paths = {
   unsubscribe: '/unsubscribe/:token',
   home: '/home',
   transaction: '/home/transactions/:id',
-  // The spec's other reading of the transaction detail path, redirected to the one above.
+  // The other spelling of the transaction detail path, redirected to the one above.
   transactionAlias: '/transactions/:id',
   forms: '/forms',
   tutorials: '/tutorials',

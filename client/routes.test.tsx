@@ -78,7 +78,7 @@ describe('routes', () => {
     expect(screen.queryByRole('heading', { name: 'Sign in' })).not.toBeInTheDocument();
   });
 
-  it('ignores an access token without a user id (the spec keys on the user id)', async () => {
+  it('ignores an access token without a user id (signed in means a stored user id)', async () => {
     window.localStorage.setItem(STORAGE_KEYS.accessToken, 'header.payload.signature');
     const { history } = renderRoutes('/');
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeVisible();

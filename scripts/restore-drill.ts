@@ -1,5 +1,5 @@
 /**
- * The restore drill of docs/DEPLOYMENT.md (section 6), end to end, on a PostgreSQL you name:
+ * The restore drill of docs/DEPLOYMENT.md, section 6, end to end, on a PostgreSQL you name:
  *
  *   DRILL_ADMIN_URL=postgresql://postgres@127.0.0.1:5432/postgres npx tsx scripts/restore-drill.ts
  *

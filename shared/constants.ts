@@ -1,4 +1,4 @@
-/** Business constants of spec section 9, shared by the server and the client. */
+/** Business constants, shared by the server and the client. */
 
 export const PAGE_SIZE = 10;
 /** Upper bound a client may ask for in one page; keeps a single answer small. */
@@ -19,7 +19,7 @@ export const NO_ROLE = '-';
 export const ROLES = ['user', 'admin'] as const;
 export const FORM_STATUSES = ['pending', 'accepted', 'rejected'] as const;
 
-/** Browser storage keys (spec section 3). */
+/** Browser storage keys, exactly as the product names them. */
 export const STORAGE_KEYS = {
   accessToken: 'accessToken',
   refreshToken: 'refreshToken',

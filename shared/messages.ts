@@ -1,12 +1,13 @@
 /**
- * Every user-visible string the spec quotes, verbatim. Server and client import these so a
- * message is written once; tests assert against the same constants AND against the spec's text.
+ * Every user-visible string of the product, verbatim. Server and client import these so a
+ * message is written once; tests assert against the same constants AND against the literal
+ * text, typed out in the test.
  */
 
 import { ACCEPTED_FILE_TYPES_TEXT } from './file-types';
 
 export const validation = {
-  // Login (spec 5)
+  // Login
   emailRequired: 'Email is required',
   invalidEmailFormat: 'Invalid email format',
   passwordRequired: 'Password is required',
@@ -98,7 +99,7 @@ export const ui = {
   seeMore: 'See more',
 } as const;
 
-/** Answers of the API itself, not quoted by the spec. */
+/** Answers of the API itself: our own wording, where the product's screens fix none. */
 export const apiMessages = {
   notSignedIn: 'You must be signed in',
   sessionInvalid: 'Your session has expired. Please sign in again.',

@@ -11,7 +11,7 @@ type RawAnswer = { status: number; statusText: string; body: string; contentType
 
 /**
  * One multipart POST with XMLHttpRequest rather than fetch: only XHR reports upload progress,
- * which the spec's "uploading with percent" state needs (section 4).
+ * which the file field's "uploading with percent" state needs.
  */
 function send(
   path: string,

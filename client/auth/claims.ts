@@ -31,7 +31,7 @@ export function roleFromToken(token: string | null): Role {
     }
     return 'user';
   } catch {
-    // Spec section 8: a failed decode is logged only.
+    // A failed decode is logged only, never shown to the user.
     if (token !== lastUnreadableToken) {
       lastUnreadableToken = token;
       console.warn('The stored access token could not be decoded; showing the user navigation.');

@@ -5,7 +5,7 @@ import { clearSession, getRefreshToken, setSession } from './session';
 
 /**
  * What happens after a 401: one silent refresh with the stored refresh
- * token, then one retry; only when that fails does the user see the spec's alert and sign-in.
+ * token, then one retry; only when that fails does the user see the session-expired alert and sign-in.
  * Shared by the tRPC link and the uploader so both take the same, single refresh.
  */
 
@@ -18,7 +18,7 @@ export type SessionRefresher = {
    * left. Resolves true when the request should be retried once with the tokens now stored.
    */
   recover: (refreshTokenAtSend: string | null) => Promise<boolean>;
-  /** The session is over: the spec's alert, storage cleared, off to sign-in. */
+  /** The session is over: the session-expired alert, storage cleared, off to sign-in. */
   expire: () => void;
 };
 

@@ -5,7 +5,7 @@ import { clearSession, getAccessToken, getRefreshToken, getUserId, isSignedIn, s
 const session = { accessToken: 'access.jwt.token', refreshToken: 'opaque-refresh', userId: 'user-1' };
 
 describe('session storage', () => {
-  it('stores the three items under the spec keys', () => {
+  it('stores the three items under the product keys', () => {
     setSession(session);
     expect(window.localStorage.getItem('accessToken')).toBe(session.accessToken);
     expect(window.localStorage.getItem('refreshToken')).toBe(session.refreshToken);

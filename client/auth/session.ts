@@ -1,7 +1,7 @@
 import { STORAGE_KEYS } from '../../shared/constants';
 
 /**
- * The browser's copy of the session (spec section 3): the only module that touches these
+ * The browser's copy of the session: the only module that touches these
  * localStorage keys, so sign-in, sign-out, token refresh and the route guard agree on them.
  */
 
@@ -47,7 +47,7 @@ export function clearSession(): void {
   }
 }
 
-/** The spec's route rules (section 2) key on the stored user id, not on the token. */
+/** The route guard keys on the stored user id, not on the token: signed in means a user id is stored. */
 export function isSignedIn(): boolean {
   return Boolean(getUserId());
 }

@@ -3,7 +3,7 @@ import { useTRPC } from '../trpc';
 import { getUserId } from './session';
 
 /**
- * Whether the signed-in account is the owner, the spec's "designated admin".
+ * Whether the signed-in account is the owner, the one "designated admin".
  * Only mirrors the server, which refuses the owner's actions to everyone else.
  */
 export function useIsOwner(): boolean {

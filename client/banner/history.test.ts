@@ -26,8 +26,8 @@ function run(...actions: BannerAction[]): BannerState {
 
 const byId = (state: BannerState, id: string) => state.elements.find((el) => el.id === id);
 
-describe('defaults (spec section 9)', () => {
-  it('are exactly the spec values', () => {
+describe('defaults', () => {
+  it('are exactly the product values', () => {
     expect(DEFAULT_TEXT).toEqual({
       type: 'text',
       text: 'Hello Banner!',

@@ -14,7 +14,7 @@ export type ImageElement = Extract<BannerElement, { type: 'image' }>;
 /** The smallest box an element may have, in stage pixels. */
 export const MIN_SIZE = 20;
 
-/** Spec section 9's defaults, exactly. */
+/** The product's defaults for each new element, exactly. */
 export const DEFAULT_TEXT = {
   type: 'text',
   text: 'Hello Banner!',

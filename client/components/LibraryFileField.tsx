@@ -24,7 +24,7 @@ type LibraryFileFieldProps = {
 };
 
 /**
- * The File field of a library form (spec sections 4 and 5): the file goes to POST
+ * The File field of a library form: the file goes to POST
  * /api/uploads/forms first (idle, uploading with percent, file URL set). Update may keep the
  * current file.
  */
@@ -94,7 +94,7 @@ export function LibraryFileField({
           </Anchor>
         )}
       </Group>
-      {/* The spec's hint, which names only the images; the picker offers every accepted type. */}
+      {/* The product's hint, which names only the images; the picker offers every accepted type. */}
       <Text size="xs" c="dimmed" id="library-form-file-hint">
         PNG, JPG, GIF up to 10MB
       </Text>

@@ -18,7 +18,7 @@ type LibraryItemModalProps = EditDialogProps<LibraryItem, LibraryItemValues> & {
   linkField: LibraryLinkField;
 };
 
-/** The add and update dialog of a library item (spec sections 4 and 5): a name and a link. */
+/** The add and update dialog of a library item: a name and a link. */
 export function LibraryItemModal({ opened, title, onClose, ...form }: LibraryItemModalProps) {
   return (
     <FormModal opened={opened} title={title} onClose={onClose}>
@@ -43,7 +43,7 @@ function LibraryItemForm({ linkField, initial, submitting, onSubmit, onCancel }:
   const submit = form.onSubmit(
     (values) => onSubmit(schema.parse(values)),
     (errors) => {
-      // Spec section 5: a missing file is also said with an alert.
+      // A missing file is also said with an alert, besides the field's message.
       if (linkField === 'file' && errors.link) window.alert(alerts.pleaseUploadFile);
     },
   );

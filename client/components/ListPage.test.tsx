@@ -58,7 +58,7 @@ describe('an empty list', () => {
       'templates.all': () => [],
     });
     expect(await screen.findByText(emptyHomeText.agent)).toBeVisible();
-    // The pager still gives the spec's count once the list has answered.
+    // The pager still gives its count once the list has answered.
     expect(screen.getByTestId('pager-summary')).toHaveTextContent('Showing 0 to 0 of 0 results');
     await user.click(screen.getByRole('button', { name: 'Create your first transaction' }));
     expect(screen.getByRole('dialog', { name: 'Create Transaction' })).toBeVisible();

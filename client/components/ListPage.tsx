@@ -35,7 +35,7 @@ export function useListPage(): ListPageState {
   return useContext(ListPageContext);
 }
 
-/** The frame of every list page of spec section 2: heading, Quick Search, then the table. */
+/** The frame of every list page: heading, Quick Search, then the table. */
 export function ListPage({ title, action, emptyAction = null, intro, onSearch, children }: ListPageProps) {
   // The list's own term, as the page's useListSearch trims it, so the empty state knows whether
   // it answers a search (offer to clear it) or is the plain list (offer to add).

@@ -21,7 +21,7 @@ export function visiblePages(page: number, totalPages: number): number[] {
 }
 
 /**
- * The spec's pager (section 2): 'Showing X to Y of Z results', previous/next, numbered pages.
+ * The pager: 'Showing X to Y of Z results', previous/next, numbered pages.
  * Until the list has answered there is no count to give: a first load shows no pager rather than
  * 'Showing 0 to 0 of 0 results' (a page change keeps the previous answer, and its pager).
  */

@@ -10,7 +10,7 @@ import { SubmitButton } from './SubmitButton';
 
 export const PROFILE_UPDATED = 'Profile updated successfully';
 
-/** The profile fields (spec section 5): the shared input without `userId`, which the page adds. */
+/** The profile fields: the shared input without `userId`, which the page adds. */
 const profileSchema = updateProfileInput.omit({ userId: true });
 
 type ProfileValues = {
@@ -75,8 +75,9 @@ export function ProfileForm({ profile }: { profile: PublicUser }) {
           key={form.key('phoneNumber')}
           {...form.getInputProps('phoneNumber')}
         />
-        {/* Read-only (spec section 2), not disabled: a disabled field is drawn too faint to read
-            and cannot be focused or copied; this one reads at full contrast on a filled ground. */}
+        {/* Read-only (the email cannot be changed here), not disabled: a disabled field is drawn
+            too faint to read and cannot be focused or copied; this one reads at full contrast on a
+            filled ground. */}
         <TextInput
           label="Email"
           type="email"

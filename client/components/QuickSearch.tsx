@@ -8,7 +8,7 @@ type QuickSearchProps = {
 };
 
 /**
- * The spec's 'Quick Search' box with its lowercase 'search' button (section 2), shared by every
+ * The 'Quick Search' box with its lowercase 'search' button, shared by every
  * list. Enter searches too.
  */
 export function QuickSearch({ onSearch }: QuickSearchProps) {

@@ -1,5 +1,5 @@
 /**
- * The sign-in page's decorative picture (spec: "a decorative photo"): houses before a city
+ * The sign-in page's decorative picture: houses before a city
  * skyline, drawn inline so the page loads nothing from elsewhere. Purely decorative, so hidden
  * from assistive technology.
  */

@@ -9,7 +9,7 @@ type TemplateDocumentsModalProps = {
   onClose: () => void;
 };
 
-/** Every document of one template, behind the table's 'See more' (spec section 2). */
+/** Every document of one template, behind the table's 'See more'. */
 export function TemplateDocumentsModal({
   opened,
   documents,
@@ -22,7 +22,7 @@ export function TemplateDocumentsModal({
       opened={opened}
       onClose={onClose}
       title={`Documents List (${all.length})`}
-      // The spec's Close button is the way out; a second close control would only repeat it.
+      // The dialog's Close button is the way out; a second close control would only repeat it.
       withCloseButton={false}
     >
       <List type="ordered" spacing="xs" mb="md">

@@ -29,7 +29,7 @@ import { DialogActions } from './DialogActions';
 import { type EditDialogProps, FormModal } from './FormModal';
 
 /**
- * The add and update dialog of a checklist template (spec sections 2, 3 and 5). The form holds
+ * The add and update dialog of a checklist template. The form holds
  * the documents as objects with a name, one input each; submitting maps them to `forms` strings.
  */
 
@@ -219,7 +219,7 @@ function TemplateForm({ initial, submitting, onSubmit, onCancel }: TemplateFormP
     initialValues: {
       type: initial?.type ?? '',
       role: initial?.role ?? '',
-      // One document field to start with (spec section 5), or the template's own documents.
+      // One document field to start with, or the template's own documents.
       documents: initial?.forms.length ? initial.forms.map((name) => documentField(name)) : [documentField()],
       // None to start with: most checklists have no optional documents.
       optional: (initial?.optionalForms ?? []).map((name) => documentField(name)),

@@ -1,6 +1,6 @@
 import { Group, Progress, Text } from '@mantine/core';
 
-/** The 'uploading with percent' state of a file field (spec section 4). */
+/** The 'uploading with percent' state of a file field. */
 export function UploadProgress({ percent }: { percent: number }) {
   return (
     <Group gap="sm" wrap="nowrap">

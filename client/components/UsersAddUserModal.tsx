@@ -42,7 +42,7 @@ type UsersAddUserModalProps = {
   onCreated: (user: PublicUser) => void;
 };
 
-/** The Add user dialog of the users page (spec sections 2, 5 and 8). */
+/** The Add user dialog of the users page. */
 export function UsersAddUserModal({ opened, onClose, onCreated }: UsersAddUserModalProps) {
   return (
     <FormModal opened={opened} title="Add user" onClose={onClose}>
@@ -110,7 +110,7 @@ function AddUserForm({
           key={form.key('role')}
           {...form.getInputProps('role')}
         />
-        {/* Spec section 8: the server's message, or 'Failed to add user. Please try again.' without one. */}
+        {/* A failure shows the server's message, or 'Failed to add user. Please try again.' without one. */}
         {create.error && (
           <Alert color="red" role="alert">
             {answeredMessageOr(create.error, alerts.addUserFailed)}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
 /**
- * Page and search term of a list page (spec section 4): a search trims its term and goes back to
+ * Page and search term of a list page: a search trims its term and goes back to
  * page 1; an empty term means the plain list, so callers never send an empty search.
  */
 export function useListSearch() {

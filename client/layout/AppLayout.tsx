@@ -35,7 +35,7 @@ const SIDEBAR_WIDTH = 260;
 
 /**
  * The signed-in user's first name for the greeting: null while it loads (a placeholder shows, not
- * a wrong name), then the name, or the spec's fallback 'User' when it is empty or cannot be had.
+ * a wrong name), then the name, or the fallback 'User' when it is empty or cannot be had.
  */
 function useWelcomeName(): string | null {
   const trpc = useTRPC();
@@ -166,7 +166,7 @@ function Sidebar({ onNavigate }: SidebarProps) {
 export const MAIN_CONTENT_ID = 'main-content';
 
 /**
- * The application shell around every signed-in page (spec section 2, "Layout"): a sidebar on
+ * The application shell around every signed-in page: a sidebar on
  * wide screens; on narrow ones a top bar whose burger opens the same sidebar as a drawer. It
  * holds the live notification feed, so both bells and the notifications page share one dot.
  */

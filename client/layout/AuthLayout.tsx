@@ -6,7 +6,7 @@ import { SkylineIllustration } from '../components/SkylineIllustration';
 type AuthLayoutProps = {
   title: string;
   children: ReactNode;
-  /** The decorative picture beside the form on wide screens (spec: the sign-in page). */
+  /** The decorative picture beside the form on wide screens (the sign-in page). */
   withIllustration?: boolean;
   /** Maximum width of the card; the registration form needs two columns. */
   width?: number;

@@ -3,7 +3,7 @@ import { IconBell } from '@tabler/icons-react';
 import { useId } from 'react';
 
 type NotificationBellProps = {
-  /** Shows the red pulsing dot (spec section 4: after a newNotification event). */
+  /** Shows the red pulsing dot (after a newNotification event). */
   hasUnread: boolean;
   onOpen: () => void;
 };

@@ -12,7 +12,7 @@ import { notificationTarget, TRANSACTION_DELETED_NOTE } from '../components/noti
 import { useTRPC } from '../trpc';
 
 /**
- * The live side of notifications (spec section 4 "Notification bell"): while
+ * The live side of notifications: while
  * the shell is mounted it subscribes to `notifications.onNotification`; each event lights the
  * bell's dot, shows a toast and refreshes what is on screen (the lists, the open transaction).
  * The dot also lights on load when the server still counts unread notifications, so a reload

@@ -4,8 +4,8 @@ import { paths } from '../paths';
 export type NavigationItem = { label: string; href: string };
 
 /**
- * Spec section 2's four links, with the banner designer before Settings: the spec has a /banner
- * page but no way to it, and a page people can only reach by typing its address is lost to them.
+ * The four links of the sidebar, with the banner designer before Settings: the /banner page
+ * would otherwise have no link to it, and a page people can only reach by typing its address is lost to them.
  */
 const USER_NAVIGATION: NavigationItem[] = [
   { label: 'Transactions', href: paths.home },
@@ -28,7 +28,7 @@ const ADMIN_NAVIGATION: NavigationItem[] = [
   { label: 'Webhooks', href: paths.webhooks },
 ];
 
-/** Spec section 2, "Navigation": the admin list when the token's role claim is admin. */
+/** The admin list when the token's role claim is admin. */
 export function navigationFor(role: Role): NavigationItem[] {
   return role === 'admin' ? ADMIN_NAVIGATION : USER_NAVIGATION;
 }

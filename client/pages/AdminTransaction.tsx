@@ -13,7 +13,7 @@ import { notifyError, notifySuccess } from '../notify';
 import { paths } from '../paths';
 import { useTRPC } from '../trpc';
 
-/** An admin's view of one transaction (spec section 2, /adminTransactions/transactions/:id). */
+/** An admin's view of one transaction (/adminTransactions/transactions/:id). */
 export function AdminTransaction() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();

@@ -24,7 +24,7 @@ const STATUS_OPTIONS = [
   ...COMPLIANCE_STATUSES.map((value) => ({ value, label: COMPLIANCE_LABEL[value] })),
 ];
 
-/** Every user's transactions, for admins (spec section 2, /adminTransactions). */
+/** Every user's transactions, for admins (/adminTransactions). */
 export function AdminTransactions() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();

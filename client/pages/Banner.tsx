@@ -2,7 +2,7 @@ import { Container, Stack, Title } from '@mantine/core';
 import { BannerEditor } from '../banner/BannerEditor';
 
 /**
- * The banner editor (spec section 2, /banner). This page is a lazy route, and it is
+ * The banner editor (/banner). This page is a lazy route, and it is
  * the only importer of client/banner/, so konva ships in this page's chunk alone.
  */
 export function Banner() {

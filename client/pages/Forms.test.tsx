@@ -179,7 +179,7 @@ describe('Forms library', () => {
     await user.click(await screen.findByRole('button', { name: 'Add Forms' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Forms' });
     await user.upload(fileInputOf(dialog), new File(['x'], 'scan.png', { type: 'image/png' }));
-    // The spec's words as the toast's title, the reason below them.
+    // The product's words as the toast's title, the reason below them.
     expect(await screen.findByText(toasts.uploadFailed)).toBeVisible();
     expect(screen.getByText(apiMessages.serviceUnavailable)).toBeVisible();
 

@@ -42,7 +42,7 @@ type PageQueryOptions<TPage> = UseQueryOptions<
   TRPCQueryKeyWithoutPrefix
 >;
 
-/** What sets the forms library and the tutorials library apart (spec sections 2, 4, 5 and 8). */
+/** What sets the forms library and the tutorials library apart. */
 type LibraryKind<TPage> = {
   /** Its procedures, under `trpc.libraries`. */
   router: 'forms' | 'tutorials';
@@ -98,22 +98,22 @@ const TUTORIALS_LIBRARY: LibraryKind<TutorialsPage> = {
   emptyText: 'No tutorials yet.',
   loadError: { toastId: 'tutorials-load-error', text: 'The tutorials could not be loaded.' },
   itemName: 'tutorial',
-  // The spec has no wording for the update (section 8); it follows its sibling toasts.
+  // The product has no wording for the update; it follows its sibling toasts.
   toasts: {
     added: toasts.tutorialAdded,
     updated: 'Tutorial updated successfully',
     deleted: toasts.tutorialDeleted,
   },
-  // Spec section 8: an alert.
+  // A failed save of a tutorial is an alert, not a toast.
   reportSaveFailure: () => window.alert(alerts.tutorialSubmitError),
 };
 
-/** The forms library (spec section 2, /forms): downloadable forms, maintained by the owner. */
+/** The forms library (/forms): downloadable forms, maintained by the owner. */
 export function Forms() {
   return <Library kind={FORMS_LIBRARY} />;
 }
 
-/** The tutorials library (spec section 2, /tutorials): links to tutorials, maintained by the owner. */
+/** The tutorials library (/tutorials): links to tutorials, maintained by the owner. */
 export function Tutorials() {
   return <Library kind={TUTORIALS_LIBRARY} />;
 }
@@ -147,7 +147,7 @@ function useLibraryPage<TPage extends { total: number }>(
 type Editing = { mode: 'add' } | { mode: 'update'; item: LibraryItem };
 
 /**
- * A library (spec section 2): a table of names and 'Open' links paged by 10, with a quick search;
+ * A library: a table of names and 'Open' links paged by 10, with a quick search;
  * the owner also adds, updates and deletes.
  */
 function Library<TPage extends { total: number }>({ kind }: { kind: LibraryKind<TPage> }) {
@@ -155,7 +155,7 @@ function Library<TPage extends { total: number }>({ kind }: { kind: LibraryKind<
   const queryClient = useQueryClient();
   const isOwner = useIsOwner();
 
-  // Spec section 4: a search starts at page 1; an empty one reloads the plain list.
+  // A search starts at page 1; an empty one reloads the plain list.
   const { page, setPage, term, search } = useListSearch();
   const { rows, total, loading, error, refetch } = useLibraryPage(kind, term, page);
 

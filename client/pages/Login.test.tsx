@@ -23,7 +23,7 @@ async function signIn(user: ReturnType<typeof renderLogin>['user'], email: strin
 }
 
 describe('Login page', () => {
-  it('shows the logo, the links of the spec and a decorative picture for wide screens only', () => {
+  it('shows the logo, the register and reset links and a decorative picture for wide screens only', () => {
     const { container } = renderLogin();
     expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
     expect(screen.getByRole('img', { name: 'Brokerage Portal' })).toBeInTheDocument();
@@ -42,7 +42,7 @@ describe('Login page', () => {
     expect(screen.getByRole('button', { name: 'Show characters' })).toHaveAttribute('aria-pressed', 'false');
   });
 
-  it('requires both fields, with the spec messages, and sends nothing', async () => {
+  it('requires both fields, with the product messages, and sends nothing', async () => {
     const { user, stub } = renderLogin();
     await signIn(user, '', '');
     expect(await screen.findByText('Email is required')).toBeVisible();

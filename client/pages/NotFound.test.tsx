@@ -4,11 +4,11 @@ import { ui } from '../../shared/messages';
 import { renderWithProviders } from '../test-utils/render';
 import { NotFound } from './NotFound';
 
-// The spec's sentence (section 2), typed out here so an edit to messages.ts cannot pass unnoticed.
+// The product's sentence, typed out here so an edit to messages.ts cannot pass unnoticed.
 const SPEC_TEXT = '404 page not found. We are sorry but the page you are looking for does not exist.';
 
 describe('NotFound', () => {
-  it('shows the spec text verbatim', () => {
+  it('shows the product text verbatim', () => {
     expect(ui.notFound).toBe(SPEC_TEXT);
     renderWithProviders(<NotFound />, { path: '/not-found' });
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(SPEC_TEXT, {

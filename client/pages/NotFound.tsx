@@ -6,7 +6,7 @@ import { Logo } from '../components/Logo';
 import { paths } from '../paths';
 
 /**
- * The 404 page (spec section 2). Signed in, it sits in the application shell (which has the main
+ * The 404 page. Signed in, it sits in the application shell (which has the main
  * landmark and the navigation) and leads to the transactions; signed out, it is a page of its
  * own, with the logo and its own main landmark, and leads to sign-in.
  */
@@ -15,7 +15,7 @@ export function NotFound() {
   const content = (
     <Stack gap="md" align="flex-start">
       {!signedIn && <Logo size={40} />}
-      {/* The spec's sentence is the page's only message, so it is the heading, at body-like size. */}
+      {/* The product's sentence is the page's only message, so it is the heading, at body-like size. */}
       <Title order={1} size="h3" fw={500}>
         {ui.notFound}
       </Title>

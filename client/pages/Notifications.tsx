@@ -55,7 +55,7 @@ function NotificationItem({ notification }: { notification: Notification }) {
   );
 }
 
-/** The notifications panel (spec section 2, /notifications): newest first, opened means read. */
+/** The notifications panel (/notifications): newest first, opened means read. */
 export function Notifications() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();

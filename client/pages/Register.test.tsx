@@ -49,7 +49,7 @@ describe('Register page', () => {
     expect(container.querySelector('form')).toHaveAttribute('novalidate');
   });
 
-  it('marks every empty field with the spec messages', async () => {
+  it('marks every empty field with the product messages', async () => {
     const { user, stub } = renderRegister();
     await user.click(submit());
     await screen.findAllByText('This field is required');

@@ -20,7 +20,7 @@ const EMPTY: RegisterInput = {
   confirmPassword: '',
 };
 
-/** Registration (spec section 2, /auth/register); success leads to the verification notice. */
+/** Registration (/auth/register); success leads to the verification notice. */
 export function Register() {
   const trpc = useTRPC();
   const openVerification = useOpenVerification();

@@ -24,7 +24,7 @@ describe('Reset password page', () => {
     expect(screen.getByRole('link', { name: 'Back to sign in' })).toHaveAttribute('href', '/auth/login');
   });
 
-  it('validates with the spec messages before sending', async () => {
+  it('validates with the product messages before sending', async () => {
     const { user, stub } = renderReset();
     await user.click(screen.getByRole('button', { name: 'Reset Password' }));
     expect(await screen.findByText('Email address is required')).toBeVisible();
@@ -58,7 +58,7 @@ describe('Reset password page', () => {
     expect(currentPath()).toBe('/auth/reset');
   });
 
-  it('shows nothing for other failures (spec section 8), except the rate limit', async () => {
+  it('shows nothing for other failures, except the rate limit', async () => {
     const { user, stub } = renderReset({
       'auth.requestPasswordReset': failWith(503, apiMessages.mailFailed),
     });

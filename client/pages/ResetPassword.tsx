@@ -12,8 +12,8 @@ import { useTRPC } from '../trpc';
 import { useOpenVerification } from './Verification';
 
 /**
- * Spec section 8 shows a message for a 404 only. A 429 also shows the server's "Too many
- * requests" message: the limit is hit by someone pressing the button again
+ * The product shows a message for a 404 only ("We didn't find your email"). A 429 also shows
+ * the server's "Too many requests" message: the limit is hit by someone pressing the button again
  * because nothing seemed to happen, and silence would only make them press it once more.
  */
 function visibleError(error: unknown): string | null {
@@ -23,7 +23,7 @@ function visibleError(error: unknown): string | null {
   return null;
 }
 
-/** Forgot password (spec section 2, /auth/reset): asks for the e-mailed reset link. */
+/** Forgot password (/auth/reset): asks for the e-mailed reset link. */
 export function ResetPassword() {
   const trpc = useTRPC();
   const openVerification = useOpenVerification();

@@ -72,7 +72,7 @@ describe('Settings page', () => {
     expect(stub.callsTo('settings.getUser')).toEqual([{ userId: TEST_USER_ID }]);
   });
 
-  it('shows the Profile messages of spec section 5 and sends nothing', async () => {
+  it('shows the Profile messages and sends nothing', async () => {
     const { user, stub } = renderSettings();
     await screen.findByRole('textbox', { name: /^First name/ });
     const form = profileForm();

@@ -11,7 +11,7 @@ import { useTRPC } from '../trpc';
 const LOAD_ERROR_TOAST_ID = 'profile-load-error';
 const LOAD_ERROR_TEXT = 'Your profile could not be loaded.';
 
-/** Profile settings (spec section 2, /settings): 'Update Profile' with a read-only email. */
+/** Profile settings (/settings): 'Update Profile' with a read-only email. */
 export function Settings() {
   const trpc = useTRPC();
   const userId = getUserId();

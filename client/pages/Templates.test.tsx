@@ -100,7 +100,7 @@ afterEach(() => {
 });
 
 describe('Templates page', () => {
-  it("shows a single 'Loading...' row, then the templates with the columns of the spec", async () => {
+  it("shows a single 'Loading...' row, then the templates with their columns", async () => {
     const answer = deferred();
     const { stub } = renderTemplates({ handlers: { 'templates.list': () => answer.promise } });
     expect(screen.getByRole('heading', { level: 1, name: 'Transactions Forms' })).toBeVisible();
@@ -164,7 +164,7 @@ describe('Templates page', () => {
     expect(screen.queryByRole('button', { name: 'Add Transactions Forms' })).not.toBeInTheDocument();
   });
 
-  it('validates the add dialog with the spec messages, and Add appends a document field', async () => {
+  it('validates the add dialog with the product messages, and Add appends a document field', async () => {
     const { user, stub } = renderTemplates();
     await user.click(await screen.findByRole('button', { name: 'Add Transactions Forms' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Add Transactions Forms' }));

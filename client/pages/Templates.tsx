@@ -45,13 +45,13 @@ function useTemplatesPage(term: string, page: number) {
 
 type Editing = { mode: 'add' } | { mode: 'update'; template: Template };
 
-/** The required documents per transaction type and role, for admins (spec section 2). */
+/** The required documents per transaction type and role, for admins. */
 export function Templates() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const isOwner = useIsOwner();
 
-  // Spec section 4: a search starts at page 1; an empty one reloads the plain list.
+  // A search starts at page 1; an empty one reloads the plain list.
   const { page, setPage, term, search } = useListSearch();
   const { rows, total, loading, error, refetch } = useTemplatesPage(term, page);
 
@@ -74,7 +74,7 @@ export function Templates() {
   const remove = useMutation(trpc.templates.delete.mutationOptions());
 
   const submitTemplate = (input: TemplateInput) => {
-    // Spec section 8: success or failure, the dialog closes and a toast tells the outcome.
+    // Success or failure, the dialog closes and a toast tells the outcome.
     const settled = () => {
       formModal.close();
       void refreshTemplates();

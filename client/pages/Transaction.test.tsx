@@ -411,7 +411,7 @@ describe('Transaction detail (agent)', () => {
     expect(currentPath()).toBe('/home');
   });
 
-  it('requires the address fields, with the spec messages', async () => {
+  it('requires the address fields, with the product messages', async () => {
     const { user, stub } = renderDetail({ 'transactions.get': () => transaction() });
     await waitFor(() => expect(field('City')).toHaveValue('Santa Monica'));
     for (const label of ['Street Address', 'City', 'State', 'Zip']) await user.clear(field(label));

@@ -16,7 +16,7 @@ import { notifyError, notifySuccess } from '../notify';
 import { paths } from '../paths';
 import { useTRPC } from '../trpc';
 
-/** A user's transaction detail (spec section 2, /home/transactions/:id). */
+/** A user's transaction detail (/home/transactions/:id). */
 export function Transaction() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();

@@ -92,7 +92,7 @@ describe('Tutorials library', () => {
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
   });
 
-  it('validates the name and the link with the spec messages', async () => {
+  it('validates the name and the link with the product messages', async () => {
     const { user, stub } = renderTutorials();
     await user.click(await screen.findByRole('button', { name: 'Add Tutorials' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Add Tutorials' }));

@@ -134,7 +134,7 @@ describe('Users page', () => {
     expect(rowOf('olive@example.com').getByText('admin')).toBeVisible();
     expect(rowOf('dana@example.com').getByRole('button', { name: 'Deactivate' })).toBeVisible();
     expect(rowOf('pat@example.com').getByRole('button', { name: 'Activate' })).toBeVisible();
-    // Spec section 4: the owner account has no toggle.
+    // The owner account has no toggle: no one may deactivate it.
     expect(rowOf('olive@example.com').queryByRole('button')).not.toBeInTheDocument();
     expect(screen.getByTestId('pager-summary')).toHaveTextContent('Showing 1 to 3 of 3 results');
     expect(stub.callsTo('users.list')).toEqual([{ page: 1, limit: 10 }]);
@@ -197,7 +197,7 @@ describe('Users page', () => {
     expect(rowOf('pat@example.com').getByText('Awaiting approval')).toBeVisible();
     expect(rowOf('una@example.com').getByText('E-mail not verified')).toBeVisible();
     expect(rowOf('dora@example.com').getByText('Deactivated')).toBeVisible();
-    // The spec's toggle texts are unchanged.
+    // The product's toggle texts are unchanged.
     expect(rowOf('dora@example.com').getByRole('button', { name: 'Activate' })).toBeVisible();
     expect(rowOf('una@example.com').getByRole('button', { name: 'Activate' })).toBeVisible();
   });
@@ -217,7 +217,7 @@ describe('Users page', () => {
     expect(stub.callsTo('users.list').at(-1)).toEqual({ page: 1, limit: 10, query: 'pat' });
   });
 
-  it('shows every Add user message of spec section 5 and sends nothing', async () => {
+  it('shows every Add user message and sends nothing', async () => {
     const { user, stub } = renderUsers();
     await screen.findByRole('cell', { name: 'dana@example.com' });
     const dialog = await openAddUser(user);

@@ -52,12 +52,12 @@ export const userToasts = {
   deactivated: 'User deactivated successfully',
 } as const;
 
-/** User administration for admins (spec section 2, /users). */
+/** User administration for admins (/users). */
 export function Users() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
 
-  // Spec section 4: a search starts at page 1; an empty one reloads the plain list.
+  // A search starts at page 1; an empty one reloads the plain list.
   const { page, setPage, term, search } = useListSearch();
   const list = useQuery({
     ...trpc.users.list.queryOptions({ page, limit: PAGE_SIZE, ...(term ? { query: term } : {}) }),
@@ -165,7 +165,7 @@ function UserRow({ user, busy, disabled, onToggle }: UserRowProps) {
         </Badge>
       </Table.Td>
       <Table.Td>
-        {/* Spec section 4: the owner account has no toggle. */}
+        {/* The owner account has no toggle: no one may deactivate it. */}
         {!user.isOwner && (
           <Button
             size="xs"

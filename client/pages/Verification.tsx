@@ -9,7 +9,7 @@ import { decodeParam, isVerificationType, paths, routeTo, type VerificationType 
 import { useTRPC } from '../trpc';
 import { NotFound } from './NotFound';
 
-/** What registration and reset hand over in the history entry (spec: "read from route state"). */
+/** What registration and reset hand over in the history entry (the page reads it from route state). */
 type VerificationState = { type: VerificationType; email: string };
 
 /** Opens the "check your inbox" notice, with the type and address in the history entry too. */
@@ -39,7 +39,7 @@ const COPY: Record<VerificationType, { heading: string; purpose: string }> = {
 };
 
 /**
- * "Check your inbox" after registration or a reset request (spec section 2). The history state
+ * "Check your inbox" after registration or a reset request. The history state
  * wins; the URL's own segments serve a reload or a shared link, where that state is gone.
  */
 export function Verification() {

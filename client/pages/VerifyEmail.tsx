@@ -9,7 +9,7 @@ import { decodeParam, paths } from '../paths';
 import { useTRPC } from '../trpc';
 
 /**
- * A refused token reads as the spec's "invalid or expired"; a busy server or a lost connection
+ * A refused token reads as "invalid or expired"; a busy server or a lost connection
  * says so instead, since the link itself may well be good.
  */
 function failureText(error: unknown): string {

@@ -56,7 +56,7 @@ describe("the procedures' REST paths", () => {
     }
   });
 
-  it('includes every auth and user path of the product spec', () => {
+  it('includes every documented auth and user path', () => {
     const listed = restRoutes.map((route) => `${route.method} ${route.path}`);
     expect(listed).toEqual(
       expect.arrayContaining([
@@ -77,7 +77,7 @@ describe("the procedures' REST paths", () => {
   });
 
   it('a literal `search` segment is never taken for an id: search and history both answer', async () => {
-    // The spec's paths overlap (Redocly's no-ambiguous-paths, accepted in .redocly.lint-ignore.yaml).
+    // The documented paths overlap (Redocly's no-ambiguous-paths, accepted in .redocly.lint-ignore.yaml).
     const admin = await createAdmin(database.db);
     const agent = await createUser(database.db);
     const created = await createTransaction(database.db, {

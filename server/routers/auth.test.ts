@@ -228,7 +228,7 @@ describe('registration, verification and approval', () => {
     );
   });
 
-  it('invalid input answers 400 with the spec messages per field and creates nothing', async () => {
+  it('invalid input answers 400 with the product messages per field and creates nothing', async () => {
     const before = await database.db.user.count();
     const res = await post('/api/auth/register', {
       ...registration(),

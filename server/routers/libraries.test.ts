@@ -216,7 +216,7 @@ describe('user administration', () => {
 });
 
 describe('profile settings', () => {
-  it('update changes the profile (not the e-mail) with the spec messages; another user is 403', async () => {
+  it('update changes the profile (not the e-mail) with the product messages; another user is 403', async () => {
     const me = await actor(await createUser(database.db));
     const res = await call('PUT', `/api/settings/updateUser/${me.id}`, me, {
       firstName: 'Renamed',

@@ -17,8 +17,8 @@ import { ownerProcedure, protectedProcedure, router } from '../trpc/init';
 import examples from './libraries.examples.json';
 
 /**
- * The forms and tutorials libraries (spec section 2, /forms and /tutorials). The list and the
- * search are one service call; the spec names the list after its library in the answer.
+ * The forms and tutorials libraries (/forms and /tutorials). The list and the
+ * search are one service call; the answer names the list after its library (docs/API.md).
  */
 
 type PageInput = { page: number; limit: number; query?: string };

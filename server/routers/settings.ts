@@ -5,7 +5,7 @@ import { getUser, updateProfile } from '../services/users';
 import { protectedProcedure, router } from '../trpc/init';
 import examples from './settings.examples.json';
 
-/** The signed-in user's profile (spec section 2, /settings). */
+/** The signed-in user's profile (/settings). */
 export const settingsRouter = router({
   getUser: protectedProcedure
     .meta({

@@ -14,7 +14,7 @@ import * as templates from '../services/templates';
 import { adminProcedure, ownerProcedure, protectedProcedure, router } from '../trpc/init';
 import examples from './templates.examples.json';
 
-/** Checklist templates (spec section 2, /admin/forms/transactions/view). */
+/** Checklist templates (/admin/forms/transactions/view). */
 export const templatesRouter = router({
   /** Every template, for the Create Transaction dialog's Type and Role selects. */
   all: protectedProcedure

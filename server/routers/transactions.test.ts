@@ -117,7 +117,7 @@ describe('creating a transaction', () => {
     expect(created.forms.map((f) => f.label)).toEqual(['Referral Agreement']);
   });
 
-  it("refuses to create for someone else (403), with the spec's messages for missing fields (400), and without a template (400)", async () => {
+  it("refuses to create for someone else (403), with the product's messages for missing fields (400), and without a template (400)", async () => {
     const before = await database.db.transaction.count();
     expect(
       (

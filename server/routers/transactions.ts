@@ -20,7 +20,7 @@ import * as transactions from '../services/transactions';
 import { protectedListProcedure, protectedProcedure, router } from '../trpc/init';
 import examples from './transactions.examples.json';
 
-/** An agent's own transactions (spec section 2, /home and /home/transactions/{id}). */
+/** An agent's own transactions (/home and /home/transactions/{id}). */
 export const transactionsRouter = router({
   list: protectedListProcedure
     .meta({

@@ -9,7 +9,7 @@ import * as users from '../services/users';
 import { adminProcedure, router } from '../trpc/init';
 import examples from './users.examples.json';
 
-/** User administration (spec section 2, /users): admins only. */
+/** User administration (/users): admins only. */
 export const usersRouter = router({
   list: adminProcedure
     .meta({

@@ -202,7 +202,7 @@ export async function requestPasswordReset(ctx: ServiceContext, input: ResetRequ
     where: { email: input.email },
     select: { id: true, email: true, firstName: true },
   });
-  // The spec shows "We didn't find your email" on a 404 (spec section 8).
+  // The product shows "We didn't find your email" on a 404 (docs/SECURITY.md weighs it).
   if (!user) throw new AppError('NOT_FOUND', authMessages.emailNotFound);
   // Queued with its token: a mail server that is down delays the mail, and the
   // answer no longer depends on it (it used to be a 503).

@@ -19,7 +19,7 @@ import { escapeLike, pageCount } from './paging';
 import { emitWebhook } from './webhooks/events';
 
 /**
- * Accounts as admins and their owners manage them (spec sections 2 and 5). Every change writes an
+ * Accounts as admins and their owners manage them. Every change writes an
  * audit event with the account before and after (public fields only: never a hash or a token),
  * in the database transaction of the change.
  */

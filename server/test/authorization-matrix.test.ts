@@ -34,8 +34,8 @@ import { pdfOf, photoJpeg } from './intake-files';
  * The authorization matrix: every tRPC procedure and every HTTP route the app
  * registers, called for real by five actors, against a reviewed table of what each may do.
  *
- * The table below is written from the intended policy (the product's access rules, the spec's
- * section 6), not from the code's answers:
+ * The table below is written from the intended policy (the product's access rules),
+ * not from the code's answers:
  * - anonymous callers get 401 from everything but the public sign-in paths, health and docs;
  * - admin paths are 403 for agents, owner paths 403 for everyone but the owner;
  * - a path naming another user's id is 403 (decided before any lookup), an admin excepted;

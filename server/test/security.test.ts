@@ -142,7 +142,7 @@ describe('password rules', () => {
     confirmPassword: password,
   });
 
-  it('8 characters at least, 256 at most, with the spec message; nothing is created when refused', async () => {
+  it('8 characters at least, 256 at most, with the product message; nothing is created when refused', async () => {
     const tooShort = await app.inject({
       method: 'POST',
       url: '/api/auth/register',

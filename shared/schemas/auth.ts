@@ -4,14 +4,14 @@ import { validation } from '../messages';
 import { idSchema } from './common';
 
 /**
- * Inputs and answers of sign-in, registration and password reset (spec sections 4, 5 and 7;
- * docs/API.md, "Accounts and sessions"). The client's forms validate with these very schemas, so the
+ * Inputs and answers of sign-in, registration and password reset (docs/API.md, "Accounts and
+ * sessions"). The client's forms validate with these very schemas, so the
  * messages a user sees in the browser are the ones the server would answer.
  */
 
-/** Registration's pattern: a top-level part of 2 to 4 letters (spec section 5). */
+/** Registration's pattern: a top-level part of 2 to 4 letters. */
 export const REGISTRATION_EMAIL = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,4}$/;
-/** Spec: "+" then a digit, then digits, spaces, dashes and parentheses. */
+/** Registration's phone: "+" then a digit, then digits, spaces, dashes and parentheses. */
 const INTERNATIONAL_PHONE = /^\+\d[\d\s()-]*$/;
 /** The add-user dialog's form: 123-456-7890. */
 const DASHED_PHONE = /^\d{3}-\d{3}-\d{4}$/;
@@ -123,6 +123,6 @@ export const refreshInput = z.object({
 });
 export const logoutInput = refreshInput;
 
-/** Login and refresh answer the same shape (spec section 3). */
+/** Login and refresh answer the same shape. */
 export const sessionAnswer = z.object({ token: z.string(), refreshToken: z.string(), _id: idSchema });
 export type SessionAnswer = z.infer<typeof sessionAnswer>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from './common';
 
-/** Banner designs (spec sections 3 and 9): canvas elements saved per user. */
+/** Banner designs: canvas elements saved per user. */
 
 const finite = z.number().finite();
 const common = {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { validation } from '../messages';
 import { idSchema, pagingInput } from './common';
 
-/** The forms and tutorials libraries (spec sections 2, 3, 5 and 7). */
+/** The forms and tutorials libraries (docs/API.md). */
 
 const MAX_NAME = 200;
 const name = z

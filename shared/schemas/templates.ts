@@ -11,7 +11,7 @@ const templateKeyDateKind = z.enum(TEMPLATE_KEY_DATE_KINDS as [string, ...string
 });
 
 /**
- * Checklist templates (spec sections 2, 3 and 7): the documents a
+ * Checklist templates: the documents a
  * transaction of a (type, role) must collect. Role '-' means the type has no role.
  */
 

@@ -6,9 +6,8 @@ import { intakeSuggestion, uploadWarning } from './intake';
 import { calendarDay, nextDeadline } from './key-dates';
 
 /**
- * Transactions, their checklist forms and comments (spec sections 2, 3, 5 and 7;
- * docs/API.md). The create and update inputs carry the spec's messages, so the dialog and the API
- * say the same thing.
+ * Transactions, their checklist forms and comments (docs/API.md). The create and update inputs
+ * carry the product's messages, so the dialog and the API say the same thing.
  */
 
 const MAX_FIELD = 200;
@@ -30,7 +29,7 @@ export type AddressFields = z.infer<typeof addressFields>;
 export const createTransactionInput = addressFields.extend({
   type: required(validation.typeRequired),
   role: required(validation.roleRequired),
-  /** The spec's client sends its own id; anything else is refused. */
+  /** The client sends its own user's id; anything else is refused. */
   user: idSchema.optional(),
   /** The closing date, if known: stored as the transaction's `closing` key date. */
   closingDate: calendarDay.nullish(),
@@ -53,7 +52,7 @@ export type AdminUpdateTransactionInput = z.infer<typeof adminUpdateTransactionI
 export const transactionIdInput = z.object({ id: idSchema });
 
 export const userListInput = pagingInput.extend({ userId: idSchema });
-/** Search terms are trimmed; an empty term is the plain list (spec section 4). */
+/** Search terms are trimmed; an empty term is the plain list. */
 const searchTerm = z
   .string()
   .trim()
@@ -111,7 +110,7 @@ export const reasonCode = z
 const reviewedVersion = z.coerce.number().int().min(1).optional();
 
 /**
- * An admin's review: a decision, a comment, or both (spec: empty comment without status warns).
+ * An admin's review: a decision, a comment, or both (an empty comment without a status warns).
  * A rejection needs a reason or a text.
  */
 export const reviewInput = z

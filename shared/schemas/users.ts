@@ -20,7 +20,7 @@ export const publicUser = z.object({
   role: z.enum(ROLES),
   isAdminApproved: z.boolean(),
   isEmailVerified: z.boolean(),
-  /** The spec's "designated admin". */
+  /** The owner, the one "designated admin". */
   isOwner: z.boolean(),
   /**
    * Where the account stands: emailUnverified (registered, address not confirmed),
@@ -51,7 +51,7 @@ export const usersListAnswer = z.object({
 });
 export type UsersListAnswer = z.infer<typeof usersListAnswer>;
 
-/** The Add user dialog (spec section 5): its own messages, the 123-456-7890 phone form. */
+/** The Add user dialog: its own messages, the 123-456-7890 phone form. */
 export const createUserInput = z.object({
   firstName: z
     .string({ error: validation.firstNameRequired })
@@ -81,7 +81,7 @@ export const createUserInput = z.object({
 });
 export type CreateUserInput = z.infer<typeof createUserInput>;
 
-/** Profile settings (spec section 5): email is read-only and not part of it. */
+/** Profile settings: email is read-only and not part of it. */
 export const updateProfileInput = z.object({
   userId: idSchema,
   firstName: z

@@ -89,7 +89,7 @@ describe('Create Transaction dialog', () => {
     expect(dialog().queryByLabelText(/^Role/)).not.toBeInTheDocument();
   });
 
-  it('shows the spec messages for empty fields and sends nothing', async () => {
+  it('shows the product messages for empty fields and sends nothing', async () => {
     const { user, stub } = renderDialog();
     await waitFor(() => expect(field('Type')).toBeEnabled());
     await user.click(dialog().getByRole('button', { name: 'Submit' }));

@@ -37,12 +37,12 @@ function distinct(values: string[]): string[] {
   return [...new Set(values)];
 }
 
-/** The Type choices: each template type once (spec section 7, "distinct types fill the Type select"). */
+/** The Type choices: each template type once (the distinct types fill the Type select). */
 export function typesOf(templates: Template[]): string[] {
   return distinct(templates.map((template) => template.type));
 }
 
-/** The roles of one type (spec section 4, "Choosing Type sets Roles to the distinct roles"). */
+/** The roles of one type: choosing a Type sets Roles to that type's distinct roles. */
 export function rolesOf(templates: Template[], type: string): string[] {
   return distinct(templates.filter((template) => template.type === type).map((template) => template.role));
 }
@@ -53,7 +53,7 @@ export function initialRole(roles: string[]): string {
   return roles.length === 1 ? (roles[0] as string) : '';
 }
 
-/** The Role select shows only for a type with a role other than '-' (spec section 2). */
+/** The Role select shows only for a type with a role other than '-'. */
 export function asksForRole(roles: string[]): boolean {
   return roles.some((role) => role !== NO_ROLE);
 }
@@ -63,7 +63,7 @@ type CreateTransactionDialogProps = {
   onClose: () => void;
 };
 
-/** The Create Transaction dialog of spec sections 2 and 4. */
+/** The Create Transaction dialog: Type, then Role when the type has roles, then the address. */
 export function CreateTransactionDialog({ opened, onClose }: CreateTransactionDialogProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -117,7 +117,7 @@ export function CreateTransactionDialog({ opened, onClose }: CreateTransactionDi
           queryClient.invalidateQueries(trpc.adminTransactions.pathFilter()),
         ]);
       },
-      // Spec section 8: a browser alert with the server's message; the dialog stays open.
+      // A failure is a browser alert with the server's message; the dialog stays open.
       onError: (error) => window.alert(serverMessageOf(error)),
     });
   });

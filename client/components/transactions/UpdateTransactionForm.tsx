@@ -6,7 +6,7 @@ import { addressFields, type Transaction } from '../../../shared/schemas/transac
 import { SubmitButton } from '../SubmitButton';
 import { AddressInputs } from './AddressInputs';
 
-/** The address fields with the spec's messages (section 5), plus the admin's three flags. */
+/** The address fields with the product's messages, plus the admin's three flags. */
 const updateSchema = addressFields.extend({
   isTransactionCoordinator: z.boolean(),
   isTitleReport: z.boolean(),
@@ -31,7 +31,7 @@ type UpdateTransactionFormProps = {
 };
 
 /**
- * The 'Update Transaction' form of both detail pages (spec section 2). Prefilled once from the
+ * The 'Update Transaction' form of both detail pages. Prefilled once from the
  * transaction it mounts with: a refetch (after a comment, say) leaves what the user typed alone.
  */
 export function UpdateTransactionForm({

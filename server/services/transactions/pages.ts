@@ -17,7 +17,7 @@ import { confirmedSessionSql } from '../sessions';
 import { toProgress } from './mappers';
 
 /**
- * The transaction lists and searches (spec section 4), agents' and admins', in hand-written SQL
+ * The transaction lists and searches, agents' and admins', in hand-written SQL
  * on the hot path: one statement and one round trip per page, total included.
  */
 
@@ -263,7 +263,7 @@ export function listForUser(ctx: CallerContext, input: PagingInput & { userId: s
   return listPage(ctx, ownActive(input.userId), input);
 }
 
-/** An empty term is the plain list (spec section 4). */
+/** An empty term is the plain list. */
 export function searchForUser(ctx: CallerContext, input: PagingInput & { userId: string; term: string }) {
   assertSelfOrAdmin(ctx.user, input.userId);
   const term = input.term.trim();

@@ -25,7 +25,7 @@ import { emitTransactionEvents } from './webhooks';
 
 export async function createTransaction(ctx: CallerContext, input: CreateTransactionInput) {
   const caller = ctx.user;
-  // The spec's client names itself in `user`; naming anyone else is refused.
+  // The client names its own user in `user`; naming anyone else is refused.
   if (input.user !== undefined && input.user !== caller.id)
     throw new AppError('FORBIDDEN', apiMessages.forbidden);
   const template = await ctx.db.transactionTemplate.findUnique({
