@@ -29,7 +29,7 @@ const CLIENT_LOOPS = 6;
 const LOAD_BEFORE_OUTAGE_MS = 3_000;
 const OUTAGE_MS = 5_000;
 const LOAD_AFTER_RETURN_MS = 6_000;
-/** The bounds. */
+/** The bounds an outage must keep: answers within 2 s during it, recovery within 5 s after. */
 const OUTAGE_ANSWER_LIMIT_MS = 2_000;
 const RECOVERY_LIMIT_MS = 5_000;
 

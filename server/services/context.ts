@@ -58,7 +58,7 @@ export type CallerContext = ServiceContext & { user: Caller };
  * A session a statement confirms itself: the claims of an access token, which the
  * statement checks against the user's row in the same round trip. A list then costs one
  * statement instead of two, and the Node CPU of a second query was most of what the portal's list
- * cost beyond a bare Fastify + pg route (docs/PERFORMANCE.md, sections a and b).
+ * cost beyond a bare Fastify + pg route (docs/PERFORMANCE.md, goals a and b).
  */
 export type SessionToConfirm = {
   id: string;

@@ -461,7 +461,7 @@ type CursorRow = { id: string; created_at: Date };
  * stream's statements are hand-written and prepared (server/db/sql.ts): every socket runs them
  * when it subscribes, and after a restart thousands subscribe at once. Through Prisma each
  * subscription left about 40 KiB of garbage that V8 promoted while the queries waited, and the
- * server's memory stayed that much higher (docs/PERFORMANCE.md section d).
+ * server's memory stayed that much higher (docs/PERFORMANCE.md, the WebSocket goals).
  */
 async function startCursor(db: Db, userId: string, lastEventId: string | null | undefined): Promise<Cursor> {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -11,7 +11,7 @@
  *   block freed, so after the first argon2 hash (19 MiB, on libuv's threads) such blocks come
  *   from an arena and stay resident after they are freed; a fixed threshold keeps blocks of
  *   128 KiB and more in mappings of their own that free gives back. Measured on the idle server:
- *   211 MiB without it, 148 MiB with it (docs/PERFORMANCE.md section d).
+ *   211 MiB without it, 148 MiB with it (docs/PERFORMANCE.md, the WebSocket goals).
  */
 export const DEPLOYED_ENV: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '1',
