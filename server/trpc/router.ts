@@ -20,8 +20,9 @@ import { webhooksRouter } from '../routers/webhooks';
 import { createCallerFactory, router } from './init';
 
 /**
- * The application's router: one sub-router per file under server/routers,
- * added here by the issues that bring them.
+ * The application's router: one sub-router per file under server/routers. A procedure added to
+ * one of them is served on every transport with nothing else to register (its REST path, if any,
+ * is in its own meta).
  */
 export const appRouter = router({
   auth: authRouter,
