@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * `npm run test:resilience` (issue 8, items 9 and 10): the fault run and the load run against
+ * `npm run test:resilience`: the fault run and the load run against
  * the built server in a process of its own. Minutes long, so outside the everyday suite: the
  * main config matches `*.test.ts` only, never these `*.resilience.ts` files.
  */
