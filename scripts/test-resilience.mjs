@@ -4,9 +4,7 @@
 //    beside the two-instance file, which checks outcomes only (no figure, no time limit);
 // 2. the runs that measure or bound times, each alone on the machine: the database outage
 //    (answers within 2 s), the 60 s load and the sign-in timing.
-// `--phase=beside` or `--phase=alone` runs that phase only: CI runs the timed phase first, then the
-// job engine's minute of waiting beside other work that measures nothing.
-// With other arguments (file filters, -t ...), one Vitest run takes them instead, as `vitest run` would.
+// With arguments (file filters, -t ...), one Vitest run takes them instead, as `vitest run` would.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -43,14 +41,7 @@ function run(command, args, { label, env } = {}) {
   });
 }
 
-const PHASES = ['beside', 'alone'];
-const phaseArgument = process.argv.slice(2).find((arg) => arg.startsWith('--phase='));
-const phases = phaseArgument ? [phaseArgument.slice('--phase='.length)] : PHASES;
-if (!phases.every((phase) => PHASES.includes(phase))) {
-  console.error(`${phaseArgument}: the phases are ${PHASES.join(' and ')}`);
-  process.exit(1);
-}
-const passThrough = process.argv.slice(2).filter((arg) => arg !== phaseArgument);
+const passThrough = process.argv.slice(2);
 if (passThrough.length > 0) {
   process.exit(await run('npx', ['vitest', ...CONFIG, ...passThrough]));
 }
@@ -71,15 +62,10 @@ const built = await run(process.execPath, ['scripts/build-server.mjs']);
 if (built !== 0) process.exit(built);
 const env = { RESILIENCE_SERVER_BUILT: '1' };
 
-const codes = [];
-if (phases.includes('beside')) {
-  codes.push(
-    ...(await Promise.all(
-      BESIDE_EACH_OTHER.map((file) =>
-        run('npx', ['vitest', ...CONFIG, file], { label: path.basename(file, '.resilience.ts'), env }),
-      ),
-    )),
-  );
-}
-if (phases.includes('alone')) codes.push(await run('npx', ['vitest', ...CONFIG, ...ALONE], { env }));
-process.exit(codes.some((code) => code !== 0) ? 1 : 0);
+const together = await Promise.all(
+  BESIDE_EACH_OTHER.map((file) =>
+    run('npx', ['vitest', ...CONFIG, file], { label: path.basename(file, '.resilience.ts'), env }),
+  ),
+);
+const alone = await run('npx', ['vitest', ...CONFIG, ...ALONE], { env });
+process.exit([...together, alone].some((code) => code !== 0) ? 1 : 0);
