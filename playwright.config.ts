@@ -34,7 +34,10 @@ export default defineConfig({
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'test-results/e2e-report' }]],
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // A trace of every test, kept when it fails, but without its screencast: the film strip
+    // encoded a frame whenever the page painted, in every test, to be thrown away when it passed.
+    // The trace keeps the DOM snapshot of each action, and a failure still gets its screenshot.
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
   },

@@ -4,7 +4,7 @@ import { approvedAgent, signIn } from './support/accounts';
 import { expect, test } from './support/test';
 
 /**
- * User administration and profile settings in a real Chromium (issue 6): an admin adds a user
+ * User administration and profile settings in a real Chromium: an admin adds a user
  * who then signs in; an admin deactivates an agent whose open session is thrown out on its next
  * action; an agent updates the profile and sees the new name in the sidebar.
  */
@@ -54,7 +54,7 @@ test("a deactivated agent's open session is thrown out at once", async ({ browse
   const row = ownerPage.getByRole('row', { name: new RegExp(agent.email) });
   await expect(row.getByText('Active', { exact: true })).toBeVisible();
   await row.getByRole('button', { name: 'Deactivate' }).click();
-  // Deactivation asks first (issue 17); the row then says what happened to the account.
+  // Deactivation asks first, as every step that locks someone out should; the row then says what happened to the account.
   await ownerPage
     .getByRole('dialog', { name: 'Deactivate user' })
     .getByRole('button', { name: 'Deactivate' })
@@ -74,7 +74,7 @@ test('an agent updates the profile and the sidebar greets the new name', async (
   await page.getByRole('link', { name: 'Settings', exact: true }).click();
   const profile = page.getByRole('form', { name: 'Profile' });
   await expect(profile.getByLabel('First name')).toHaveValue('Priya');
-  // Read-only (spec section 2): typing changes nothing.
+  // Read-only, since the e-mail address is the account's sign-in name: typing changes nothing.
   await expect(profile.getByLabel('Email')).not.toBeEditable();
   await expect(profile.getByLabel('Email')).toHaveValue(agent.email);
   await profile.getByLabel('First name').fill('Priyanka');

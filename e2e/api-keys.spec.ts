@@ -5,7 +5,7 @@ import { signIn } from './support/accounts';
 import { expect, test } from './support/test';
 
 /**
- * API keys (issue 20) in a real Chromium against the built server: the owner creates a key on
+ * API keys in a real Chromium against the built server: the owner creates a key on
  * /admin/api-keys, sees it once, the key answers on the REST API within its scope and is refused
  * beyond it, the list shows its last use, and revoking it stops it at once. axe finds nothing
  * serious, and the page works at 390 px.

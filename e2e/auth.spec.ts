@@ -6,7 +6,7 @@ import { linkFromMail } from './support/outbox';
 import { expect, type Page, test } from './support/test';
 
 /**
- * Accounts in a real Chromium against the built server (issue 3's journeys): registration with
+ * Accounts in a real Chromium against the built server: registration with
  * the e-mailed link, approval by the owner through the API, sign-in, the shell per role, a wrong
  * password, an expired session and logout.
  */

@@ -3,7 +3,7 @@ import { approvedAgent, signIn } from './support/accounts';
 import { expect, type Page, test } from './support/test';
 
 /**
- * The banner designer in a real Chromium (issue 7). Every canvas interaction goes through the
+ * The banner designer in a real Chromium. Every canvas interaction goes through the
  * mouse on the canvas; positions and sizes are read back from the live Konva stage, which the
  * page exposes read-only as window.__bannerStage.
  */

@@ -6,7 +6,7 @@ import { apiSignIn, signIn } from './support/accounts';
 import { type APIRequestContext, type Browser, expect, type Page, test } from './support/test';
 
 /**
- * The compliance desk's day (issue 18) in a real Chromium: an agent uploads three documents and
+ * The compliance desk's day in a real Chromium: an agent uploads three documents and
  * asks for a fourth to be waived; the admin works the Review Queue with the keyboard alone
  * (rejects one with a typed comment and a reason, accepts one, skips one, denies the waiver with a
  * typed comment), seeing each document inside the page; the agent replaces the rejected file and

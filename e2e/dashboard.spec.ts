@@ -6,7 +6,7 @@ import { apiSignIn, approvedAgent, signIn } from './support/accounts';
 import { type APIRequestContext, expect, type Page, test } from './support/test';
 
 /**
- * The broker dashboard and the agent's attention strip (issue 21) in a real Chromium. The owner
+ * The broker dashboard and the agent's attention strip in a real Chromium. The owner
  * builds a little history through the API (an agent, two files of a type of their own: one
  * accepted in full and closing today, one with a rejected and a missing document closing in 3
  * days), then reads the figures, changes the range (kept in the address across a reload), sees

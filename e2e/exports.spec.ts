@@ -4,7 +4,7 @@ import { apiSignIn, signIn } from './support/accounts';
 import { expect, type Page, test } from './support/test';
 
 /**
- * The CSV exports in a real Chromium (issue 20, DESIGN.md 12.3): each list's Export CSV button
+ * The CSV exports in a real Chromium: each list's Export CSV button
  * downloads a file (fetched with the session's token, saved from a blob) whose header row is the
  * export's and whose rows follow the list's search and filters; at phone width too.
  */

@@ -4,7 +4,7 @@ import { approvedAgent, signIn } from './support/accounts';
 import { type Browser, expect, type Locator, type Page, test } from './support/test';
 
 /**
- * Links to the files this server serves (issue 17). The server's APP_URL is
+ * Links to the files this server serves. The server's APP_URL is
  * http://127.0.0.1:<port>; these pages are opened at http://localhost:<port> instead, another
  * address of the same server (as behind a proxy, or with an APP_URL nobody updated), and every
  * request to the APP_URL address is refused. "View", "Open" and the file just uploaded must

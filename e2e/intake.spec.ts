@@ -7,7 +7,7 @@ import { approvedAgent, signIn } from './support/accounts';
 import { type APIRequestContext, expect, type Locator, type Page, test } from './support/test';
 
 /**
- * Document intake (issue 22) in a real Chromium: on a phone an agent photographs a paper
+ * Document intake in a real Chromium: on a phone an agent photographs a paper
  * document page by page and sends it as one PDF; at a desk an agent drops a scanned packet and
  * lets the splitter file its three documents. axe finds nothing serious in either dialog.
  */

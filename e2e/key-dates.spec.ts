@@ -6,7 +6,7 @@ import { rawMailTo } from './support/outbox';
 import { type APIRequestContext, expect, test } from './support/test';
 
 /**
- * Key dates and reminders (issue 19) in a real Chromium, with the real job engine and a real SMTP
+ * Key dates and reminders in a real Chromium, with the real job engine and a real SMTP
  * server behind the portal: an agent sets the closing date on the transaction page; its reminder
  * reaches the bell and the agent's inbox (HTML and text, with RFC 8058 headers); the mail's link
  * unsubscribes without signing in. The calendar shows the date and opens the transaction; axe

@@ -4,7 +4,7 @@ import { approvedAgent, signIn } from './support/accounts';
 import { expect, test } from './support/test';
 
 /**
- * The libraries in a real Chromium (issue 6): the owner uploads a form (percent shown, toast),
+ * The libraries in a real Chromium: the owner uploads a form (percent shown, toast),
  * an agent finds it by search and opens it; the owner adds, updates and deletes a tutorial.
  */
 

@@ -4,7 +4,7 @@ import { registeredAndApprovedAgent, signIn } from './support/accounts';
 import { expect, test } from './support/test';
 
 /**
- * Live notifications in a real Chromium (issue 5): the agent's page is open in one browser
+ * Live notifications in a real Chromium: the agent's page is open in one browser
  * context; the admin rejects a form in another; without a reload the agent's bell lights up, the
  * open transaction shows the new status and comment, and /notifications lists the message.
  */
@@ -32,7 +32,7 @@ test('a rejection reaches the open agent page live: the bell shows the dot, /not
   expect(created.status()).toBe(201);
   const deal = (await created.json()) as { _id: string; forms: Array<{ _id: string; label: string }> };
   const form = deal.forms[0];
-  // A file to review: a decision needs one (DESIGN.md 12.1).
+  // A file to review: a document without a file has nothing to accept or reject.
   const auth = { authorization: `Bearer ${agent.token}` };
   const uploaded = await request.post(`/api/uploads/transactions/${deal._id}`, {
     headers: auth,

@@ -7,7 +7,7 @@ import { type APIRequestContext, expect, type Page, test } from './support/test'
 import { buildTourData, freshVerificationLink, resetLink, type TourData } from './support/tour-data';
 
 /**
- * A tour of every page (issue 17, points 3 and 7): signed out, as an agent and as the owner, at a
+ * A tour of every page: signed out, as an agent and as the owner, at a
  * desktop width and a phone's. On each page axe-core must find nothing serious or critical and
  * no broken landmark or heading structure (e2e/support/a11y.ts), and a full-page screenshot goes
  * to test-results/screenshots/<role>-<page>-<width>.png for people to look at. The main dialogs

@@ -4,7 +4,7 @@ import { apiSignIn, approvedAgent, signIn } from './support/accounts';
 import { type APIRequestContext, expect, type Locator, type Page, test } from './support/test';
 
 /**
- * The portal on a phone (issue 17, point 4), at 390 x 844 in a real Chromium: no page scrolls
+ * The portal on a phone, at 390 x 844 in a real Chromium: no page scrolls
  * sideways, every list row's buttons are on screen (lists become cards), no badge is cut short,
  * the top bar carries the bell and its dot, and toasts leave the top bar and the way back alone.
  */
@@ -341,7 +341,7 @@ test.describe('on a wide screen', () => {
   const WIDE = { width: 1024, height: 768 };
   test.use({ viewport: WIDE });
 
-  test("toasts stay top-right (spec section 8) but below the heading row with 'Back to transactions'", async ({
+  test("toasts stay top-right but below the heading row with 'Back to transactions'", async ({
     page,
     request,
   }) => {

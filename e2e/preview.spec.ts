@@ -6,7 +6,7 @@ import { apiSignIn, approvedAgent, signIn } from './support/accounts';
 import { type APIRequestContext, type Browser, expect, type Page, test } from './support/test';
 
 /**
- * The inline preview of review mode (issue 22, acceptance point 4) in a real Chromium: a
+ * The inline preview of review mode in a real Chromium: a
  * 40-page PDF shows "Page 1 of 40" after a few ranged requests instead of the whole file, pages
  * turn, the zoom changes the drawing, and the pre-checks' findings stand beside the document.
  * axe finds nothing serious, at a desk or at 390 px.

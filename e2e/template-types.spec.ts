@@ -4,7 +4,7 @@ import { signIn } from './support/accounts';
 import { expect, test } from './support/test';
 
 /**
- * The Type of a checklist template in a real Chromium (issue 17): picked from the existing
+ * The Type of a checklist template in a real Chromium: picked from the existing
  * types, a case variant is the existing type, and a new type is created only on purpose, so a
  * typo never becomes a second entry in every agent's Type menu.
  */

@@ -4,7 +4,7 @@ import { apiSignIn, approvedAgent, signIn } from './support/accounts';
 import { type Browser, expect, type Page, test } from './support/test';
 
 /**
- * The heart of the product in a real Chromium (issue 4): an agent opens a deal, uploads a
+ * The heart of the product in a real Chromium: an agent opens a deal, uploads a
  * document and comments; compliance rejects it with a reason; the agent uploads again; compliance
  * accepts. The admin also edits the checkboxes and deletes another transaction.
  */
@@ -96,7 +96,7 @@ test('agent and compliance work a document through rejection to acceptance', asy
   const adminPage = await newSession(browser, E2E_OWNER.email, E2E_OWNER.password);
   await adminPage.goto(`/adminTransactions/transactions/${transactionId}`);
   await expect(card(adminPage, DOCUMENT).getByText('Signed by both sellers.')).toBeVisible();
-  // The reviewer's box opens on demand too (issue 18); a rejection with text needs no chip.
+  // The reviewer's box opens on demand too; a rejection with text needs no chip.
   await card(adminPage, DOCUMENT).getByRole('button', { name: 'Add a comment' }).click();
   await card(adminPage, DOCUMENT).getByLabel('Comment').fill('Missing initials on page 3.');
   await card(adminPage, DOCUMENT).getByRole('button', { name: 'Reject' }).click();

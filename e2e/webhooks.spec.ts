@@ -7,7 +7,7 @@ import { signIn } from './support/accounts';
 import { expect, test } from './support/test';
 
 /**
- * Webhooks (issue 20) in a real Chromium: the owner adds an endpoint pointing at a receiver this
+ * Webhooks in a real Chromium: the owner adds an endpoint pointing at a receiver this
  * test runs (the e2e server has WEBHOOK_ALLOW_PRIVATE=true), copies its secret from the one dialog
  * that shows it, sends a test event, and sees the delivery succeed; the receiver verifies the
  * signature with the standardwebhooks library. axe finds nothing serious, also at 390 px.

@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 
 /**
- * axe-core in the page as it stands (issue 17, point 3). What counts as a finding:
+ * axe-core in the page as it stands. What counts as a finding:
  * - any violation axe rates serious or critical (contrast, names of buttons and fields, ...);
  * - the structural rules, whatever their rating, since a screen-reader user finds their way by
  *   them: every page has one main landmark and one first-level heading, content sits inside a

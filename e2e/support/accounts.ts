@@ -12,8 +12,8 @@ export async function apiSignIn(request: APIRequestContext, email: string, passw
 
 /**
  * An active agent, added by the owner (POST /api/users): signed up and approved in one step.
- * Not through /api/auth/register: that allows 20 sign-ups an hour from one address (DESIGN.md
- * section 4), and the whole suite runs from one; registration itself has its own journeys
+ * Not through /api/auth/register: that allows 20 sign-ups an hour from one address,
+ * and the whole suite runs from one; registration itself has its own journeys
  * (auth.spec.ts, and the page tour's visitors).
  */
 export async function approvedAgent(request: APIRequestContext, firstName: string) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 
 /**
- * The browser suite's mail server (issue 19): a real SMTP server the portal under test sends to
+ * The browser suite's mail server: a real SMTP server the portal under test sends to
  * over a socket, as in production, through its outbox, jobs and retries. Each message it
  * accepts is written, exactly as received, to the folder the tests read (E2E_OUTBOX).
  *
