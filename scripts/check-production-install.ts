@@ -170,7 +170,7 @@ async function main(): Promise<void> {
     step('an upload went to S3 and its presigned link downloads it');
 
     // Photos become a PDF with sharp (libvips, a native optional package) and pdf-lib, loaded on
-    // the first photo only: send two to prove both are installed (issue 22).
+    // the first photo only: send two to prove both are installed.
     const created = await fetch(`${baseUrl}/api/transactions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
@@ -204,7 +204,7 @@ async function main(): Promise<void> {
       body: JSON.stringify({ email: admin.email }),
     });
     check(reset.status === 200, `the password reset request answered ${reset.status}`);
-    // The mail is queued with the reset and sent by the job engine a moment later (issue 19).
+    // The mail is queued with the reset and sent by the job engine a moment later.
     const outbox = path.join(baseEnv.DATA_DIR, 'outbox');
     let mailFile: string | undefined;
     for (let waited = 0; !mailFile && waited < 30_000; waited += 250) {

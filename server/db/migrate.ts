@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { runMigrations as installJobQueue, Logger as JobLogger } from 'graphile-worker';
 import pg from 'pg';
@@ -33,11 +32,6 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
     "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
 )`;
-
-/** The installed graphile-worker: its migrations are part of a migrated database. */
-export const JOB_QUEUE_VERSION: string = (
-  createRequire(import.meta.url)('graphile-worker/package.json') as { version: string }
-).version;
 
 /** graphile-worker prints its migrations to the console by default; they are ours to log. */
 const quietJobLogger = new JobLogger(() => () => {});
@@ -144,7 +138,7 @@ export async function migrate(
         log.info(`Applied migration ${migration.name}`);
         result.applied.push(migration.name);
       }
-      // The job queue's own schema ("graphile_worker", issue 19), migrated by its library under
+      // The job queue's own schema ("graphile_worker"), migrated by its library under
       // its own lock, after ours: a database this function prepared can take jobs at once.
       await installJobQueue({ connectionString: databaseUrl, logger: quietJobLogger });
       return result;
