@@ -37,7 +37,7 @@ const LOAD_ERROR_TEXT = 'The webhooks could not be loaded.';
 type Editing = { mode: 'add' } | { mode: 'edit'; endpoint: WebhookEndpoint };
 
 /**
- * Webhooks (issue 20, /admin/webhooks): the endpoints the portal sends events to, each with its
+ * Webhooks (/admin/webhooks): the endpoints the portal sends events to, each with its
  * signing secret (shown once, when it is added), a test ping, and its deliveries with a Retry.
  */
 export function Webhooks() {
@@ -140,7 +140,7 @@ export function Webhooks() {
                     size="xs"
                     miw="fit-content"
                     variant="default"
-                    aria-label={`Send a test event to ${endpoint.url}`}
+                    aria-label={`Send test to ${endpoint.url}`}
                     disabled={!endpoint.active || (busy !== null && busy !== endpoint._id)}
                     onClick={() => sendTest(endpoint)}
                   >
