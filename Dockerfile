@@ -6,14 +6,16 @@
 #
 # The image has no embedded PostgreSQL: DATABASE_URL is required (see docker-compose.yml).
 #
-# Pinned to a full Node version. To pin the exact image as well, append its digest, which
-#   docker buildx imagetools inspect node:22.23.3-bookworm-slim
-# prints, e.g. --build-arg NODE_IMAGE=node:22.23.3-bookworm-slim@sha256:<digest>.
-ARG NODE_IMAGE=node:22.23.3-bookworm-slim
+# Pinned to a full Node 24 LTS version, the one package.json's `node` devDependency runs the
+# scripts and tests on (scripts/engines.test.ts keeps the two equal). To pin the exact image as
+# well, append its digest, which
+#   docker buildx imagetools inspect node:24.21.0-bookworm-slim
+# prints, e.g. --build-arg NODE_IMAGE=node:24.21.0-bookworm-slim@sha256:<digest>.
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # --- Shared by both build stages: a compiler for argon2 (used when its prebuilt binary does not
-# load) and the npm this repository's lock and .npmrc are written for (Node 22 ships npm 10,
-# which ignores package.json's allowScripts).
+# load) and the npm this repository's lock and .npmrc are written for, the same as CI's (the npm
+# a Node image ships may be older).
 FROM ${NODE_IMAGE} AS toolchain
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
@@ -67,7 +69,7 @@ COPY --from=production-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000
-# Slim images have no curl; Node 22 has fetch. /readyz answers 200 once the database does.
+# Slim images have no curl; Node has fetch. /readyz answers 200 once the database does.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node runs as PID 1 and handles SIGTERM itself (server/main.ts: /readyz turns 503 for

@@ -78,7 +78,7 @@ test('an admin adds a webhook, sends a test event and sees it delivered', async 
 
     const row = page.getByRole('row').filter({ hasText: url });
     await expect(row.getByText('transaction.created, document.uploaded')).toBeVisible();
-    await row.getByRole('button', { name: `Send a test event to ${url}` }).click();
+    await row.getByRole('button', { name: `Send test to ${url}` }).click();
     await expect(page.getByText('Test event queued')).toBeVisible();
     const deliveries = page.getByRole('heading', { name: `Deliveries to ${url}` });
     await expect(deliveries).toBeVisible();
@@ -104,7 +104,7 @@ test('an admin adds a webhook, sends a test event and sees it delivered', async 
     // Deactivated, the endpoint takes no test; deleted, it is gone.
     await row.getByRole('button', { name: `Deactivate ${url}` }).click();
     await expect(row.getByText('Deactivated')).toBeVisible();
-    await expect(row.getByRole('button', { name: `Send a test event to ${url}` })).toBeDisabled();
+    await expect(row.getByRole('button', { name: `Send test to ${url}` })).toBeDisabled();
     await row.getByRole('button', { name: `Delete ${url}` }).click();
     await page
       .getByRole('dialog', { name: 'Delete webhook' })

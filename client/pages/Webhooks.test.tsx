@@ -125,7 +125,7 @@ describe('Webhooks', () => {
     const user = userEvent.setup();
     const stub = renderPage();
     await screen.findByText(endpoint.url);
-    await user.click(screen.getByRole('button', { name: `Send a test event to ${endpoint.url}` }));
+    await user.click(screen.getByRole('button', { name: `Send test to ${endpoint.url}` }));
     expect(await screen.findByText(webhookToasts.testSent)).toBeVisible();
     expect(stub.callsTo('webhooks.test')).toEqual([{ id: endpoint._id }]);
     expect(await screen.findByRole('heading', { name: `Deliveries to ${endpoint.url}` })).toBeVisible();
@@ -150,7 +150,7 @@ describe('Webhooks', () => {
       'webhooks.deliveries': () => ({ items: [], totalPages: 0, totalItems: 0 }),
     });
     renderWithProviders(<Webhooks />, { path: '/admin/webhooks', trpcClient: stub.client });
-    await user.click(await screen.findByRole('button', { name: `Send a test event to ${endpoint.url}` }));
+    await user.click(await screen.findByRole('button', { name: `Send test to ${endpoint.url}` }));
     expect(await screen.findByText(webhookMessages.inactive)).toBeVisible();
   });
 

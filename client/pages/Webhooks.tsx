@@ -140,7 +140,7 @@ export function Webhooks() {
                     size="xs"
                     miw="fit-content"
                     variant="default"
-                    aria-label={`Send a test event to ${endpoint.url}`}
+                    aria-label={`Send test to ${endpoint.url}`}
                     disabled={!endpoint.active || (busy !== null && busy !== endpoint._id)}
                     onClick={() => sendTest(endpoint)}
                   >

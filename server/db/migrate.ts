@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { runMigrations as installJobQueue, Logger as JobLogger } from 'graphile-worker';
 import pg from 'pg';
@@ -36,11 +35,6 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
     "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
 )`;
-
-/** The installed graphile-worker: its migrations are part of a migrated database. */
-export const JOB_QUEUE_VERSION: string = (
-  createRequire(import.meta.url)('graphile-worker/package.json') as { version: string }
-).version;
 
 /** graphile-worker prints its migrations to the console by default; they are ours to log. */
 const quietJobLogger = new JobLogger(() => () => {});

@@ -18,7 +18,7 @@ import { jobMetrics } from './metrics';
 import { JOB_HANDLERS, jobContext } from './tasks';
 
 /**
- * The job engine: graphile-worker 0.17 on the portal's own PostgreSQL, run by every
+ * The job engine: graphile-worker 0.18 on the portal's own PostgreSQL, run by every
  * instance. Why graphile-worker: its add_job is a SQL function, so a job is added by the very
  * statement batch of the change that causes it (server/queue/enqueue.ts); LISTEN/NOTIFY starts a
  * job within milliseconds; failed jobs come back with exponential back-off; its cron runs each
@@ -90,7 +90,7 @@ export async function startJobEngine(
     };
   }
 
-  // What locks jobs: in graphile-worker 0.17 a job's locked_by is its worker pool's id (one pool
+  // What locks jobs: since graphile-worker 0.17 a job's locked_by is its worker pool's id (one pool
   // per instance, e.g. "pool-6bef..."), not the id of the worker running it. Both are recorded,
   // so force_unlock_workers frees whatever a dead instance held. Our own emitter, listened to
   // before run(): the pool and its workers are created (and their events emitted) inside run(),

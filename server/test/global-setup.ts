@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { JOB_QUEUE_VERSION, migrate, readMigrations } from '../db/migrate';
+import { migrate, readMigrations } from '../db/migrate';
 import { dropDatabasesLike, ensureTemplate } from './databases';
 import { startTestPostgres } from './postgres-server';
 
@@ -12,6 +15,17 @@ declare module 'vitest' {
     testDatabaseServer: TestDatabaseServer;
   }
 }
+
+/**
+ * The installed graphile-worker, whose schema a migrated database holds too. Read beside its entry
+ * point: the package exports no package.json.
+ */
+const JOB_QUEUE_VERSION: string = JSON.parse(
+  readFileSync(
+    path.join(path.dirname(createRequire(import.meta.url).resolve('graphile-worker')), '..', 'package.json'),
+    'utf8',
+  ),
+).version;
 
 const SERVER_KIND = {
   url: 'the PostgreSQL of TEST_DATABASE_URL',
