@@ -441,7 +441,7 @@ const client: Benchmark = {
             : {
                 gap:
                   `p95 ${round(clickP95, 0)} ms with the ${load}; the bare tRPC call's median is ${round(clicks.baselineMedian, 0)} ms, so the rest is ` +
-                  "rendering, stretched by the load: the table renders twice per click (the single Loading... row, then the " +
+                  'rendering, stretched by the load: the table renders twice per click (the single Loading... row, then the ' +
                   'rows). Plan: prefetch the next page while a page is shown, so Next renders its rows from the cache in one render ' +
                   '(the Loading... row then shows only when a page really has to load).',
               }),
