@@ -4,10 +4,10 @@ import { buildApp } from './app';
 import { systemClock } from './clock';
 import { ConfigError, ensureJwtSecret, loadConfig, loadDotEnv } from './config';
 import { createDb } from './db/client';
-import { seedDemo } from './db/demo';
 import { migrate } from './db/migrate';
 import { seed } from './db/seed';
 import { type RunningDatabase, startDatabase } from './db/start';
+import { seedDemo } from './demo/demo';
 import { describeErrorForLog } from './errors';
 import {
   EVENT_LOOP_REPORT_SIGNAL,

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { seed } from '../db/seed';
 import { fileTypeOfBytes } from '../storage/file-types';
 import { setupTestDatabase, TestClock } from '../test/harness';
 import { type S3TestServer, startS3TestServer } from '../test/s3-server';
 import { auditStoredFilesInBucket, STORAGE_AND_ROWS_AGREE } from '../test/stored-files-audit';
 import { seedDemo } from './demo';
-import { seed } from './seed';
 
 /** SEED_DEMO with STORAGE_DRIVER=s3: the demo's PDFs land in the bucket, each with its row. */
 

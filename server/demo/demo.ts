@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import type { Db } from '../db/client';
 import { hashPassword, type PasswordCost } from '../security/passwords';
 import { scheduleReminders } from '../services/reminders';
 import { libraryFileKey, transactionFileKey } from '../storage/keys';
 import { onePagePdf } from '../storage/sample-pdf';
 import type { Storage } from '../storage/storage';
-import type { Db } from './client';
 
 /**
  * Demo data (SEED_DEMO, on by default for the embedded database): a few agents and a few dozen

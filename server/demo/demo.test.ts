@@ -2,12 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { seed } from '../db/seed';
 import { verifyPassword } from '../security/passwords';
 import { fileTypeOfBytes } from '../storage/file-types';
 import { localStorage } from '../storage/local';
 import { setupTestDatabase, TestClock } from '../test/harness';
 import { DEMO_AGENTS, DEMO_PASSWORD, seedDemo } from './demo';
-import { seed } from './seed';
 
 const database = setupTestDatabase();
 const quiet = { info: () => {}, warn: () => {} };
