@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Prisma } from '../server/db/generated/client';
-import { searchStatement } from '../server/services/transactions/pages';
+import { ownActive, searchStatement } from '../server/services/transactions/pages';
 import { type SignedIn, signIn, timedCall } from '../server/test/rest-client';
 import { PAGE_SIZE } from '../shared/constants';
 import { apiMessages } from '../shared/messages';
@@ -214,7 +214,7 @@ const bench: Benchmark = {
           pathOf: (term, page) =>
             `/api/transactions/search/${agent.id}/${encodeURIComponent(term)}?page=${page}`,
           statementOf: (term, page) =>
-            searchStatement(term, agent.id, { page, limit: PAGE_SIZE }, new Date()),
+            searchStatement(term, ownActive(agent.id), { page, limit: PAGE_SIZE }, new Date()),
         },
       ];
 

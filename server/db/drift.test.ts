@@ -48,13 +48,13 @@ describe('schema drift between schema.prisma and the migrations', () => {
       '@@index([userId], map: "comments_user_id_idx")',
       '@@index([userId], map: "comments_user_id_idx")\n  @@index([createdAt], map: "comments_created_at_idx")',
     );
-    changed += '\nmodel Office {\n  id String @id @db.Uuid\n  @@map("offices")\n}\n';
+    changed += '\nmodel Region {\n  id String @id @db.Uuid\n  @@map("regions")\n}\n';
     expect((await findSchemaDrift(changed, migrated.url)).sort()).toEqual(
       [
         'enum form_status: schema.prisma has (pending, accepted, rejected, withdrawn), the database has (pending, accepted, rejected)',
         'index comments_created_at_idx: in schema.prisma but not in the database',
-        'index offices_pkey: in schema.prisma but not in the database',
-        'table offices: in schema.prisma but not in the database',
+        'index regions_pkey: in schema.prisma but not in the database',
+        'table regions: in schema.prisma but not in the database',
       ].sort(),
     );
   });

@@ -20,6 +20,13 @@ export type Caller = {
   id: string;
   role: 'user' | 'admin';
   isOwner: boolean;
+  /**
+   * The user's office (null or absent: none). An admin with one is that office's admin and
+   * reaches only it (services/reach.ts); the owner is brokerage-wide whatever this says.
+   */
+  officeId?: string | null;
+  /** The agents this user coordinates for (absent: none): it works on their transactions too. */
+  coordinatesFor?: readonly string[];
   /** Set when the call came with an API key: the key acts with its creator's rights. */
   apiKey?: { id: string; name: string };
 };

@@ -12,6 +12,7 @@ import { isStatementTimeout, sqlCopyOut } from '../db/sql';
 import { AppError } from '../errors';
 import type { CallerContext, ServiceContext } from './context';
 import { escapeLike } from './paging';
+import { officeOfLists, transactionsOfOfficeSql, usersOfOfficeSql } from './reach';
 import { adminFilter } from './transactions/pages';
 
 /**
@@ -110,11 +111,11 @@ const TRANSACTION_COLUMN_SQL: readonly Column[] = [
 export const TRANSACTION_COLUMNS = headerOf(TRANSACTION_COLUMN_SQL);
 
 /** The rows of the admin list or search (pages.ts adminFilter), in its order. Exported for the benchmark. */
-export function transactionsExportSql({ status, query }: TransactionsExportInput): Prisma.Sql {
+export function transactionsExportSql({ status, query, officeId }: TransactionsExportInput): Prisma.Sql {
   return linesSql(
     TRANSACTION_COLUMN_SQL,
     Prisma.sql`FROM transactions t JOIN users u ON u.id = t.user_id
-     WHERE ${adminFilter(query, status)}
+     WHERE ${adminFilter(query, { status, officeId })}
      ORDER BY t.created_at DESC, t.id DESC`,
   );
 }
@@ -143,9 +144,10 @@ const QUEUE_COLUMN_SQL: readonly Column[] = [
 export const REVIEW_QUEUE_COLUMNS = headerOf(QUEUE_COLUMN_SQL);
 
 /** The entries of GET /api/admin/review-queue (services/transactions/review-queue.ts), all of them. */
-function reviewQueueExportSql({ type, agentId }: ReviewQueueExportInput, now: Date): Prisma.Sql {
+function reviewQueueExportSql({ type, agentId, officeId }: ReviewQueueExportInput, now: Date): Prisma.Sql {
   const filters = [
     Prisma.sql`t.closed_at IS NULL AND t.deleted_at IS NULL`,
+    transactionsOfOfficeSql(officeId ?? null),
     ...(agentId ? [Prisma.sql`t.user_id = ${agentId}::uuid`] : []),
     ...(type ? [Prisma.sql`t.type = ${type}`] : []),
   ];
@@ -190,7 +192,7 @@ const USER_COLUMN_SQL: readonly Column[] = [
 export const USER_COLUMNS = headerOf(USER_COLUMN_SQL);
 
 /** The rows of GET /api/users?query (services/users.ts listUsers), newest first. */
-function usersExportSql({ query }: UsersExportInput): Prisma.Sql {
+function usersExportSql({ query, officeId }: UsersExportInput): Prisma.Sql {
   const term = query?.trim();
   const pattern = `%${escapeLike(term ?? '')}%`;
   const where = term
@@ -199,7 +201,8 @@ function usersExportSql({ query }: UsersExportInput): Prisma.Sql {
     : Prisma.sql`true`;
   return linesSql(
     USER_COLUMN_SQL,
-    Prisma.sql`FROM users u WHERE ${where} ORDER BY u.created_at DESC, u.id DESC`,
+    Prisma.sql`FROM users u WHERE (${where}) AND ${usersOfOfficeSql(officeId ?? null)}
+     ORDER BY u.created_at DESC, u.id DESC`,
   );
 }
 
@@ -209,17 +212,26 @@ type ExportSpec = { header: readonly string[]; statement: Prisma.Sql };
 
 const today = (ctx: ServiceContext) => ctx.deps.clock.now().toISOString().slice(0, 10);
 
-/** The caller is an admin (adminProcedure): the plan is the filter as parsed, and a file name. */
+/**
+ * The caller is an admin (adminProcedure): the plan is the filter as parsed, with the office the
+ * caller's lists are held to settled now (services/reach.ts), and a file name.
+ */
+const settledOffice = (ctx: CallerContext, requested: string | undefined) =>
+  officeOfLists(ctx.user, requested) ?? undefined;
+
 export function planTransactionsExport(ctx: CallerContext, input: TransactionsExportInput): ExportPlan {
-  return { kind: 'transactions', filename: `transactions-${today(ctx)}.csv`, ...input };
+  const officeId = settledOffice(ctx, input.officeId);
+  return { kind: 'transactions', filename: `transactions-${today(ctx)}.csv`, ...input, officeId };
 }
 
 export function planReviewQueueExport(ctx: CallerContext, input: ReviewQueueExportInput): ExportPlan {
-  return { kind: 'review-queue', filename: `review-queue-${today(ctx)}.csv`, ...input };
+  const officeId = settledOffice(ctx, input.officeId);
+  return { kind: 'review-queue', filename: `review-queue-${today(ctx)}.csv`, ...input, officeId };
 }
 
 export function planUsersExport(ctx: CallerContext, input: UsersExportInput): ExportPlan {
-  return { kind: 'users', filename: `users-${today(ctx)}.csv`, ...input };
+  const officeId = settledOffice(ctx, input.officeId);
+  return { kind: 'users', filename: `users-${today(ctx)}.csv`, ...input, officeId };
 }
 
 function specOf(plan: ExportPlan, now: Date): ExportSpec {

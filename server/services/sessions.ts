@@ -15,6 +15,8 @@ export type SessionUser = {
   isOwner: boolean;
   isAdminApproved: boolean;
   tokenVersion: number;
+  officeId: string | null;
+  coordinatesFor: string[];
 };
 
 type SessionRow = {
@@ -23,13 +25,17 @@ type SessionRow = {
   is_owner: boolean;
   is_admin_approved: boolean;
   token_version: number;
+  office_id: string | null;
+  coordinates_for: string[];
 };
 
 /** The user behind an access token's `sub` (a uuid, checked when the token was), or null. */
 export async function sessionUser(ctx: ServiceContext, { id }: { id: string }): Promise<SessionUser | null> {
   const [row] = await sqlRows<SessionRow>(
     ctx.db,
-    Prisma.sql`SELECT id, role::text AS role, is_owner, is_admin_approved, token_version
+    Prisma.sql`SELECT id, role::text AS role, is_owner, is_admin_approved, token_version, office_id,
+                      ARRAY(SELECT agent_id::text FROM coordinations WHERE coordinator_id = users.id
+                             ORDER BY agent_id) AS coordinates_for
                  FROM users WHERE id = ${id}::uuid`,
     { prepared: true },
   );
@@ -40,14 +46,19 @@ export async function sessionUser(ctx: ServiceContext, { id }: { id: string }): 
     isOwner: row.is_owner,
     isAdminApproved: row.is_admin_approved,
     tokenVersion: row.token_version,
+    officeId: row.office_id,
+    coordinatesFor: row.coordinates_for,
   };
 }
 
 /**
  * True exactly when sessionUser would accept the token and give the claimed role: the user
- * exists, is approved, has the token's version and role. The owner is left to the full check
- * (the claims do not say who the owner is).
+ * exists, is approved, has the token's version and role, is in no office and coordinates for no
+ * one. The owner, office members and coordinators are left to the full check (the claims say
+ * neither who the owner is nor what a user reaches).
  */
 export const confirmedSessionSql = (session: SessionToConfirm): Prisma.Sql => Prisma.sql`
   EXISTS (SELECT 1 FROM users WHERE id = ${session.id}::uuid AND role = ${session.role}::role
-             AND token_version = ${session.tokenVersion}::int AND is_admin_approved AND NOT is_owner)`;
+             AND token_version = ${session.tokenVersion}::int AND is_admin_approved AND NOT is_owner
+             AND office_id IS NULL
+             AND NOT EXISTS (SELECT 1 FROM coordinations c WHERE c.coordinator_id = users.id))`;

@@ -192,7 +192,14 @@ async function signedInUser(ctx: Context): Promise<Caller> {
       throw new TRPCError({ code: 'UNAUTHORIZED', message: integrationMessages.keyCreatorInactive });
     }
     const apiKey = { id: ctx.apiKey.id, name: ctx.apiKey.name };
-    return { id: creator.id, role: creator.role, isOwner: creator.isOwner, apiKey };
+    return {
+      id: creator.id,
+      role: creator.role,
+      isOwner: creator.isOwner,
+      officeId: creator.officeId,
+      coordinatesFor: creator.coordinatesFor,
+      apiKey,
+    };
   }
   if (!ctx.auth) {
     throw new TRPCError({
@@ -205,7 +212,13 @@ async function signedInUser(ctx: Context): Promise<Caller> {
   if (!user?.isAdminApproved || user.tokenVersion !== ctx.auth.ver) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: apiMessages.sessionInvalid });
   }
-  return { id: user.id, role: user.role, isOwner: user.isOwner };
+  return {
+    id: user.id,
+    role: user.role,
+    isOwner: user.isOwner,
+    officeId: user.officeId,
+    coordinatesFor: user.coordinatesFor,
+  };
 }
 
 /** Who passes `access`, beyond being signed in. The role comes from the row, not the token. */
@@ -249,7 +262,14 @@ export const protectedListProcedure = procedure
           tokenVersion: ctx.auth.ver,
           confirmed: false,
         };
-        const claimed = { id: session.id, role: session.role, isOwner: false };
+        // What the statement confirms: no owner, no office, no one coordinated for.
+        const claimed = {
+          id: session.id,
+          role: session.role,
+          isOwner: false,
+          officeId: null,
+          coordinatesFor: [],
+        };
         const result = await next({ ctx: { user: claimed, sessionToConfirm: session } });
         if (session.confirmed && result.ok) return result;
       }

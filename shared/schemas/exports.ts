@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from './common';
 import { reviewQueueInput } from './compliance';
-import { adminSearchInput, complianceStatus } from './transactions';
+import { adminSearchInput, complianceStatus, officeFilter } from './transactions';
 import { usersListInput } from './users';
 
 /**
@@ -14,13 +14,16 @@ export const transactionsExportInput = z.object({
   status: complianceStatus.optional(),
   /** The admin search's term (address fields and the agent's name); absent or blank: every row. */
   query: adminSearchInput.shape.term.optional(),
+  ...officeFilter,
 });
 export type TransactionsExportInput = z.infer<typeof transactionsExportInput>;
 
-export const reviewQueueExportInput = reviewQueueInput.pick({ type: true, agentId: true });
+export const reviewQueueExportInput = reviewQueueInput
+  .pick({ type: true, agentId: true })
+  .extend(officeFilter);
 export type ReviewQueueExportInput = z.infer<typeof reviewQueueExportInput>;
 
-export const usersExportInput = usersListInput.pick({ query: true });
+export const usersExportInput = usersListInput.pick({ query: true }).extend(officeFilter);
 export type UsersExportInput = z.infer<typeof usersExportInput>;
 
 const filename = z.string();
@@ -31,6 +34,7 @@ export const exportPlan = z.discriminatedUnion('kind', [
     filename,
     type: z.string().optional(),
     agentId: idSchema.optional(),
+    ...officeFilter,
   }),
   usersExportInput.extend({ kind: z.literal('users'), filename }),
 ]);

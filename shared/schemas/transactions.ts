@@ -51,7 +51,11 @@ export type AdminUpdateTransactionInput = z.infer<typeof adminUpdateTransactionI
 
 export const transactionIdInput = z.object({ id: idSchema });
 
-export const userListInput = pagingInput.extend({ userId: idSchema });
+/**
+ * An agent's list. A coordinator's own list holds its agents' transactions too; `agentId` narrows
+ * it to one of them (or to the coordinator's own).
+ */
+export const userListInput = pagingInput.extend({ userId: idSchema, agentId: idSchema.optional() });
 /** Search terms are trimmed; an empty term is the plain list. */
 const searchTerm = z
   .string()
@@ -64,8 +68,10 @@ export const complianceStatus = z.enum(COMPLIANCE_STATUSES);
 export type ComplianceStatus = z.infer<typeof complianceStatus>;
 
 const statusFilter = { status: complianceStatus.optional() };
-export const adminListInput = pagingInput.extend(statusFilter);
-export const adminSearchInput = pagingInput.extend({ term: searchTerm, ...statusFilter });
+/** A brokerage-wide admin's lists may be narrowed to one office; an office admin's always are. */
+export const officeFilter = { officeId: idSchema.optional() };
+export const adminListInput = pagingInput.extend({ ...statusFilter, ...officeFilter });
+export const adminSearchInput = pagingInput.extend({ term: searchTerm, ...statusFilter, ...officeFilter });
 
 export const setFormFileInput = z.object({
   id: idSchema,

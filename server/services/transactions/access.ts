@@ -2,11 +2,13 @@ import { apiMessages, complianceMessages } from '../../../shared/messages';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../errors';
 import type { Caller, CallerContext } from '../context';
+import { actsFor, reachesTransaction } from '../reach';
 import { type DetailRow, detailSelect } from './mappers';
 
 /**
- * The ownership rule, once: an agent reaches only their own transactions, an admin any; a
- * soft-deleted one is gone for everyone. Anything else is 404, so an id reveals nothing.
+ * The ownership rule, once: a transaction is visible to whom it reaches (services/reach.ts: its
+ * agent and their coordinators, the admins of its office, brokerage-wide admins); a soft-deleted
+ * one is gone for everyone. Anything else is 404, so an id reveals nothing.
  */
 
 export const notFound = () => new AppError('NOT_FOUND', apiMessages.notFound);
@@ -17,7 +19,7 @@ export async function findVisible(ctx: CallerContext, id: string, ownerId?: stri
     where: { id, deletedAt: null, ...(ownerId ? { userId: ownerId } : {}) },
     select: detailSelect,
   });
-  if (!row || (ctx.user.role !== 'admin' && row.userId !== ctx.user.id)) throw notFound();
+  if (!row || !reachesTransaction(ctx.user, row)) throw notFound();
   return row;
 }
 
@@ -32,9 +34,9 @@ export async function assertVisible(
 ): Promise<void> {
   const row = await ctx.db.transaction.findFirst({
     where: { id, deletedAt: null },
-    select: { userId: true, closedAt: true },
+    select: { userId: true, officeId: true, closedAt: true },
   });
-  if (!row || (ctx.user.role !== 'admin' && row.userId !== ctx.user.id)) throw notFound();
+  if (!row || !reachesTransaction(ctx.user, row)) throw notFound();
   if (options.toChange && row.closedAt) throw closed();
 }
 
@@ -91,6 +93,9 @@ export async function lockForChange(tx: Tx, id: string): Promise<LockedTransacti
   return row;
 }
 
-/** Whether the caller is the transaction's agent (else an admin acting on it). */
+/**
+ * Whether the caller works on the transaction as its agent (the agent, or a coordinator of the
+ * agent), else an admin acting on it.
+ */
 export const isAgentOf = (caller: Caller, transaction: { userId: string }) =>
-  caller.id === transaction.userId;
+  actsFor(caller, transaction.userId);

@@ -87,6 +87,7 @@ export const formSelect = {
 export const detailSelect = {
   ...summarySelect,
   userId: true,
+  officeId: true,
   forms: { select: formSelect, orderBy: { position: 'asc' } },
 } as const satisfies Prisma.TransactionSelect;
 

@@ -10,9 +10,15 @@ import type {
 import { Prisma } from '../../db/generated/client';
 import { isStatementTimeout, sqlRows, sqlRowsWithin } from '../../db/sql';
 import { AppError } from '../../errors';
-import { assertSelfOrAdmin } from '../access';
-import type { CallerContext, SessionToConfirm } from '../context';
+import type { Caller, CallerContext, SessionToConfirm } from '../context';
 import { escapeLike, pageCount } from '../paging';
+import {
+  actsFor,
+  adminTransactionsSql,
+  agentsOf,
+  assertActsForUser,
+  transactionsOfOfficeSql,
+} from '../reach';
 import { confirmedSessionSql } from '../sessions';
 import { toProgress } from './mappers';
 
@@ -204,7 +210,19 @@ function matching(term: string, withAgentName: boolean): Prisma.Sql {
     WHERE u.first_name ILIKE ${pattern} OR u.last_name ILIKE ${pattern})))`;
 }
 
-const ownActive = (userId: string) => Prisma.sql`t.user_id = ${userId}::uuid AND t.deleted_at IS NULL`;
+export const ownActive = (userId: string) => Prisma.sql`t.user_id = ${userId}::uuid AND t.deleted_at IS NULL`;
+
+/**
+ * The undeleted transactions of an agent's list at /transactions/{userId}: that user's own; on a
+ * coordinator's own list, its agents' too, or one of them (`agentId`).
+ */
+function agentListFilter(caller: Caller, userId: string, agentId: string | undefined): Prisma.Sql {
+  if (userId !== caller.id || (caller.coordinatesFor ?? []).length === 0) {
+    return agentId === undefined || agentId === userId ? ownActive(userId) : Prisma.sql`false`;
+  }
+  if (agentId !== undefined) return actsFor(caller, agentId) ? ownActive(agentId) : Prisma.sql`false`;
+  return Prisma.sql`t.user_id = ANY (${agentsOf(caller)}::uuid[]) AND t.deleted_at IS NULL`;
+}
 const active = Prisma.sql`t.deleted_at IS NULL`;
 /**
  * Every undeleted transaction, or those in one compliance state: the state is
@@ -217,20 +235,22 @@ export const activeIn = (status: ComplianceStatus | undefined) =>
     : Prisma.sql`t.compliance_state = ${status}::compliance_state AND t.deleted_at IS NULL`;
 
 /**
- * The statement of a search for a non-empty term: an agent's own transactions (`userId`), or
- * everyone's with the agents' names too (`null`, the admin search). Exported for the benchmark.
+ * The statement of a search for a non-empty term within `reached` (an agent's list filter), or
+ * everyone's with the agents' names too (`null`: an admin's search, within `office`, a predicate on
+ * `t`). Exported for the benchmark.
  */
 export function searchStatement(
   term: string,
-  userId: string | null,
+  reached: Prisma.Sql | null,
   paging: PagingInput,
   now: Date,
   status?: ComplianceStatus,
+  office: Prisma.Sql = Prisma.sql`true`,
 ): Prisma.Sql {
   const filter =
-    userId === null
-      ? Prisma.sql`${activeIn(status)} AND ${matching(term, true)}`
-      : Prisma.sql`${ownActive(userId)} AND ${matching(term, false)}`;
+    reached === null
+      ? Prisma.sql`${activeIn(status)} AND ${office} AND ${matching(term, true)}`
+      : Prisma.sql`${reached} AND ${matching(term, false)}`;
   return transactionPageSql(filter, paging, 'once', now);
 }
 
@@ -258,38 +278,51 @@ async function searchPage(
 
 // --- Agents (their own transactions; admins may use these paths too) ---
 
-export function listForUser(ctx: CallerContext, input: PagingInput & { userId: string }) {
-  assertSelfOrAdmin(ctx.user, input.userId);
-  return listPage(ctx, ownActive(input.userId), input);
+type AgentListInput = PagingInput & { userId: string; agentId?: string | undefined };
+
+export async function listForUser(ctx: CallerContext, input: AgentListInput) {
+  await assertActsForUser(ctx, input.userId);
+  return listPage(ctx, agentListFilter(ctx.user, input.userId, input.agentId), input);
 }
 
 /** An empty term is the plain list. */
-export function searchForUser(ctx: CallerContext, input: PagingInput & { userId: string; term: string }) {
-  assertSelfOrAdmin(ctx.user, input.userId);
+export async function searchForUser(ctx: CallerContext, input: AgentListInput & { term: string }) {
+  await assertActsForUser(ctx, input.userId);
+  const reached = agentListFilter(ctx.user, input.userId, input.agentId);
   const term = input.term.trim();
-  if (!term) return listPage(ctx, ownActive(input.userId), input);
-  return searchPage(ctx, searchStatement(term, input.userId, input, ctx.deps.clock.now()), input.limit);
+  if (!term) return listPage(ctx, reached, input);
+  return searchPage(ctx, searchStatement(term, reached, input, ctx.deps.clock.now()), input.limit);
 }
 
-// --- Admins (every user's transactions) ---
+// --- Admins (every transaction they reach: services/reach.ts) ---
 
-type StatusFilter = { status?: ComplianceStatus | undefined };
+type AdminFilters = { status?: ComplianceStatus | undefined; officeId?: string | undefined };
 
-export function listAll(ctx: CallerContext, input: PagingInput & StatusFilter) {
-  return listPage(ctx, activeIn(input.status), input);
+const adminListFilter = (caller: Caller, input: AdminFilters) =>
+  Prisma.sql`${activeIn(input.status)} AND ${adminTransactionsSql(caller, input.officeId)}`;
+
+export function listAll(ctx: CallerContext, input: PagingInput & AdminFilters) {
+  return listPage(ctx, adminListFilter(ctx.user, input), input);
 }
 
 /**
- * The rows of the admin list (no term) or search (a term): the same WHERE clause, so the CSV
- * export (services/exports.ts) answers exactly the rows the admin's screen pages through.
+ * The rows of the admin list (no term) or search (a term) in an office settled by the export's
+ * plan: the same WHERE clause, so the CSV export (services/exports.ts) answers exactly the rows
+ * the admin's screen pages through.
  */
-export function adminFilter(term: string | undefined, status: ComplianceStatus | undefined): Prisma.Sql {
+export function adminFilter(term: string | undefined, filters: AdminFilters): Prisma.Sql {
   const trimmed = term?.trim();
-  return trimmed ? Prisma.sql`${activeIn(status)} AND ${matching(trimmed, true)}` : activeIn(status);
+  const listed = Prisma.sql`${activeIn(filters.status)} AND ${transactionsOfOfficeSql(filters.officeId ?? null)}`;
+  return trimmed ? Prisma.sql`${listed} AND ${matching(trimmed, true)}` : listed;
 }
 
-export function searchAll(ctx: CallerContext, input: PagingInput & StatusFilter & { term: string }) {
+export function searchAll(ctx: CallerContext, input: PagingInput & AdminFilters & { term: string }) {
   const term = input.term.trim();
-  if (!term) return listPage(ctx, activeIn(input.status), input);
-  return searchPage(ctx, searchStatement(term, null, input, ctx.deps.clock.now(), input.status), input.limit);
+  if (!term) return listPage(ctx, adminListFilter(ctx.user, input), input);
+  const office = adminTransactionsSql(ctx.user, input.officeId);
+  return searchPage(
+    ctx,
+    searchStatement(term, null, input, ctx.deps.clock.now(), input.status, office),
+    input.limit,
+  );
 }

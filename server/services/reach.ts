@@ -1,0 +1,131 @@
+import { apiMessages } from '../../shared/messages';
+import { Prisma } from '../db/generated/client';
+import { AppError } from '../errors';
+import type { Caller, CallerContext } from './context';
+
+/**
+ * What a caller reaches, decided here and nowhere else. Every list, queue, search, calendar,
+ * dashboard, export and lookup of transactions or users asks this module for its filter, so a
+ * new query cannot forget an office.
+ *
+ * - The owner, and an admin without an office (brokerage-wide): everything; their lists may be
+ *   narrowed to one office (`officeId=`).
+ * - An admin with an office (an office admin): that office's users and the transactions of its
+ *   agents. Anything else does not exist for them: 404, never 403.
+ * - Anyone else (an agent): their own transactions and those of the agents they coordinate for.
+ *
+ * A transaction's office is its agent's: the database copies it to transactions.office_id.
+ */
+
+const notFound = () => new AppError('NOT_FOUND', apiMessages.notFound);
+
+/** An admin held to one office: it has an office and is not the owner. */
+export const isOfficeAdmin = (caller: Caller): boolean =>
+  caller.role === 'admin' && !caller.isOwner && (caller.officeId ?? null) !== null;
+
+/** An admin who sees the whole brokerage. */
+export const isBrokerageWide = (caller: Caller): boolean => caller.role === 'admin' && !isOfficeAdmin(caller);
+
+/** The agents whose transactions the caller works on as its own: itself and those it coordinates for. */
+export const agentsOf = (caller: Caller): string[] => [caller.id, ...(caller.coordinatesFor ?? [])];
+
+/** Whether the caller works on `agentId`'s transactions as that agent could. */
+export const actsFor = (caller: Caller, agentId: string): boolean =>
+  caller.id === agentId || (caller.coordinatesFor ?? []).includes(agentId);
+
+/**
+ * The office an admin's lists are held to: an office admin's own whatever it asks, a
+ * brokerage-wide admin's `requested` filter, or null (every office, and users with none).
+ */
+export function officeOfLists(caller: Caller, requested?: string | null): string | null {
+  if (isOfficeAdmin(caller)) return caller.officeId ?? null;
+  return requested ?? null;
+}
+
+/**
+ * The transactions (`t`) an admin's list shows: the office filter of officeOfLists, else all.
+ * `true` costs the planner nothing, so the brokerage-wide statement keeps its plan.
+ */
+export function adminTransactionsSql(caller: Caller, requested?: string | null): Prisma.Sql {
+  return transactionsOfOfficeSql(officeOfLists(caller, requested));
+}
+
+/** Transactions `t` of an office settled by officeOfLists (an export's plan holds it); null: all. */
+export const transactionsOfOfficeSql = (office: string | null): Prisma.Sql =>
+  office === null ? Prisma.sql`true` : Prisma.sql`t.office_id = ${office}::uuid`;
+
+/** Users `u` of an office settled by officeOfLists; null: all. */
+export const usersOfOfficeSql = (office: string | null): Prisma.Sql =>
+  office === null ? Prisma.sql`true` : Prisma.sql`u.office_id = ${office}::uuid`;
+
+/** The same rule for Prisma's `where` on transactions. */
+export function adminTransactionsWhere(
+  caller: Caller,
+  requested?: string | null,
+): Prisma.TransactionWhereInput {
+  const office = officeOfLists(caller, requested);
+  return office === null ? {} : { officeId: office };
+}
+
+/** The transactions (`t`) a caller reaches, admins and agents alike. */
+export function reachedTransactionsSql(caller: Caller, requested?: string | null): Prisma.Sql {
+  if (caller.role === 'admin') return adminTransactionsSql(caller, requested);
+  const agents = agentsOf(caller);
+  return agents.length === 1
+    ? Prisma.sql`t.user_id = ${caller.id}::uuid`
+    : Prisma.sql`t.user_id = ANY (${agents}::uuid[])`;
+}
+
+/** The same rule for Prisma's `where` on transactions. */
+export function reachedTransactionsWhere(
+  caller: Caller,
+  requested?: string | null,
+): Prisma.TransactionWhereInput {
+  if (caller.role === 'admin') return adminTransactionsWhere(caller, requested);
+  const agents = agentsOf(caller);
+  return agents.length === 1 ? { userId: caller.id } : { userId: { in: agents } };
+}
+
+/** Whether the caller reaches one transaction, given its agent and its office. */
+export function reachesTransaction(
+  caller: Caller,
+  row: { userId: string; officeId: string | null },
+): boolean {
+  if (caller.role === 'admin') return !isOfficeAdmin(caller) || row.officeId === caller.officeId;
+  return actsFor(caller, row.userId);
+}
+
+/** The users (Prisma `where`) an admin's user lists show: an office admin's office, else all or the filter. */
+export function reachedUsersWhere(caller: Caller, requested?: string | null): Prisma.UserWhereInput {
+  const office = officeOfLists(caller, requested);
+  return office === null ? {} : { officeId: office };
+}
+
+/** The same rule for hand-written SQL on users `u`. */
+export function reachedUsersSql(caller: Caller, requested?: string | null): Prisma.Sql {
+  return usersOfOfficeSql(officeOfLists(caller, requested));
+}
+
+/** Whether an admin reaches a user (an office admin: one of its office). */
+export function reachesUser(caller: Caller, user: { officeId: string | null }): boolean {
+  return !isOfficeAdmin(caller) || user.officeId === caller.officeId;
+}
+
+/** Whether the caller reaches an office: a brokerage-wide admin any, an office admin its own. */
+export function reachesOffice(caller: Caller, officeId: string): boolean {
+  return !isOfficeAdmin(caller) || caller.officeId === officeId;
+}
+
+/**
+ * Paths such as /api/transactions/{userId} name whose transactions they are about. The caller
+ * may use them for itself, for an agent it coordinates for, and, as an admin, for any user it
+ * reaches; a user of another office is not found (404), and an agent naming someone else is
+ * refused (403, as before offices existed: the agent knows no other user's id to probe with).
+ */
+export async function assertActsForUser(ctx: CallerContext, userId: string): Promise<void> {
+  if (actsFor(ctx.user, userId)) return;
+  if (ctx.user.role !== 'admin') throw new AppError('FORBIDDEN', apiMessages.forbidden);
+  if (!isOfficeAdmin(ctx.user)) return;
+  const user = await ctx.db.user.findUnique({ where: { id: userId }, select: { officeId: true } });
+  if (!user || !reachesUser(ctx.user, user)) throw notFound();
+}
