@@ -5,6 +5,7 @@ import { restRoutesOf } from '../rest/routes';
 import type { PathScope } from '../rest/scopes';
 import { accessOf } from '../trpc/init';
 import { appRouter } from '../trpc/router';
+import { bearer } from './api-calls';
 import {
   allProcedures,
   callProcedure,
@@ -15,22 +16,31 @@ import {
   procedureTypes,
   sendRoute,
 } from './authorization-matrix/calls';
+import { PROCEDURES } from './authorization-matrix/procedures';
+import { EXPORT_ROUTE_PROCEDURES, ROUTES, UPLOAD_ROUTE_PROCEDURES } from './authorization-matrix/routes';
+import { OK, type Outcome, uniform } from './authorization-matrix/rules';
 import {
-  EXPORT_ROUTE_PROCEDURES,
-  OK,
-  type Outcome,
-  PROCEDURES,
-  ROUTES,
-  UPLOAD_ROUTE_PROCEDURES,
-  uniform,
-} from './authorization-matrix/table';
-import { type ActorName, freshApiKey, running, startMatrix } from './authorization-matrix/world';
+  A,
+  type ActorName,
+  database,
+  freshApiKey,
+  freshDeal,
+  freshDealAwaitingReview,
+  newDeal,
+  north,
+  running,
+  type SignedIn,
+  startMatrix,
+  tokenOf,
+  world,
+} from './authorization-matrix/world';
 
 /**
  * The authorization matrix: every tRPC procedure and every HTTP route the app registers, called
  * for real by nine actors (anonymous, agents A and B, an admin, the owner, an office admin of A's
  * office and one of another, a coordinator working for A and one working for B), against a
- * reviewed table of what each may do (./authorization-matrix/table.ts, which states the policy).
+ * reviewed table of what each may do (./authorization-matrix/: rules.ts states the policy,
+ * procedures.ts and routes.ts the rows, world.ts the actors and targets, calls.ts the calls).
  */
 
 // --- Setup ---
@@ -184,4 +194,81 @@ describe('API key scopes: each scope allows exactly its paths', () => {
       expect(refused.json().message).toBe(integrationMessages.lacksScope(scope));
     });
   }
+});
+
+/**
+ * What the lists hold, beyond their status: the office admin of North finds A in every desk list
+ * and export, the admin of South finds nothing of North there; A's coordinator finds A's deals in
+ * its own list and opens one for A, the other coordinator finds none.
+ */
+describe('what office admins and coordinators find in lists', () => {
+  const read = async (actor: ActorName, url: string, apiKey?: string) => {
+    const res = await running.app.inject({
+      method: 'GET',
+      url,
+      headers: bearer(apiKey ?? (await tokenOf(actor))),
+    });
+    expect(res.statusCode, `${actor} GET ${url}: ${res.body}`).toBe(200);
+    return res.body;
+  };
+  const DESK_LISTS = [
+    '/api/admin/transactions?page=1&limit=100',
+    '/api/admin/transactions/search/harbor?page=1&limit=100',
+    '/api/admin/review-queue?page=1&limit=100',
+    '/api/users?page=1&limit=100',
+    '/api/admin/transactions.csv',
+    '/api/admin/review-queue.csv',
+    '/api/users.csv',
+  ];
+
+  it('shows North to its office admin and nothing of North to the admin of South', async () => {
+    await freshDealAwaitingReview();
+    const found: Record<string, { own: boolean; other: boolean }> = {};
+    for (const url of DESK_LISTS) {
+      found[url] = {
+        own: (await read('officeAdminOwn', url)).includes(A().id),
+        other: (await read('officeAdminOther', url)).includes(A().id),
+      };
+    }
+    expect(found).toEqual(Object.fromEntries(DESK_LISTS.map((url) => [url, { own: true, other: false }])));
+  });
+
+  it("holds an office key to its admin's office", async () => {
+    const url = `/api/admin/transactions/individual/${world.deal.id}`;
+    const keyOf = async (actor: SignedIn) => (await freshApiKey(API_KEY_SCOPES, actor)).key;
+    const status = async (actor: SignedIn) =>
+      (await running.app.inject({ method: 'GET', url, headers: bearer(await keyOf(actor)) })).statusCode;
+    expect({ own: await status('officeAdminOwn'), other: await status('officeAdminOther') }).toEqual({
+      own: 200,
+      other: 404,
+    });
+    const list = '/api/admin/transactions?page=1&limit=100';
+    expect((await read('officeAdminOther', list, await keyOf('officeAdminOther'))).includes(A().id)).toBe(
+      false,
+    );
+  });
+
+  it("lists A's deals for A's coordinator, with A named, and none for the other coordinator", async () => {
+    // The newest of A's deals heads the first page, however many the cells made.
+    const fresh = await freshDeal();
+    const listOf = async (actor: 'coordinatorOwn' | 'coordinatorOther') =>
+      JSON.parse(await read(actor, `/api/transactions/${world.users[actor].id}?page=1&limit=10`)) as {
+        transactions: Array<{ _id: string; user?: { _id: string } }>;
+      };
+    const own = (await listOf('coordinatorOwn')).transactions.find((row) => row._id === fresh.id);
+    expect(own?.user?._id).toBe(A().id);
+    expect((await listOf('coordinatorOther')).transactions.map((row) => row._id)).not.toContain(fresh.id);
+  });
+
+  it("opens a deal in A's name when A's coordinator creates one for A", async () => {
+    const res = await running.app.inject({
+      method: 'POST',
+      url: '/api/transactions',
+      payload: newDeal('coordinatorOwn'),
+      headers: bearer(await tokenOf('coordinatorOwn')),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const row = await database.db.transaction.findUniqueOrThrow({ where: { id: res.json()._id } });
+    expect({ agent: row.userId, office: row.officeId }).toEqual({ agent: A().id, office: north() });
+  });
 });

@@ -1,7 +1,9 @@
 import { proceduresOf, procedureTypeOf } from '../../trpc/internals';
 import { appRouter } from '../../trpc/router';
 import { bearer, multipartBody, subscribeOverWebSocket, TINY_PDF, trpcRequest } from '../api-calls';
-import { type Expected, OK, type Outcome, type ProcedureRow, ROUTES, type RouteRow } from './table';
+import type { ProcedureRow } from './procedures';
+import { ROUTES, type RouteRow } from './routes';
+import { type Expected, OK, type Outcome } from './rules';
 import { ACTORS, type ActorName, photo, running, tokenOf } from './world';
 
 /** The matrix's cells, called for real: tRPC over HTTP or a WebSocket, and every HTTP route. */

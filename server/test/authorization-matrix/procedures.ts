@@ -1,0 +1,298 @@
+import { DEFAULT_PASSWORD } from '../factories';
+import {
+  A_OR_ADMINS_BY_ID,
+  ADMINS,
+  ADMINS_ON_NORTH,
+  ANY_USER,
+  BROKERAGE,
+  DEALS_OF_A,
+  type Expected,
+  ONLY_A,
+  OPEN_FOR_A,
+  OWNER,
+  PERSONAL_OF_A,
+  PRIVATE_TO_A,
+  PUBLIC,
+} from './rules';
+import type { ActorName } from './world';
+import {
+  A,
+  address,
+  bannerDesign,
+  emailToken,
+  freshAgent,
+  freshApiKeyId,
+  freshBanner,
+  freshCompliantDeal,
+  freshDeal,
+  freshDealAwaitingReview,
+  freshDealWithWaiver,
+  freshLibraryItem,
+  freshTemplate,
+  freshWebhook,
+  freshWebhookDelivery,
+  NEW_PASSWORD,
+  newDeal,
+  newUser,
+  packet,
+  paging,
+  passwordChange,
+  pendingAgent,
+  profileOfA,
+  refreshToken,
+  registration,
+  TUTORIAL_LINK,
+  unique,
+  unsubscribeTokenOfA,
+  unverifiedAgent,
+  uploadedBy,
+  WEBHOOK_URL,
+  world,
+} from './world';
+
+/** The reviewed table of the authorization matrix, its tRPC procedures (the policy: ./rules.ts). */
+
+export type ProcedureRow = {
+  expect: Expected;
+  input?: (actor: ActorName) => unknown;
+  /**
+   * The route that carries the procedure's input, when JSON cannot: an upload's input holds the
+   * body's file, which only its multipart route hands over, so the cell calls the procedure there.
+   */
+  via?: string;
+};
+
+export const PROCEDURES: Record<string, ProcedureRow> = {
+  // Sign-in and recovery are public: a signed-in caller may use them too.
+  'auth.register': { expect: PUBLIC, input: registration },
+  'auth.verifyEmail': {
+    expect: PUBLIC,
+    input: async () => ({ token: await emailToken((await unverifiedAgent()).id, 'verify_email') }),
+  },
+  'auth.resendVerification': {
+    expect: PUBLIC,
+    input: async () => ({ email: (await unverifiedAgent()).email }),
+  },
+  'auth.login': {
+    expect: PUBLIC,
+    input: async () => ({ email: (await freshAgent()).email, password: DEFAULT_PASSWORD }),
+  },
+  'auth.refresh': { expect: PUBLIC, input: async () => ({ refreshToken: await refreshToken() }) },
+  'auth.logout': { expect: PUBLIC, input: async () => ({ refreshToken: await refreshToken() }) },
+  'auth.requestPasswordReset': { expect: PUBLIC, input: async () => ({ email: (await freshAgent()).email }) },
+  'auth.confirmPasswordReset': {
+    expect: PUBLIC,
+    input: async () => ({
+      token: await emailToken((await freshAgent()).id, 'reset_password'),
+      password: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+    }),
+  },
+
+  // A's profile: A, or an admin; B's attempt names A's id: 403.
+  'settings.getUser': { expect: PERSONAL_OF_A, input: () => ({ userId: A().id }) },
+  'settings.updateUser': { expect: PERSONAL_OF_A, input: () => ({ userId: A().id, ...profileOfA() }) },
+  // Needs the current password, which nobody but A should know: admins too are refused.
+  'settings.changePassword': { expect: ONLY_A, input: () => ({ userId: A().id, ...passwordChange }) },
+
+  'users.list': { expect: ADMINS, input: () => paging },
+  'users.activate': { expect: ADMINS_ON_NORTH, input: async () => ({ id: (await pendingAgent()).id }) },
+  'users.create': { expect: ADMINS_ON_NORTH, input: newUser },
+  'users.deactivate': { expect: ADMINS_ON_NORTH, input: async () => ({ id: (await freshAgent()).id }) },
+
+  // The Create Transaction dialog needs every template; the template admin page is for admins.
+  'templates.all': { expect: ANY_USER },
+  'templates.list': { expect: ADMINS, input: () => paging },
+  'templates.search': { expect: ADMINS, input: () => ({ ...paging, query: 'Listing' }) },
+  'templates.create': {
+    expect: OWNER,
+    input: () => ({ type: `Matrix-${unique()}`, role: 'Seller', forms: ['Listing Agreement'] }),
+  },
+  'templates.update': {
+    expect: BROKERAGE,
+    input: async () => {
+      const template = await freshTemplate();
+      return { id: template.id, type: template.type, role: template.role, forms: ['Disclosure'] };
+    },
+  },
+  'templates.delete': { expect: BROKERAGE, input: async () => ({ id: (await freshTemplate()).id }) },
+
+  // The agent paths name A: B is refused before any lookup, admins may use them.
+  'transactions.list': { expect: DEALS_OF_A, input: () => ({ userId: A().id, ...paging }) },
+  'transactions.search': {
+    expect: DEALS_OF_A,
+    input: () => ({ userId: A().id, term: 'harbor', ...paging }),
+  },
+  // Opening a deal in A's name: only A, admins included (a body `user` naming someone else is
+  // 403: nobody opens a deal in another's name).
+  'transactions.create': { expect: OPEN_FOR_A, input: newDeal },
+  'transactions.get': { expect: DEALS_OF_A, input: () => ({ id: world.deal.id, userId: A().id }) },
+  'transactions.update': {
+    expect: DEALS_OF_A,
+    input: async () => ({ id: (await freshDeal()).id, userId: A().id, ...address, city: 'Bangor' }),
+  },
+  // No user id in these paths: A's deal is simply not there for B (404).
+  'transactions.setFormFile': {
+    expect: A_OR_ADMINS_BY_ID,
+    input: async () => {
+      const deal = await freshDeal();
+      const { url } = await uploadedBy('agentA', `/api/uploads/transactions/${deal.id}`);
+      return { id: deal.id, formId: deal.formId, url };
+    },
+  },
+  'transactions.split': {
+    expect: A_OR_ADMINS_BY_ID,
+    input: async () => {
+      const deal = await freshDeal();
+      const { key } = await uploadedBy('agentA', `/api/uploads/transactions/${deal.id}`, await packet());
+      return { id: deal.id, key, parts: [{ formId: deal.formId, pages: '1-2' }] };
+    },
+  },
+  'transactions.addComment': {
+    expect: A_OR_ADMINS_BY_ID,
+    input: () => ({ id: world.deal.id, formId: world.deal.formId, text: 'Signed copy attached' }),
+  },
+
+  'adminTransactions.list': { expect: ADMINS, input: () => paging },
+  'adminTransactions.search': { expect: ADMINS, input: () => ({ ...paging, term: 'harbor' }) },
+  'adminTransactions.get': { expect: ADMINS_ON_NORTH, input: () => ({ id: world.deal.id }) },
+  'adminTransactions.update': {
+    expect: ADMINS_ON_NORTH,
+    input: async () => ({ id: (await freshDeal()).id, ...address, isTitleReport: true }),
+  },
+  'adminTransactions.delete': {
+    expect: ADMINS_ON_NORTH,
+    input: async () => ({ id: (await freshDeal()).id }),
+  },
+  'adminTransactions.review': {
+    expect: ADMINS_ON_NORTH,
+    input: async () => {
+      const deal = await freshDealAwaitingReview();
+      return { id: deal.id, formId: deal.formId, status: 'accepted', text: 'Looks complete' };
+    },
+  },
+  'adminTransactions.history': { expect: ADMINS_ON_NORTH, input: () => ({ id: world.deal.id }) },
+  // The compliance workflow: waivers, versions, closing, the queue and its reasons.
+  'transactions.requestWaiver': {
+    expect: A_OR_ADMINS_BY_ID,
+    input: async () => {
+      const deal = await freshDeal();
+      return { id: deal.id, formId: deal.formId, reason: 'Not applicable: built after 1978' };
+    },
+  },
+  'transactions.versions': {
+    expect: A_OR_ADMINS_BY_ID,
+    input: () => ({ id: world.deal.id, formId: world.deal.formId }),
+  },
+  'adminTransactions.decideWaiver': {
+    expect: ADMINS_ON_NORTH,
+    input: async () => {
+      const deal = await freshDealWithWaiver();
+      return { id: deal.id, formId: deal.formId, approve: true, text: 'Agreed' };
+    },
+  },
+  'adminTransactions.close': {
+    expect: ADMINS_ON_NORTH,
+    input: async () => ({ id: (await freshCompliantDeal()).id }),
+  },
+  'adminTransactions.reopen': {
+    expect: ADMINS_ON_NORTH,
+    input: async () => ({ id: (await freshCompliantDeal({ closed: true })).id }),
+  },
+  'reviewQueue.list': { expect: ADMINS, input: () => paging },
+  'reviewQueue.bulkAccept': {
+    expect: ADMINS_ON_NORTH,
+    input: async () => {
+      const deal = await freshDealAwaitingReview();
+      return { items: [{ transactionId: deal.id, formId: deal.formId }] };
+    },
+  },
+  'rejectionReasons.list': { expect: ADMINS },
+  'rejectionReasons.create': { expect: BROKERAGE, input: () => ({ label: `Matrix reason ${unique()}` }) },
+  'rejectionReasons.update': {
+    expect: BROKERAGE,
+    input: () => ({ code: 'missing-signature', label: 'Missing signature', active: true }),
+  },
+
+  // API keys: admins keep them; what a key itself may call is checked per scope below.
+  'apiKeys.list': { expect: ADMINS },
+  'apiKeys.create': { expect: ADMINS, input: () => ({ name: `Matrix ${unique()}`, scopes: ['users:read'] }) },
+  'apiKeys.revoke': { expect: ADMINS_ON_NORTH, input: async () => ({ id: await freshApiKeyId() }) },
+
+  // Key dates, the calendar and notification preferences.
+  'keyDates.list': { expect: A_OR_ADMINS_BY_ID, input: () => ({ id: world.deal.id }) },
+  'keyDates.replace': {
+    expect: A_OR_ADMINS_BY_ID,
+    input: async () => ({ id: (await freshDeal()).id, dates: [{ kind: 'closing', date: '2027-01-15' }] }),
+  },
+  // Everyone sees their own calendar (an admin everyone's); there is no user id to name.
+  'calendar.list': { expect: ANY_USER, input: () => ({ from: '2026-11-01', to: '2026-11-30' }) },
+  'calendar.createFeed': { expect: ANY_USER },
+  // The broker dashboard is the desk's; everyone's strip is about their own files.
+  'dashboard.figures': { expect: ADMINS, input: () => ({ from: '2026-11-01', to: '2026-11-30' }) },
+  'dashboard.attention': { expect: ANY_USER },
+  'notificationSettings.get': { expect: PERSONAL_OF_A, input: () => ({ userId: A().id }) },
+  'notificationSettings.update': {
+    expect: PERSONAL_OF_A,
+    input: () => ({ userId: A().id, timezone: 'America/Chicago', reminderDays: [3, 1], events: {} }),
+  },
+  'notificationSettings.detectTimezone': { expect: ANY_USER, input: () => ({ timezone: 'America/Denver' }) },
+  // The link of a mail: its signed token is the permission (RFC 8058), no session needed.
+  'notificationSettings.unsubscribe': { expect: PUBLIC, input: () => ({ token: unsubscribeTokenOfA() }) },
+
+  'uploads.transactionDocument': { expect: A_OR_ADMINS_BY_ID, via: 'POST /api/uploads/transactions/:id' },
+  'uploads.transactionPhotos': {
+    expect: A_OR_ADMINS_BY_ID,
+    via: 'POST /api/uploads/transactions/:id/images',
+  },
+  'uploads.libraryForm': { expect: OWNER, via: 'POST /api/uploads/forms' },
+  'exports.transactions': { expect: ADMINS, input: () => ({ status: 'missing', query: 'Harbor' }) },
+  'exports.reviewQueue': { expect: ADMINS, input: () => ({ agentId: A().id }) },
+  'exports.users': { expect: ADMINS, input: () => ({ query: 'Agent' }) },
+
+  'notifications.list': { expect: PERSONAL_OF_A, input: () => ({ userId: A().id, ...paging }) },
+  'notifications.markAllRead': { expect: PERSONAL_OF_A, input: () => ({ userId: A().id }) },
+  // Each signed-in caller subscribes to their own stream (there is no user id to name).
+  'notifications.onNotification': { expect: ANY_USER },
+
+  'libraries.forms.list': { expect: ANY_USER, input: () => paging },
+  'libraries.forms.search': { expect: ANY_USER, input: () => ({ ...paging, query: 'form' }) },
+  'libraries.forms.create': {
+    expect: OWNER,
+    input: () => ({ name: 'Buyer checklist', link: world.libraryKey }),
+  },
+  'libraries.forms.update': {
+    expect: OWNER,
+    input: async () => ({ id: await freshLibraryItem('form'), name: 'Renamed', link: world.libraryKey }),
+  },
+  'libraries.forms.delete': { expect: OWNER, input: async () => ({ id: await freshLibraryItem('form') }) },
+  'libraries.tutorials.list': { expect: ANY_USER, input: () => paging },
+  'libraries.tutorials.search': { expect: ANY_USER, input: () => ({ ...paging, query: 'upload' }) },
+  'libraries.tutorials.create': { expect: OWNER, input: () => ({ name: 'Uploading', link: TUTORIAL_LINK }) },
+  'libraries.tutorials.update': {
+    expect: OWNER,
+    input: async () => ({ id: await freshLibraryItem('tutorial'), name: 'Renamed', link: TUTORIAL_LINK }),
+  },
+  'libraries.tutorials.delete': {
+    expect: OWNER,
+    input: async () => ({ id: await freshLibraryItem('tutorial') }),
+  },
+
+  // Everyone lists their own designs; A's design is A's alone.
+  'banners.list': { expect: ANY_USER },
+  'banners.get': { expect: PRIVATE_TO_A, input: () => ({ id: world.bannerId }) },
+  'banners.save': { expect: PRIVATE_TO_A, input: async () => ({ id: await freshBanner(), ...bannerDesign }) },
+  'banners.delete': { expect: PRIVATE_TO_A, input: async () => ({ id: await freshBanner() }) },
+
+  // Webhooks send the whole brokerage's events: brokerage-wide admins only.
+  'webhooks.list': { expect: BROKERAGE },
+  'webhooks.create': {
+    expect: BROKERAGE,
+    input: () => ({ url: WEBHOOK_URL, events: ['transaction.created'] }),
+  },
+  'webhooks.update': { expect: BROKERAGE, input: async () => ({ id: await freshWebhook(), active: false }) },
+  'webhooks.delete': { expect: BROKERAGE, input: async () => ({ id: await freshWebhook() }) },
+  'webhooks.deliveries': { expect: BROKERAGE, input: async () => ({ id: await freshWebhook(), ...paging }) },
+  'webhooks.retry': { expect: BROKERAGE, input: freshWebhookDelivery },
+  'webhooks.test': { expect: BROKERAGE, input: async () => ({ id: await freshWebhook() }) },
+};
