@@ -19,7 +19,7 @@ import { recordAudit } from './audit';
 import type { CallerContext, ServiceContext } from './context';
 import { queueMail } from './mail';
 import { notifyActiveAdmins } from './notifications';
-import { publicUserSelect, toPublicUser } from './users';
+import { publicUserSelect, toPublicUser } from './public-user';
 import { emitWebhook } from './webhooks/events';
 
 /**
