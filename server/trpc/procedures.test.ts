@@ -168,12 +168,12 @@ describe('over a WebSocket', () => {
     const { client, wsClient } = clientWith(await accessTokenFor(agent, { now: clock.now() }));
     try {
       expect(await client.whoAmI.query()).toEqual({
-      id: agent.id,
-      role: 'user',
-      isOwner: false,
-      officeId: null,
-      coordinatesFor: [],
-    });
+        id: agent.id,
+        role: 'user',
+        isOwner: false,
+        officeId: null,
+        coordinatesFor: [],
+      });
     } finally {
       await wsClient.close();
     }
