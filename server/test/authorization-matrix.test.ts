@@ -23,10 +23,12 @@ import {
   A,
   type ActorName,
   database,
+  freshAgent,
   freshApiKey,
   freshDeal,
   freshDealAwaitingReview,
   newDeal,
+  newUser,
   north,
   running,
   type SignedIn,
@@ -34,6 +36,7 @@ import {
   tokenOf,
   world,
 } from './authorization-matrix/world';
+import { createAdmin } from './factories';
 
 /**
  * The authorization matrix: every tRPC procedure and every HTTP route the app registers, called
@@ -215,7 +218,7 @@ describe('what office admins and coordinators find in lists', () => {
     '/api/admin/transactions?page=1&limit=100',
     '/api/admin/transactions/search/harbor?page=1&limit=100',
     '/api/admin/review-queue?page=1&limit=100',
-    '/api/users?page=1&limit=100',
+    '/api/users?page=1&limit=100&query=Alice',
     '/api/admin/transactions.csv',
     '/api/admin/review-queue.csv',
     '/api/users.csv',
@@ -270,5 +273,30 @@ describe('what office admins and coordinators find in lists', () => {
     expect(res.statusCode, res.body).toBe(201);
     const row = await database.db.transaction.findUniqueOrThrow({ where: { id: res.json()._id } });
     expect({ agent: row.userId, office: row.officeId }).toEqual({ agent: A().id, office: north() });
+  });
+});
+
+describe("an office admin's limits", () => {
+  const send = async (method: 'POST' | 'PUT', url: string, payload: object) =>
+    running.app.inject({ method, url, payload, headers: bearer(await tokenOf('officeAdminOwn')) });
+
+  it('makes no brokerage-wide admin and moves nobody out of its office (403), and its new users are of its office', async () => {
+    const northAdmin = await createAdmin(database.db, { office: { connect: { id: north() } } });
+    const agent = await freshAgent();
+    const madeWide = await send('PUT', `/api/users/${northAdmin.id}`, { officeId: null });
+    const movedOut = await send('PUT', `/api/users/${agent.id}`, { officeId: null });
+    const created = await send('POST', '/api/users', { ...newUser(), officeId: undefined });
+    expect({
+      madeWide: madeWide.statusCode,
+      movedOut: movedOut.statusCode,
+      created: created.statusCode,
+    }).toEqual({
+      madeWide: 403,
+      movedOut: 403,
+      created: 201,
+    });
+    expect(created.json().officeId).toBe(north());
+    const still = await database.db.user.findMany({ where: { id: { in: [northAdmin.id, agent.id] } } });
+    expect(still.map((user) => user.officeId)).toEqual([north(), north()]);
   });
 });

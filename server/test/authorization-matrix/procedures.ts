@@ -7,8 +7,11 @@ import {
   BROKERAGE,
   DEALS_OF_A,
   type Expected,
+  NEW_IN_NORTH,
+  NORTH_SETTINGS,
   ONLY_A,
   OPEN_FOR_A,
+  OTHER_OFFICE,
   OWNER,
   PERSONAL_OF_A,
   PRIVATE_TO_A,
@@ -28,12 +31,14 @@ import {
   freshDealAwaitingReview,
   freshDealWithWaiver,
   freshLibraryItem,
+  freshOffice,
   freshTemplate,
   freshWebhook,
   freshWebhookDelivery,
   NEW_PASSWORD,
   newDeal,
   newUser,
+  north,
   packet,
   paging,
   passwordChange,
@@ -97,8 +102,19 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
 
   'users.list': { expect: ADMINS, input: () => paging },
   'users.activate': { expect: ADMINS_ON_NORTH, input: async () => ({ id: (await pendingAgent()).id }) },
-  'users.create': { expect: ADMINS_ON_NORTH, input: newUser },
+  'users.create': { expect: NEW_IN_NORTH, input: newUser },
   'users.deactivate': { expect: ADMINS_ON_NORTH, input: async () => ({ id: (await freshAgent()).id }) },
+  // A North agent stays in North: a real write, by whoever reaches it.
+  'users.update': {
+    expect: ADMINS_ON_NORTH,
+    input: async () => ({ id: (await freshAgent()).id, officeId: north(), coordinatesFor: [] }),
+  },
+
+  // Offices: every admin reads those it reaches; only brokerage-wide admins make and change them.
+  'offices.list': { expect: ADMINS },
+  'offices.create': { expect: BROKERAGE, input: () => ({ name: `Matrix office ${unique()}` }) },
+  'offices.update': { expect: NORTH_SETTINGS, input: () => ({ id: north(), reviewTargetHours: 24 }) },
+  'offices.delete': { expect: OTHER_OFFICE, input: async () => ({ id: await freshOffice() }) },
 
   // The Create Transaction dialog needs every template; the template admin page is for admins.
   'templates.all': { expect: ANY_USER },

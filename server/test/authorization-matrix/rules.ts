@@ -77,6 +77,12 @@ export const ADMINS_ON_NORTH = rule([401, 403, 403, OK, OK], CROSS_OFFICE);
 /** The brokerage's settings: brokerage-wide admins only. */
 export const BROKERAGE = rule([401, 403, 403, OK, OK], BROKERAGE_ONLY);
 export const OWNER = rule([401, 403, 403, 403, OK]);
+/** North's own settings: brokerage-wide admins change them; South's admin does not find North. */
+export const NORTH_SETTINGS = rule([401, 403, 403, OK, OK], { officeAdminOwn: 403, officeAdminOther: 404 });
+/** An office of neither office admin (an empty one): not there for either. */
+export const OTHER_OFFICE = rule([401, 403, 403, OK, OK], { officeAdminOwn: 404, officeAdminOther: 404 });
+/** A user placed in North: an office admin places users in its own office only (403). */
+export const NEW_IN_NORTH = rule([401, 403, 403, OK, OK], { officeAdminOther: 403 });
 /** A's transactions through the paths naming A's id: A, A's coordinator, the admins reaching A. */
 export const DEALS_OF_A = rule([401, OK, 403, OK, OK], CROSS_OFFICE);
 /** A's transactions by their own id: anyone else finds nothing there. */

@@ -224,6 +224,9 @@ export async function freshApiKey(
 /** A key of North: its office admin made it. */
 export const freshApiKeyId = async () => (await freshApiKey(['users:read'], 'officeAdminOwn')).id;
 
+/** An office nobody belongs to: it may be removed. */
+export const freshOffice = async () =>
+  (await database.db.office.create({ data: { name: `Matrix office ${unique()}` } })).id;
 export const freshBanner = async () => (await createBanner(database.db, { userId: A().id })).id;
 export const freshTemplate = () =>
   createTemplate(database.db, { type: `Matrix-${unique()}`, role: 'Seller' });
