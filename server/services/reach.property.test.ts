@@ -216,6 +216,26 @@ describe('what a caller reaches, in random brokerages', () => {
       } else {
         const own = await listForUser(ctx, { ...page, userId: caller.id });
         expect({ ...who, own: ids(own.transactions) }).toEqual({ ...who, own: want });
+        // Narrowed to one user, and through the path naming that user: an agent it works for (or
+        // itself) gives that agent's deals, any other user nothing (403 on the path naming them).
+        for (const other of users) {
+          const acts = other.id === caller.id || caller.coordinatesFor.includes(other.id);
+          const theirs = acts
+            ? sorted(deals.filter((d) => d.agentId === other.id && !d.deleted).map((d) => d.id))
+            : [];
+          const narrowed = await listForUser(ctx, { ...page, userId: caller.id, agentId: other.id });
+          const named = await listForUser(ctx, { ...page, userId: other.id }).then(
+            (answer) => ids(answer.transactions),
+            (error: unknown) => (error instanceof AppError ? error.code : error),
+          );
+          expect({ ...who, other: other.id, narrowed: ids(narrowed.transactions), named }).toEqual({
+            ...who,
+            other: other.id,
+            narrowed: theirs,
+            // Its own id is its own list: its deals and its agents'.
+            named: other.id === caller.id ? want : acts ? theirs : 'FORBIDDEN',
+          });
+        }
       }
       const found: string[] = [];
       for (const deal of deals) if (await finds(ctx, deal.id)) found.push(deal.id);
