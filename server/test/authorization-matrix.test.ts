@@ -225,6 +225,21 @@ describe('what office admins and coordinators find in lists', () => {
     '/api/admin/review-queue.csv': async () => (await freshDealAwaitingReview()).id,
     '/api/users.csv': () => A().id,
     '/api/admin/offices': () => north(),
+    '/api/calendar?from=2026-11-01&to=2026-11-30': async () => {
+      const deal = await freshDeal();
+      await database.db.keyDate.create({
+        data: {
+          transactionId: deal.id,
+          kind: 'closing',
+          label: 'Closing',
+          date: new Date('2026-11-20'),
+          position: 0,
+        },
+      });
+      return deal.id;
+    },
+    // The dashboard's figures per office name the offices it shows.
+    '/api/admin/dashboard?from=2026-11-01&to=2026-11-30': () => north(),
     '/api/admin/api-keys': freshApiKeyId,
   };
 
