@@ -58,6 +58,12 @@ export const transactionsOfOfficeSql = (office: string | null): Prisma.Sql =>
 export const usersOfOfficeSql = (office: string | null): Prisma.Sql =>
   office === null ? Prisma.sql`true` : Prisma.sql`u.office_id = ${office}::uuid`;
 
+/**
+ * Users `u` of the office a statement names itself (`office`: a column or a parameter of the
+ * statement), for figures grouped by office over offices already settled by officeOfLists.
+ */
+export const usersOfOfficeNamedSql = (office: Prisma.Sql): Prisma.Sql => Prisma.sql`u.office_id = ${office}`;
+
 /** The same rule for Prisma's `where` on transactions. */
 export function adminTransactionsWhere(
   caller: Caller,
