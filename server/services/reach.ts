@@ -123,6 +123,15 @@ export function reachesOffice(caller: Caller, officeId: string): boolean {
 }
 
 /**
+ * The brokerage-wide settings (templates, libraries, rejection reasons, webhooks) are one set for
+ * every office: any admin reads them, a brokerage-wide admin alone changes them. An office admin
+ * is refused with 403 (the settings are not another office's records, so nothing is hidden).
+ */
+export function assertBrokerageWide(caller: Caller): void {
+  if (!isBrokerageWide(caller)) throw new AppError('FORBIDDEN', apiMessages.forbidden);
+}
+
+/**
  * Paths such as /api/transactions/{userId} name whose transactions they are about. The caller
  * may use them for itself, for an agent it coordinates for, and, as an admin, for any user it
  * reaches; a user of another office is not found (404), and an agent naming someone else is
