@@ -119,6 +119,7 @@ const summary = (answer: DashboardAnswer) => ({
   median: answer.turnaround.medianSeconds,
   byReviewer: answer.turnaround.byReviewer.map((row) => [row.user._id, row.reviewed, row.medianSeconds]),
   rate: answer.rejections.rate,
+  byDocument: answer.rejections.byDocument.map((row) => [row.label, row.reviewed, row.rejected]),
   byAgent: answer.rejections.byAgent.map((row) => row.user._id),
   reasons: answer.rejections.topReasons.map((row) => row.code),
   atRisk: answer.atRisk.map((row) => row.transaction.user._id),
@@ -136,6 +137,7 @@ describe('the dashboard by office', () => {
         median: 120,
         byReviewer: [[wideAdmin.id, 3, 120]],
         rate: 1 / 3,
+        byDocument: [[`Item ${RUN}`, 3, 1]],
         byAgent: [agents.north.id],
         reasons: [`late-${RUN}`],
         atRisk: [agents.north.id, agents.north.id],
@@ -149,7 +151,13 @@ describe('the dashboard by office', () => {
   it('gives a brokerage-wide admin the whole brokerage, each office broken down, or one office', async () => {
     const all = await figures(wideAdmin);
     // Six decisions: 30, 60, 120, 600, 3,600, 7,200 s; the median is (120 + 600) / 2.
-    expect(summary(all)).toMatchObject({ queue: 3, reviewed: 6, median: 360, rate: 1 / 6 });
+    expect(summary(all)).toMatchObject({
+      queue: 3,
+      reviewed: 6,
+      median: 360,
+      rate: 1 / 6,
+      byDocument: [[`Item ${RUN}`, 6, 1]],
+    });
     expect(all.rejections.byAgent.map((row) => row.user._id).sort()).toEqual(
       [agents.north.id, agents.south.id, agents.none.id].sort(),
     );
@@ -164,6 +172,7 @@ describe('the dashboard by office', () => {
       median: 5_400,
       byReviewer: [[wideAdmin.id, 2, 5_400]],
       rate: 0,
+      byDocument: [[`Item ${RUN}`, 2, 0]],
       byAgent: [agents.south.id],
       reasons: [],
       atRisk: [agents.south.id],
