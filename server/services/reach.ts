@@ -123,9 +123,9 @@ export function reachesOffice(caller: Caller, officeId: string): boolean {
 }
 
 /**
- * The brokerage-wide settings (templates, libraries, rejection reasons, webhooks) are one set for
- * every office: any admin reads them, a brokerage-wide admin alone changes them. An office admin
- * is refused with 403 (the settings are not another office's records, so nothing is hidden).
+ * What only a brokerage-wide admin may do (offices themselves, settings every office shares:
+ * templates, libraries, rejection reasons, webhooks): an office admin is refused (403); it knows
+ * these exist, as it reads them.
  */
 export function assertBrokerageWide(caller: Caller): void {
   if (!isBrokerageWide(caller)) throw new AppError('FORBIDDEN', apiMessages.forbidden);
