@@ -2,7 +2,7 @@ import type { DashboardAnswer, DashboardInput } from '../../../shared/schemas/da
 import type { CallerContext } from '../context';
 import { officeOfLists } from '../reach';
 import { atRiskFigures } from './at-risk';
-import { officeFigures } from './by-office';
+import { officesOf, officeTurnarounds } from './by-office';
 import { complianceFigures } from './compliance';
 import { decisionFigures } from './decisions';
 import { queueFigures } from './queue';
@@ -22,13 +22,14 @@ export async function dashboardFigures(ctx: CallerContext, input: DashboardInput
   const now = ctx.deps.clock.now();
   const range = resolveRange(now, input);
   const office = officeOfLists(ctx.user, input.officeId);
-  const [queue, decisions, compliance, atRisk] = await Promise.all([
+  const [queue, decisions, compliance, atRisk, turnaroundsByOffice] = await Promise.all([
     queueFigures(ctx, now, office),
     decisionFigures(ctx, range, office),
     complianceFigures(ctx, range, office),
     atRiskFigures(ctx, range.today, undefined, office),
+    officeTurnarounds(ctx, range, office),
   ]);
-  const offices = await officeFigures(ctx, range, office, queue);
+  const offices = officesOf(turnaroundsByOffice, queue);
   const { byOffice: _byOffice, ...queueAnswer } = queue;
   return { from: range.from, to: range.to, queue: queueAnswer, ...decisions, compliance, atRisk, offices };
 }
