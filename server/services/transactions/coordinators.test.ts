@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMessages } from '../../../shared/messages';
-import type { CalendarAnswer, KeyDatesAnswer } from '../../../shared/schemas/key-dates';
+import type { KeyDatesAnswer } from '../../../shared/schemas/key-dates';
 import type {
   Comment,
   HistoryEntry,
@@ -9,7 +9,6 @@ import type {
   TransactionForm,
   TransactionsPage,
 } from '../../../shared/schemas/transactions';
-import type { AppDeps } from '../../deps';
 import { injectUpload, TINY_PDF } from '../../test/api-calls';
 import {
   accessTokenFor,
@@ -18,21 +17,19 @@ import {
   createTransaction,
   createUser,
 } from '../../test/factories';
-import { buildTestApp, serviceContext, setupTestDatabase, TestClock, testDeps } from '../../test/harness';
-import { feedEntries } from '../../test/notification-feed';
+import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../../test/harness';
 import { type Actor, restCalls } from '../../test/rest-calls';
-import { sweepReminders } from '../reminders';
 
 /**
  * Transaction coordinators: an agent who coordinates for other agents works on their files as
  * they could (opening, changing, uploading, attaching, commenting, asking waivers, setting key
  * dates), through the agents' own REST paths, and on nobody else's (404); it never reviews. Its
- * audit events name it and the agent it acted for; what the agent is told, it is told too.
+ * audit events name it and the agent it acted for. What it is told, and its calendar and
+ * settings: services/coordinators.test.ts.
  */
 
 const database = setupTestDatabase();
 const clock = new TestClock(new Date('2026-11-20T12:00:00.000Z'));
-let deps: AppDeps;
 let app: FastifyInstance;
 
 type Person = Actor & { firstName: string; lastName: string };
@@ -47,8 +44,7 @@ let aliceDeal: Transaction; // opened by cora for alice
 let bobDeal: { id: string; forms: { id: string; label: string }[] };
 
 beforeAll(async () => {
-  deps = testDeps(database.db, { clock });
-  app = buildTestApp(deps);
+  app = buildTestApp(testDeps(database.db, { clock }));
   alice = await createUser(database.db, { firstName: 'Alice', lastName: 'Agent' });
   bob = await createUser(database.db, { firstName: 'Bob', lastName: 'Other' });
   cora = await createUser(database.db, { firstName: 'Cora', lastName: 'Coordinator' });
@@ -82,20 +78,6 @@ const auditOf = (transactionId: string) =>
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     select: { action: true, actorId: true, onBehalfOf: true },
   });
-
-/** Notifications written since the test began, per user. */
-let since = new Set<string>();
-beforeEach(async () => {
-  since = new Set((await feedEntries(database.db)).map((row) => row.id));
-});
-async function received(transactionId: string): Promise<Record<string, string[]>> {
-  const rows = (await feedEntries(database.db)).filter(
-    (row) => !since.has(row.id) && row.transactionId === transactionId,
-  );
-  const byUser: Record<string, string[]> = {};
-  for (const row of rows) byUser[row.userId] = [...(byUser[row.userId] ?? []), row.message];
-  return byUser;
-}
 
 describe('a coordinator opens transactions for its agents', () => {
   it("POST /api/transactions {agentId}: the transaction is the agent's, the audit names both", async () => {
@@ -345,108 +327,5 @@ describe("a coordinator works on its agent's file, and on no one else's", () => 
       expect(entry.actor?._id).toBe(cora.id);
       expect(entry.onBehalfOf).toStrictEqual({ _id: alice.id, firstName: 'Alice', lastName: 'Agent' });
     }
-  });
-});
-
-describe('what the agent is told, its coordinators are told', () => {
-  it('a rejection reaches the agent and its coordinator, and the admin’s audit row has no onBehalfOf', async () => {
-    const id = aliceDeal._id;
-    const disclosure = formOf(aliceDeal, 'Disclosure');
-    await ok<TransactionForm>(
-      201,
-      'POST',
-      `/api/admin/transactions/${id}/forms/${disclosure}/comments`,
-      carl,
-      {
-        status: 'rejected',
-        text: 'Page 2 is unsigned',
-      },
-    );
-    const told = await received(id);
-    const message = `"Disclosure" was rejected (1 Renamed Way ${RUN}, Portland): Page 2 is unsigned`;
-    expect(told[alice.id]).toStrictEqual([message]);
-    expect(told[cora.id]).toStrictEqual([message]);
-    expect(told[bob.id]).toBeUndefined();
-    const last = (await auditOf(id)).at(-1);
-    expect(last).toStrictEqual({ action: 'form.review', actorId: carl.id, onBehalfOf: null });
-  });
-
-  it("an admin's comment reaches both too; the coordinator's own action goes to the admins", async () => {
-    const id = aliceDeal._id;
-    const disclosure = formOf(aliceDeal, 'Disclosure');
-    await ok(201, 'POST', `/api/admin/transactions/${id}/forms/${disclosure}/comments`, carl, {
-      text: 'Any news?',
-    });
-    const told = await received(id);
-    expect(Object.keys(told).sort()).toStrictEqual([alice.id, cora.id].sort());
-    since = new Set((await feedEntries(database.db)).map((row) => row.id));
-    await ok(201, 'POST', `/api/transactions/${id}/forms/${disclosure}/comments`, cora, { text: 'On it' });
-    const heard = await received(id);
-    expect(heard[carl.id]).toStrictEqual([
-      `Cora Coordinator commented on "Disclosure" (1 Renamed Way ${RUN}, Portland): On it`,
-    ]);
-    expect(heard[alice.id]).toBeUndefined();
-  });
-
-  it('key-date reminders reach the agent and its coordinator', async () => {
-    const deal = await ok<Transaction>(
-      201,
-      'POST',
-      '/api/transactions',
-      cora,
-      newDeal({ agentId: alice.id }),
-    );
-    // Three days ahead: the first reminder is due at 08:00 New York time today (13:00 UTC).
-    await ok(200, 'PUT', `/api/transactions/${deal._id}/dates`, cora, {
-      dates: [{ kind: 'inspection', date: '2026-11-23' }],
-    });
-    clock.advance(2 * 60 * 60 * 1000);
-    await sweepReminders(serviceContext(deps));
-    const told = await received(deal._id);
-    const message = `Inspection deadline for ${deal.streetAddress} is in 3 days (Nov 23)`;
-    expect(told[alice.id]).toStrictEqual([message]);
-    expect(told[cora.id]).toStrictEqual([message]);
-    expect(told[bob.id]).toBeUndefined();
-  });
-});
-
-describe("a coordinator's calendar and settings", () => {
-  it("shows its agents' key dates with its own; agentId narrows, another agent's is 403", async () => {
-    await ok(200, 'PUT', `/api/transactions/${bobDeal.id}/dates`, bob, {
-      dates: [{ kind: 'closing', date: '2026-12-18' }],
-    });
-    const range = 'from=2026-12-01&to=2026-12-31';
-    const all = await ok<CalendarAnswer>(200, 'GET', `/api/calendar?${range}`, cora);
-    const ids = all.events.map((event) => event.transactionId);
-    expect(ids).toContain(aliceDeal._id);
-    expect(ids).not.toContain(bobDeal.id);
-    const own = await ok<CalendarAnswer>(200, 'GET', `/api/calendar?${range}&agentId=${cora.id}`, cora);
-    expect(own.events.map((event) => event.transactionId)).not.toContain(aliceDeal._id);
-    const agents = await ok<CalendarAnswer>(200, 'GET', `/api/calendar?${range}&agentId=${alice.id}`, cora);
-    expect(agents.events.map((event) => event.transactionId)).toContain(aliceDeal._id);
-    await refused(403, apiMessages.forbidden, 'GET', `/api/calendar?${range}&agentId=${bob.id}`, cora);
-    // The agent's calendar is its own: its coordinator's files are not in it.
-    const alices = await ok<CalendarAnswer>(200, 'GET', `/api/calendar?${range}`, alice);
-    expect(alices.events.every((event) => event.transactionId !== bobDeal.id)).toBe(true);
-  });
-
-  it("has no say over the agent's own settings and feed (403)", async () => {
-    await refused(403, apiMessages.forbidden, 'GET', `/api/settings/notifications/${alice.id}`, cora);
-    await refused(403, apiMessages.forbidden, 'GET', `/api/notifications/${alice.id}`, cora);
-  });
-
-  it("an office admin reaches its office's users' settings and feed; another office's user is 404", async () => {
-    const north = await database.db.office.create({ data: { name: `North ${RUN}` } });
-    const south = await database.db.office.create({ data: { name: `South ${RUN}` } });
-    const officeAdmin = await createAdmin(database.db, { office: { connect: { id: north.id } } });
-    const near = await createUser(database.db, { office: { connect: { id: north.id } } });
-    const far = await createUser(database.db, { office: { connect: { id: south.id } } });
-    await ok(200, 'GET', `/api/settings/notifications/${near.id}`, officeAdmin);
-    await ok(200, 'GET', `/api/notifications/${near.id}`, officeAdmin);
-    await refused(404, apiMessages.notFound, 'GET', `/api/settings/notifications/${far.id}`, officeAdmin);
-    await refused(404, apiMessages.notFound, 'GET', `/api/notifications/${far.id}`, officeAdmin);
-    await refused(404, apiMessages.notFound, 'POST', `/api/notifications/${far.id}/read`, officeAdmin);
-    // A brokerage-wide admin reaches both.
-    await ok(200, 'GET', `/api/settings/notifications/${far.id}`, carl);
   });
 });
