@@ -88,6 +88,14 @@ describe('a coordinator opens transactions for its agents', () => {
     expect(await auditOf(aliceDeal._id)).toStrictEqual([
       { action: 'transaction.create', actorId: cora.id, onBehalfOf: alice.id },
     ]);
+    // The admins are told who opened it, and for whom.
+    const notice = await database.db.adminNotice.findFirstOrThrow({
+      where: { transactionId: aliceDeal._id },
+      select: { message: true },
+    });
+    expect(notice.message).toBe(
+      `Cora Coordinator opened a transaction for Alice Agent: ${aliceDeal.streetAddress}, Portland`,
+    );
   });
 
   it('its own `user` beside the agent is accepted; without agentId the transaction is its own', async () => {

@@ -77,7 +77,7 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
       tx,
       ctx,
       row,
-      `${await nameOf(tx, caller.id)} opened a transaction: ${placeOf(row)}`,
+      `${await nameOf(tx, caller.id)} opened a transaction${agentId === caller.id ? '' : ` for ${await nameOf(tx, agentId)}`}: ${placeOf(row)}`,
       'transactionCreated',
     );
     await emitTransactionEvents(tx, ctx, ['transaction.created'], row);
