@@ -26,7 +26,8 @@ export type AuditEntry = {
     | 'LibraryItem'
     | 'ApiKey'
     | 'WebhookEndpoint'
-    | 'WebhookDelivery';
+    | 'WebhookDelivery'
+    | 'Office';
   entityId: string;
   transactionId?: string;
   before?: unknown;
