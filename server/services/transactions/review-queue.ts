@@ -18,7 +18,7 @@ import { officeOfLists, reachesTransaction, transactionsOfOfficeSql } from '../r
 import { lockTransactions, notFound } from './access';
 import { recordDecision } from './forms';
 import { formSelect, toForm, toPerson } from './mappers';
-import { agentLink, excerpt, nameOf, placeOf } from './notify';
+import { agentAudience, agentLink, excerpt, nameOf, placeOf } from './notify';
 import { emitFormEventById, emitIfNowCompliant } from './webhooks';
 
 /**
@@ -224,9 +224,10 @@ export async function bulkAccept(
         .map((entry) => `"${entry.form.label}" (${place(entry.transactionId)})`)
         .join(', ');
       const singleDeal = entries.every((entry) => entry.transactionId === first?.transactionId);
+      // The agent hears of it, and the coordinators who work its files.
       await notifyUsers(
         tx,
-        [agentId],
+        await agentAudience(tx, agentId),
         {
           message: `${reviewer} accepted ${entries.length === 1 ? 'a document' : `${entries.length} documents`}: ${excerpt(names, 240)}`,
           link: singleDeal && first ? agentLink(first.transactionId) : '/home',
