@@ -130,6 +130,44 @@ export function createNotificationBus(
     resolveReady = resolve;
   });
 
+  /** Users ADMINS_CHANNEL told of while a reconnected bus read its subscribers' statuses again. */
+  let toldWhileReading: Set<string> | undefined;
+
+  /** Applies `<userId>:<status>` (ADMINS_CHANNEL's form) and returns the user's id. */
+  function applyStatus(payload: string): string {
+    const [userId = '', status, office] = payload.split(':');
+    if (status === 'admin' && listeners.has(userId)) admins.set(userId, office || null);
+    else if (status === 'not-admin') admins.delete(userId);
+    return userId;
+  }
+
+  /**
+   * What ADMINS_CHANNEL may have told while no connection listened (an admin moved to another
+   * office during a database restart): each subscriber's status read again, as the admin_terms
+   * trigger states it (admin_notices_heard, migration 20261203120000), unless the channel has told
+   * it since the read began.
+   */
+  async function readStatusesAgain(connection: pg.Client) {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    const subscribed = [...listeners.keys()].filter((userId) => uuid.test(userId));
+    if (subscribed.length === 0) return;
+    const told = new Set<string>();
+    toldWhileReading = told;
+    try {
+      const { rows } = await connection.query<{ status: string }>(
+        `SELECT u.id::text || ':' || admin_notices_heard(u) AS status FROM users u WHERE u.id = ANY($1::uuid[])`,
+        [subscribed],
+      );
+      for (const { status } of rows) {
+        if (!told.has(status.split(':')[0] ?? '')) applyStatus(status);
+      }
+    } catch (error) {
+      log.warn({ error: describeErrorForLog(error) }, "could not read the subscribed admins' offices again");
+    } finally {
+      if (toldWhileReading === told) toldWhileReading = undefined;
+    }
+  }
+
   function emit(userId: string, event: BusEvent) {
     for (const listener of listeners.get(userId) ?? []) listener(event);
   }
@@ -137,9 +175,8 @@ export function createNotificationBus(
   function onNotification(message: pg.Notification) {
     try {
       if (message.channel === ADMINS_CHANNEL && message.payload) {
-        const [userId = '', status, office] = message.payload.split(':');
-        if (status === 'admin' && listeners.has(userId)) admins.set(userId, office || null);
-        else if (status === 'not-admin') admins.delete(userId);
+        const userId = applyStatus(message.payload);
+        toldWhileReading?.add(userId);
       } else if (message.channel === SESSIONS_CHANNEL && message.payload) {
         emit(message.payload, { kind: 'revoked' });
       } else if (message.channel === NOTIFICATIONS_CHANNEL && message.payload) {
@@ -218,6 +255,7 @@ export function createNotificationBus(
     resolveReady();
     if (wasReconnect) {
       log.info({}, 'notification listener reconnected');
+      await readStatusesAgain(next);
       for (const userId of listeners.keys()) emit(userId, { kind: 'resync' });
     }
   }

@@ -2,7 +2,8 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '../../shared/schemas/notifications';
 import type { AppDeps } from '../deps';
-import { createNotificationBus } from '../realtime/bus';
+import { type BusEvent, createNotificationBus } from '../realtime/bus';
+import { withAdminClient } from '../test/databases';
 import { serviceContext, setupTestDatabase, testDeps } from '../test/harness';
 import { adminOf, callerOf, moveTo, twoOffices } from '../test/office-notices';
 import { until } from '../test/until';
@@ -121,5 +122,37 @@ describe("an admin's live stream, by office", () => {
     await until(() => again.messages().length === 1, 5_000);
     await again.stop();
     expect(again.messages()).toEqual(['Catch-up: South missed']);
+  });
+
+  it("a bus that lost its connection reads its admins' offices again before it resumes", async () => {
+    const { north, south, northDeal, southDeal } = offices;
+    const admin = await adminOf(database.db, south.id);
+    const own = createNotificationBus(database.url, pino({ level: 'silent' }), {
+      minDelayMs: 50,
+      maxDelayMs: 500,
+    });
+    const events: BusEvent[] = [];
+    try {
+      await own.ready;
+      // As if the move to South had been told while no connection listened: the bus still
+      // holds the office the session had.
+      const unsubscribe = own.subscribe(admin.id, { officeId: north.id }, (event) => events.push(event));
+      await withAdminClient(database.url, (client) =>
+        client.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE application_name = 'portal-notification-bus' AND datname = current_database()`,
+        ),
+      );
+      await until(() => events.some((event) => event.kind === 'resync'), 5_000);
+      await agentActs(northDeal, 'Reconnected: North comment');
+      await agentActs(southDeal, 'Reconnected: South comment');
+      await until(() => events.length === 2, 5_000);
+      expect(
+        events.map((event) => (event.kind === 'notification' ? event.notification.message : event.kind)),
+      ).toEqual(['resync', 'Reconnected: South comment']);
+      unsubscribe();
+    } finally {
+      await own.close();
+    }
   });
 });

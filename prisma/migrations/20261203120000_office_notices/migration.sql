@@ -16,18 +16,26 @@ ALTER TABLE "admin_notices" ADD CONSTRAINT "admin_notices_office_id_fkey" FOREIG
 CREATE INDEX "admin_notices_office_id_created_at_idx"
   ON "admin_notices" ("office_id", "created_at" DESC, "id" DESC) INCLUDE ("except_user_id");
 
--- The admins' live streams follow the office too: every instance's bus learns an active admin's
--- office from this channel (`<id>:admin` for every office, `<id>:admin:<office>` for one) when it
--- becomes an admin and whenever its office or ownership changes, at commit (realtime/bus.ts).
+-- The admins' live streams follow the office too. Every instance's bus learns which of its
+-- subscribed users hear notices, and of which office, from this status: `admin` (every office),
+-- `admin:<office>` (one office) or `not-admin`. The trigger below sends `<id>:<status>` when an
+-- account becomes or stops being an active admin and whenever an active admin's office or
+-- ownership changes, at commit; a bus that lost its connection reads it again for its
+-- subscribers (realtime/bus.ts).
+CREATE FUNCTION "admin_notices_heard"(u users) RETURNS text LANGUAGE sql STABLE AS $$
+  SELECT CASE WHEN NOT (u.role = 'admin' AND u.is_admin_approved) THEN 'not-admin'
+              WHEN u.is_owner OR u.office_id IS NULL THEN 'admin'
+              ELSE 'admin:' || u.office_id::text END
+$$;
+
 CREATE OR REPLACE FUNCTION "track_admin_terms"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   was_admin boolean := TG_OP = 'UPDATE' AND OLD.role = 'admin' AND OLD.is_admin_approved;
   is_admin boolean := NEW.role = 'admin' AND NEW.is_admin_approved;
-  held_to text := CASE WHEN NEW.is_owner THEN NULL ELSE NEW.office_id::text END;
 BEGIN
   IF is_admin = was_admin THEN
     IF is_admin AND (OLD.office_id IS DISTINCT FROM NEW.office_id OR OLD.is_owner IS DISTINCT FROM NEW.is_owner) THEN
-      PERFORM pg_notify('portal_admins', NEW.id::text || ':admin' || coalesce(':' || held_to, ''));
+      PERFORM pg_notify('portal_admins', NEW.id::text || ':' || admin_notices_heard(NEW));
     END IF;
     RETURN NULL;
   END IF;
@@ -38,8 +46,7 @@ BEGIN
   ELSE
     UPDATE admin_terms SET ended_at = statement_timestamp() WHERE user_id = NEW.id AND ended_at IS NULL;
   END IF;
-  PERFORM pg_notify('portal_admins', NEW.id::text
-    || CASE WHEN is_admin THEN ':admin' || coalesce(':' || held_to, '') ELSE ':not-admin' END);
+  PERFORM pg_notify('portal_admins', NEW.id::text || ':' || admin_notices_heard(NEW));
   RETURN NULL;
 END $$;
 
