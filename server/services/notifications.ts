@@ -69,9 +69,10 @@ export async function notifyUsers(
 
 /**
  * Notifies every active admin but `exceptUserId` (nobody needs to hear about their own action)
- * who reads the office of the notice's transaction (services/reach.ts: an office admin only
- * its office's, and no notice without a transaction) with one admin notice, stored once and read by each admin through their admin terms (fan-out
- * on read: feedPageSql, feedCountsSql). A row per admin made a comment to 10,000 admins write 10,000 rows (about
+ * who reads the office of the notice's transaction (services/reach.ts: an office admin only its
+ * office's; a notice of no transaction, brokerage-wide admins only) with one admin notice, stored
+ * once and read by each admin through their admin terms (fan-out on read: feedPageSql,
+ * feedCountsSql). A row per admin made a comment to 10,000 admins write 10,000 rows (about
  * 160 ms) in its own transaction, before its live event could leave: the fan-out of
  * bench/websocket.bench.ts could not meet its goal while the audience's size was paid in that
  * transaction.
