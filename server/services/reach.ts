@@ -58,6 +58,12 @@ export const transactionsOfOfficeSql = (office: string | null): Prisma.Sql =>
 export const usersOfOfficeSql = (office: string | null): Prisma.Sql =>
   office === null ? Prisma.sql`true` : Prisma.sql`u.office_id = ${office}::uuid`;
 
+/**
+ * Users `u` of the office a statement names itself (`office`: a column or a parameter of the
+ * statement), for figures grouped by office over offices already settled by officeOfLists.
+ */
+export const usersOfOfficeNamedSql = (office: Prisma.Sql): Prisma.Sql => Prisma.sql`u.office_id = ${office}`;
+
 /** The same rule for Prisma's `where` on transactions. */
 export function adminTransactionsWhere(
   caller: Caller,
@@ -109,6 +115,15 @@ export function reachedTransactionsWhere(
   return agents.length === 1 ? { userId: caller.id } : { userId: { in: agents } };
 }
 
+/**
+ * Whether a transaction of `agentId` belongs under a path naming `userId`
+ * (/api/transactions/individual/{id}/{userId}): that user's own transactions, and on the caller's
+ * own path also those of the agents it coordinates for, as its own list shows them.
+ */
+export function pathHoldsAgent(caller: Caller, userId: string, agentId: string): boolean {
+  return userId === caller.id ? actsFor(caller, agentId) : agentId === userId;
+}
+
 /** Whether the caller reaches one transaction, given its agent and its office. */
 export function reachesTransaction(
   caller: Caller,
@@ -140,8 +155,9 @@ export function reachesOffice(caller: Caller, officeId: string): boolean {
 }
 
 /**
- * What only a brokerage-wide admin may do (offices themselves, settings every office shares): an
- * office admin is refused (403); it knows these exist, as it reads them.
+ * What only a brokerage-wide admin may do (offices themselves, settings every office shares:
+ * templates, libraries, rejection reasons, webhooks): an office admin is refused (403); it knows
+ * these exist, as it reads them.
  */
 export function assertBrokerageWide(caller: Caller): void {
   if (!isBrokerageWide(caller)) throw new AppError('FORBIDDEN', apiMessages.forbidden);
@@ -155,6 +171,19 @@ export function assertBrokerageWide(caller: Caller): void {
  */
 export async function assertActsForUser(ctx: CallerContext, userId: string): Promise<void> {
   if (actsFor(ctx.user, userId)) return;
+  if (ctx.user.role !== 'admin') throw new AppError('FORBIDDEN', apiMessages.forbidden);
+  if (!isOfficeAdmin(ctx.user)) return;
+  const user = await ctx.db.user.findUnique({ where: { id: userId }, select: { officeId: true } });
+  if (!user || !reachesUser(ctx.user, user)) throw notFound();
+}
+
+/**
+ * Paths such as /api/settings/notifications/{userId} name a user's own settings or feed: the user
+ * themself, or an admin who reaches that user. A coordinator has no say there (403, decided before
+ * any lookup); an office admin naming a user of another office, or no user, is not found (404).
+ */
+export async function assertSelfOrReachingAdmin(ctx: CallerContext, userId: string): Promise<void> {
+  if (ctx.user.id === userId) return;
   if (ctx.user.role !== 'admin') throw new AppError('FORBIDDEN', apiMessages.forbidden);
   if (!isOfficeAdmin(ctx.user)) return;
   const user = await ctx.db.user.findUnique({ where: { id: userId }, select: { officeId: true } });
