@@ -95,6 +95,14 @@ const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
     adminOnly: true,
   },
   {
+    path: paths.offices,
+    page: lazyPage(
+      () => import('./pages/Offices'),
+      (m) => m.Offices,
+    ),
+    adminOnly: true,
+  },
+  {
     path: paths.adminTransactions,
     page: lazyPage(
       () => import('./pages/AdminTransactions'),
