@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { officeMessages } from '../../shared/messages';
 import type { OfficesAnswer } from '../../shared/schemas/offices';
@@ -49,6 +49,9 @@ function renderOffices(handlers: Record<string, StubHandler> = {}) {
   return { ...view, stub };
 }
 
+// Each dialog is compiled on first use: on a loaded two-core machine that outlasts the default wait.
+configure({ asyncUtilTimeout: 5_000 });
+
 beforeEach(() => {
   setSession({
     accessToken: fakeAccessToken({ sub: TEST_USER_ID, role: 'admin' }),
@@ -58,7 +61,7 @@ beforeEach(() => {
 });
 afterEach(() => notifications.clean());
 
-describe('Offices page', () => {
+describe('Offices page', { timeout: 30_000 }, () => {
   it('lists each office with its review target, retention and agents, with Edit and Delete for a brokerage-wide admin', async () => {
     renderOffices();
     expect(screen.getByRole('heading', { level: 1, name: 'Offices' })).toBeVisible();
