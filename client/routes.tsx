@@ -96,8 +96,9 @@ const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
   },
   {
     path: paths.offices,
+    // Loaded with the Users page, whose office fields it goes with (see pages/Users.tsx).
     page: lazyPage(
-      () => import('./pages/Offices'),
+      () => import('./pages/Users'),
       (m) => m.Offices,
     ),
     adminOnly: true,

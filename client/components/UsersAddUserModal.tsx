@@ -5,12 +5,11 @@ import { ROLES } from '../../shared/constants';
 import { alerts } from '../../shared/messages';
 import { createUserInput, type PublicUser } from '../../shared/schemas/users';
 import { answeredMessageOr } from '../api/errors';
-import { isBrokerageWideViewer, useViewer } from '../auth/useViewer';
 import { useTRPC } from '../trpc';
 import { DialogActions } from './DialogActions';
 import { FormModal } from './FormModal';
 import { NameInputs } from './NameInputs';
-import { officeChoices, useOffices } from './offices/useOffices';
+import { isBrokerageWideViewer, officeChoices, useOffices, useViewer } from './offices/scope';
 
 /** The dialog's fields; Role starts empty so 'Role is required' can show. */
 type AddUserValues = {

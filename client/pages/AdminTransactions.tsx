@@ -12,8 +12,12 @@ import { serverMessageOf } from '../api/errors';
 import { confirmDelete } from '../components/confirm-delete';
 import { ExportButton, exportPath } from '../components/ExportButton';
 import { ListPage } from '../components/ListPage';
-import { OfficeFilter } from '../components/offices/OfficeFilter';
-import { officeInput, useOfficeFilterChoices, useOfficeParam } from '../components/offices/useOffices';
+import {
+  OfficeFilter,
+  officeInput,
+  useOfficeFilterChoices,
+  useOfficeParam,
+} from '../components/offices/scope';
 import { COMPLIANCE_LABEL } from '../components/transactions/compliance';
 import { TransactionsTable } from '../components/transactions/TransactionsTable';
 import { useListSearch } from '../components/useListSearch';

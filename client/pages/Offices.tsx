@@ -4,11 +4,10 @@ import { useState } from 'react';
 import { officeMessages } from '../../shared/messages';
 import type { Office, OfficesAnswer } from '../../shared/schemas/offices';
 import { serverMessageOf } from '../api/errors';
-import { isBrokerageWideViewer, useViewer } from '../auth/useViewer';
 import { confirmDelete } from '../components/confirm-delete';
 import { ListTable } from '../components/ListTable';
 import { OfficeFormModal } from '../components/offices/OfficeFormModal';
-import { useOffices } from '../components/offices/useOffices';
+import { isBrokerageWideViewer, useOffices, useViewer } from '../components/offices/scope';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
 

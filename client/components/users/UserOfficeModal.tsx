@@ -5,12 +5,11 @@ import { MAX_PAGE_SIZE } from '../../../shared/constants';
 import { officeMessages } from '../../../shared/messages';
 import type { PublicUser } from '../../../shared/schemas/users';
 import { serverMessageOf } from '../../api/errors';
-import { isBrokerageWideViewer, useViewer } from '../../auth/useViewer';
 import { notifyError } from '../../notify';
 import { useTRPC } from '../../trpc';
 import { DialogActions } from '../DialogActions';
 import { FormModal } from '../FormModal';
-import { officeChoices, useOffices } from '../offices/useOffices';
+import { isBrokerageWideViewer, officeChoices, useOffices, useViewer } from '../offices/scope';
 
 export const OFFICE_DIALOG_TITLE = 'Office & coordination';
 

@@ -1,9 +1,43 @@
-import { useQuery } from '@tanstack/react-query';
+import { NativeSelect } from '@mantine/core';
+import { skipToken, useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { idSchema } from '../../../shared/schemas/common';
 import type { OfficesAnswer } from '../../../shared/schemas/offices';
-import { isBrokerageWideViewer, useViewer } from '../../auth/useViewer';
+import type { PublicUser } from '../../../shared/schemas/users';
+import { getUserId } from '../../auth/session';
 import { useTRPC } from '../../trpc';
+
+/*
+ * Who the signed-in viewer is, and the offices it reads: the owner's controls, the office fields
+ * of the Users page and the office filter of the admin lists, the queue and the dashboard. One
+ * module on purpose: the pages that share it load it as one chunk, and every chunk's name is
+ * part of the first download.
+ */
+
+/**
+ * The signed-in account's own profile (the shell loads it too, so this is the same cached
+ * answer): its office and the agents it coordinates for decide which filters a page offers.
+ * Only mirrors the server, which holds every caller to what it reaches whatever a page sends.
+ */
+export function useViewer(): PublicUser | undefined {
+  const trpc = useTRPC();
+  const userId = getUserId();
+  const { data } = useQuery(trpc.settings.getUser.queryOptions(userId ? { userId } : skipToken));
+  return data;
+}
+
+/** An admin without an office sees the whole brokerage (the owner always does). */
+export function isBrokerageWideViewer(viewer: PublicUser | undefined): boolean {
+  return viewer?.role === 'admin' && (viewer.isOwner || viewer.officeId === null);
+}
+
+/**
+ * Whether the signed-in account is the owner, the one "designated admin".
+ * Only mirrors the server, which refuses the owner's actions to everyone else.
+ */
+export function useIsOwner(): boolean {
+  return useViewer()?.isOwner === true;
+}
 
 /**
  * The offices an admin reads (a brokerage-wide admin: all of them; an office admin: its own).
@@ -67,4 +101,36 @@ export function officeChoices(
 ): { value: string; label: string }[] {
   const named = (offices ?? []).map((office) => ({ value: office._id, label: office.name }));
   return brokerageWide ? [{ value: '', label: NO_OFFICE }, ...named] : named;
+}
+
+export const ALL_OFFICES = 'All offices';
+
+type OfficeFilterProps = {
+  /** The offices to choose from (useOfficeFilterChoices); nothing shows without them. */
+  offices: OfficesAnswer | null;
+  /** '' for every office. */
+  value: string;
+  onChange: (officeId: string) => void;
+};
+
+/**
+ * Narrows a brokerage-wide admin's list to one office. An office admin never sees it: its lists
+ * always hold its own office alone, which the server decides.
+ */
+export function OfficeFilter({ offices, value, onChange }: OfficeFilterProps) {
+  if (!offices) return null;
+  // An address naming an office no longer listed (deleted since) shows as every office.
+  const known = offices.some((office) => office._id === value) ? value : '';
+  return (
+    <NativeSelect
+      label="Office"
+      w={{ base: '100%', xs: 240 }}
+      value={known}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      data={[
+        { value: '', label: ALL_OFFICES },
+        ...offices.map((office) => ({ value: office._id, label: office.name })),
+      ]}
+    />
+  );
 }
