@@ -184,7 +184,7 @@ function UserRow({ user, officeName, busy, disabled, onToggle, onPlace }: UserRo
           {user.role}
         </Badge>
         {user.isCoordinator && (
-          <Badge variant="light" color="teal" tt="none" ml="xs">
+          <Badge variant="light" color="indigo" tt="none" ml="xs">
             Coordinator
           </Badge>
         )}
