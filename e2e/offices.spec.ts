@@ -211,8 +211,22 @@ test("the coordinator works on its agent's file, and the agent sees it", async (
   await expect(row).toBeVisible();
   expect(await axeFindings(page, "coordinator's home")).toEqual([]);
 
-  await row.getByRole('link', { name: 'Edit' }).click();
-  await expect(page).toHaveURL(routeTo.transaction(cast.northFile));
+  // It opens a transaction for its agent and fills a checklist item.
+  const street = `14 Harbour Steps ${RUN}`;
+  await page.getByRole('button', { name: 'Add Transaction' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create Transaction' });
+  await dialog.getByLabel('Agent').selectOption({ label: 'Norah Tester' });
+  await dialog.getByLabel('Type').selectOption('Listing');
+  await dialog.getByLabel('Role').selectOption('Seller');
+  await dialog.getByLabel('Street Address').fill(street);
+  await dialog.getByLabel('City').fill('Portland');
+  await dialog.getByLabel('State').fill('ME');
+  await dialog.getByLabel('Zip').fill('04101');
+  expect(await axeFindings(page, 'create dialog with an Agent choice')).toEqual([]);
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText(toasts.transactionCreated).first()).toBeVisible();
+  await expect(page).toHaveURL(/\/home\/transactions\/[0-9a-f-]{36}$/);
+  await expect(page.getByText(/Norah Tester · created/)).toBeVisible();
   const card = page.getByTestId(`form-${DOCUMENT}`);
   const chooser = page.waitForEvent('filechooser');
   await card.getByRole('button', { name: 'Upload' }).click();
@@ -221,10 +235,14 @@ test("the coordinator works on its agent's file, and the agent sees it", async (
     mimeType: 'application/pdf',
     buffer: pdf(),
   });
-  await expect(page.getByText(toasts.fileUploaded)).toBeVisible();
+  await expect(page.getByText(toasts.fileUploaded).first()).toBeVisible();
 
+  // The agent finds it in its own list, with the file in place.
   const agentPage = await newSession(browser, cast.northAgent.email, cast.northAgent.password);
-  await agentPage.goto(routeTo.transaction(cast.northFile));
+  await agentPage
+    .getByRole('row', { name: new RegExp(street) })
+    .getByRole('link', { name: 'Edit' })
+    .click();
   await expect(agentPage.getByTestId(`form-${DOCUMENT}`).getByRole('link', { name: 'View' })).toBeVisible();
 });
 

@@ -105,7 +105,7 @@ export function Home() {
           />
         </Stack>
       </ListPage>
-      <CreateTransactionDialog opened={creating} onClose={() => setCreating(false)} />
+      <CreateTransactionDialog opened={creating} onClose={() => setCreating(false)} agents={agents} />
     </>
   );
 }
