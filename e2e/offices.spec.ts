@@ -251,14 +251,27 @@ test('the new screens fit a phone: no sideways scroll, and axe finds nothing ser
 }) => {
   test.setTimeout(120_000);
   const owner = await newSession(browser, E2E_OWNER.email, E2E_OWNER.password, true);
-  for (const path of [paths.offices, paths.users, paths.adminTransactions]) {
+  const stops = [
+    { path: paths.offices, ready: owner.getByText(NORTH, { exact: true }).first() },
+    { path: paths.users, ready: owner.getByText(NORTH, { exact: true }).first() },
+    { path: paths.adminTransactions, ready: owner.getByLabel('Office') },
+  ];
+  for (const { path, ready } of stops) {
     await owner.goto(path);
     await expect(owner.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(owner.getByText('Loading...', { exact: true })).toHaveCount(0);
-    await expect(owner.getByText(NORTH).first()).toBeVisible();
+    await expect(ready).toBeVisible();
     await expectNoSidewaysScroll(owner, path);
     expect(await axeFindings(owner, `${path} at 390 px`)).toEqual([]);
   }
+  // A user's card holds its buttons whole.
+  await owner.goto(paths.users);
+  const edit = owner.getByRole('button', { name: 'Edit office & coordination' }).first();
+  await edit.scrollIntoViewIfNeeded();
+  const box = await edit.boundingBox();
+  expect(box && box.x >= 0 && box.x + box.width <= PHONE.width - 16, 'the button runs off its card').toBe(
+    true,
+  );
   // Each office is a card with its buttons on screen.
   await owner.goto(paths.offices);
   await expect(owner.getByRole('button', { name: `Delete ${SOUTH}` })).toBeInViewport();

@@ -202,7 +202,7 @@ function UserRow({ user, officeName, busy, disabled, onToggle, onPlace }: UserRo
         </Badge>
       </Table.Td>
       <Table.Td>
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs" wrap="wrap">
           {/* The owner account has no toggle: no one may deactivate it. */}
           {!user.isOwner && (
             <Button
