@@ -83,7 +83,7 @@ async function place(page: Page, email: string, office: string, coordinatesFor: 
   const row = await userRow(page, email);
   await row.getByRole('button', { name: 'Edit office & coordination' }).click();
   const dialog = page.getByRole('dialog', { name: 'Office & coordination' });
-  await dialog.getByLabel('Office').selectOption({ label: office });
+  await dialog.getByLabel('Office', { exact: true }).selectOption({ label: office });
   for (const name of coordinatesFor) {
     await dialog.getByPlaceholder('No one').click();
     await page.getByRole('option', { name }).click();
@@ -168,10 +168,20 @@ test('the owner makes two offices and places agents, an office admin and a coord
 
   // The office filter narrows the owner's admin list to one office.
   await page.goto(paths.adminTransactions);
-  await page.getByLabel('Office').selectOption({ label: SOUTH });
+  await page.getByLabel('Office', { exact: true }).selectOption({ label: SOUTH });
   await expect(page).toHaveURL(/\?office=[0-9a-f-]{36}$/);
   await expect(page.getByRole('row', { name: new RegExp(`9 South Quay ${RUN}`) })).toBeVisible();
   await expect(page.getByRole('row', { name: new RegExp(`5 North Row ${RUN}`) })).toHaveCount(0);
+
+  // So does it narrow the review queue and the dashboard, each keeping it in its address.
+  await page.goto(paths.reviewQueue);
+  await page.getByLabel('Office', { exact: true }).selectOption({ label: NORTH });
+  await expect(page).toHaveURL(/\/admin\/review\?office=[0-9a-f-]{36}$/);
+  await page.goto(paths.dashboard);
+  await page.getByLabel('Office', { exact: true }).selectOption({ label: NORTH });
+  await expect(page).toHaveURL(/\/admin\/dashboard\?office=[0-9a-f-]{36}$/);
+  await expect(page.getByRole('table', { name: 'Offices' })).toBeVisible();
+  expect(await axeFindings(page, 'dashboard with its offices')).toEqual([]);
 });
 
 test("the office admin sees its office's files only; another office's file is not found", async ({
@@ -183,7 +193,7 @@ test("the office admin sees its office's files only; another office's file is no
   await expect(page.getByRole('row', { name: new RegExp(`5 North Row ${RUN}`) })).toBeVisible();
   await expect(page.getByRole('row', { name: new RegExp(`9 South Quay ${RUN}`) })).toHaveCount(0);
   // Its lists are its office's whatever it asks: it is offered no office filter.
-  await expect(page.getByLabel('Office')).toHaveCount(0);
+  await expect(page.getByLabel('Office', { exact: true })).toHaveCount(0);
 
   await page.goto(routeTo.adminTransaction(cast.southFile));
   await expect(page.getByRole('heading', { name: 'Transaction not found' })).toBeVisible();
@@ -254,7 +264,9 @@ test('the new screens fit a phone: no sideways scroll, and axe finds nothing ser
   const stops = [
     { path: paths.offices, ready: owner.getByText(NORTH, { exact: true }).first() },
     { path: paths.users, ready: owner.getByText(NORTH, { exact: true }).first() },
-    { path: paths.adminTransactions, ready: owner.getByLabel('Office') },
+    { path: paths.adminTransactions, ready: owner.getByLabel('Office', { exact: true }) },
+    { path: paths.reviewQueue, ready: owner.getByLabel('Office', { exact: true }) },
+    { path: paths.dashboard, ready: owner.getByRole('table', { name: 'Offices' }) },
   ];
   for (const { path, ready } of stops) {
     await owner.goto(path);
