@@ -23,6 +23,8 @@ export const paths = {
   // Key dates in a month and the next 60 days.
   calendar: '/calendar',
   users: '/users',
+  // The brokerage's offices.
+  offices: '/admin/offices',
   adminTransactions: '/adminTransactions',
   adminTransaction: '/adminTransactions/transactions/:id',
   templates: '/admin/forms/transactions/view',

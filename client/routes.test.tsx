@@ -43,6 +43,7 @@ const SIGNED_IN_PAGES: [path: string, heading: string][] = [
 const ADMIN_PAGES: [path: string, heading: string][] = [
   ['/admin/dashboard', 'Dashboard'],
   ['/users', 'Users'],
+  ['/admin/offices', 'Offices'],
   ['/adminTransactions', 'Admin Transactions'],
   [`/adminTransactions/transactions/${TRANSACTION_ID}`, 'Transaction'],
   ['/admin/forms/transactions/view', 'Transactions Forms'],

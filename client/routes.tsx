@@ -95,6 +95,15 @@ const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
     adminOnly: true,
   },
   {
+    path: paths.offices,
+    // Loaded with the Users page, whose office fields it goes with (see pages/Users.tsx).
+    page: lazyPage(
+      () => import('./pages/Users'),
+      (m) => m.Offices,
+    ),
+    adminOnly: true,
+  },
+  {
     path: paths.adminTransactions,
     page: lazyPage(
       () => import('./pages/AdminTransactions'),

@@ -190,6 +190,14 @@ function ownerStops(tour: TourData): Stop[] {
       },
     },
     {
+      name: 'offices',
+      path: paths.offices,
+      ready: async (page) => {
+        await heading('Offices')(page);
+        await expect(page.getByRole('button', { name: 'Add office' })).toBeVisible();
+      },
+    },
+    {
       name: 'admin-transactions',
       path: paths.adminTransactions,
       ready: async (page) => {

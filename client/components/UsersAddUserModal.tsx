@@ -9,6 +9,7 @@ import { useTRPC } from '../trpc';
 import { DialogActions } from './DialogActions';
 import { FormModal } from './FormModal';
 import { NameInputs } from './NameInputs';
+import { isBrokerageWideViewer, officeChoices, useOffices, useViewer } from './offices/scope';
 
 /** The dialog's fields; Role starts empty so 'Role is required' can show. */
 type AddUserValues = {
@@ -19,6 +20,8 @@ type AddUserValues = {
   company: string;
   password: string;
   role: string;
+  /** '' for no office. */
+  officeId: string;
 };
 
 const EMPTY: AddUserValues = {
@@ -29,7 +32,11 @@ const EMPTY: AddUserValues = {
   company: '',
   password: '',
   role: '',
+  officeId: '',
 };
+
+// The office is chosen from a list and checked by the server; the rest by the shared schema.
+const formSchema = createUserInput.omit({ officeId: true, coordinatesFor: true });
 
 const ROLE_CHOICES = [
   { value: '', label: 'Select a role' },
@@ -60,14 +67,21 @@ function AddUserForm({
 }) {
   const trpc = useTRPC();
   const create = useMutation(trpc.users.create.mutationOptions());
+  const brokerageWide = isBrokerageWideViewer(useViewer());
+  const offices = useOffices();
+  const officeOptions = officeChoices(offices.data, brokerageWide);
   const form = useForm<AddUserValues>({
     mode: 'uncontrolled',
-    initialValues: EMPTY,
-    validate: schemaResolver(createUserInput, { sync: true }),
+    // An office admin's new user joins its office: the one choice it has.
+    initialValues: { ...EMPTY, officeId: brokerageWide ? '' : (officeOptions[0]?.value ?? '') },
+    validate: schemaResolver(formSchema, { sync: true }),
   });
 
   const submit = form.onSubmit((values) => {
-    create.mutate(createUserInput.parse(values), { onSuccess: onCreated });
+    const input = formSchema.parse(values);
+    create.mutate(values.officeId ? { ...input, officeId: values.officeId } : input, {
+      onSuccess: onCreated,
+    });
   });
   const sending = create.isPending;
 
@@ -110,6 +124,14 @@ function AddUserForm({
           key={form.key('role')}
           {...form.getInputProps('role')}
         />
+        {(offices.data?.length ?? 0) > 0 && (
+          <NativeSelect
+            label="Office"
+            data={officeOptions}
+            key={form.key('officeId')}
+            {...form.getInputProps('officeId')}
+          />
+        )}
         {/* A failure shows the server's message, or 'Failed to add user. Please try again.' without one. */}
         {create.error && (
           <Alert color="red" role="alert">

@@ -18,6 +18,7 @@ const profile = testProfile();
 const USER_LINKS = ['Transactions', 'Calendar', 'Forms', 'Tutorials', 'Banner', 'Settings'];
 const ADMIN_LINKS = [
   'Users',
+  'Offices',
   'Review Queue',
   'Admin Transactions',
   'Transactions Forms',

@@ -21,6 +21,7 @@ const ADMIN_NAVIGATION: NavigationItem[] = [
   { label: 'Dashboard', href: paths.dashboard },
   ...USER_NAVIGATION,
   { label: 'Users', href: paths.users },
+  { label: 'Offices', href: paths.offices },
   { label: 'Review Queue', href: paths.reviewQueue },
   { label: 'Admin Transactions', href: paths.adminTransactions },
   { label: 'Transactions Forms', href: paths.templates },

@@ -1,4 +1,4 @@
-import { Button, NativeSelect, Stack } from '@mantine/core';
+import { Button, Group, NativeSelect, Stack } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { PAGE_SIZE } from '../../shared/constants';
@@ -12,6 +12,12 @@ import { serverMessageOf } from '../api/errors';
 import { confirmDelete } from '../components/confirm-delete';
 import { ExportButton, exportPath } from '../components/ExportButton';
 import { ListPage } from '../components/ListPage';
+import {
+  OfficeFilter,
+  officeInput,
+  useOfficeFilterChoices,
+  useOfficeParam,
+} from '../components/offices/scope';
 import { COMPLIANCE_LABEL } from '../components/transactions/compliance';
 import { TransactionsTable } from '../components/transactions/TransactionsTable';
 import { useListSearch } from '../components/useListSearch';
@@ -31,9 +37,16 @@ export function AdminTransactions() {
   const { page, setPage, term, search } = useListSearch();
   // The compliance filter: '' is every transaction.
   const [status, setStatus] = useState<ComplianceStatus | ''>('');
-  const statusFilter = status ? { status } : {};
+  // A brokerage-wide admin's office filter, in the address; '' is every office.
+  const offices = useOfficeFilterChoices();
+  const [officeId, setOfficeId] = useOfficeParam();
+  const statusFilter = { ...(status ? { status } : {}), ...officeInput(officeId) };
   const filterBy = (value: string) => {
     setStatus(value as ComplianceStatus | '');
+    setPage(1);
+  };
+  const filterByOffice = (value: string) => {
+    setOfficeId(value);
     setPage(1);
   };
 
@@ -88,20 +101,23 @@ export function AdminTransactions() {
       title="Admin Transactions"
       action={
         <ExportButton
-          path={exportPath('/api/admin/transactions.csv', { status, query: term })}
+          path={exportPath('/api/admin/transactions.csv', { status, query: term, ...officeInput(officeId) })}
           filename="transactions.csv"
         />
       }
       onSearch={search}
     >
       <Stack gap="md">
-        <NativeSelect
-          label="Status"
-          w={{ base: '100%', xs: 240 }}
-          value={status}
-          onChange={(event) => filterBy(event.currentTarget.value)}
-          data={STATUS_OPTIONS}
-        />
+        <Group gap="sm" wrap="wrap" align="flex-end">
+          <NativeSelect
+            label="Status"
+            w={{ base: '100%', xs: 240 }}
+            value={status}
+            onChange={(event) => filterBy(event.currentTarget.value)}
+            data={STATUS_OPTIONS}
+          />
+          <OfficeFilter offices={offices} value={officeId} onChange={filterByOffice} />
+        </Group>
         <TransactionsTable
           query={query}
           page={page}

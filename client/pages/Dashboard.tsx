@@ -7,11 +7,13 @@ import { AtRiskSection } from '../components/dashboard/AtRiskSection';
 import { ComplianceSection } from '../components/dashboard/ComplianceSection';
 import { dayLabel, searchOfRange } from '../components/dashboard/figures';
 import { LoadFailure } from '../components/dashboard/LoadFailure';
+import { OfficesSection } from '../components/dashboard/OfficesSection';
 import { QueueSection } from '../components/dashboard/QueueSection';
 import { RangePicker } from '../components/dashboard/RangePicker';
 import { RejectionsSection } from '../components/dashboard/RejectionsSection';
 import { TurnaroundSection } from '../components/dashboard/TurnaroundSection';
 import { useDashboardFigures } from '../components/dashboard/useDashboardFigures';
+import { OfficeFilter, useOfficeFilterChoices, useOfficeParam } from '../components/offices/scope';
 
 /**
  * /admin/dashboard: how the compliance desk is doing. The review queue now, then over a range
@@ -24,12 +26,15 @@ import { useDashboardFigures } from '../components/dashboard/useDashboardFigures
 export function Dashboard() {
   const { range, today, input, figures, choose } = useDashboardFigures();
   const data = figures.data;
+  const offices = useOfficeFilterChoices();
+  const [officeId, setOfficeId] = useOfficeParam();
 
   return (
     <Container size="lg" py="xl">
       <Stack gap="lg">
         <Title order={1}>Dashboard</Title>
         <RangePicker key={searchOfRange(range)} range={range} shown={input} onChange={choose} />
+        <OfficeFilter offices={offices} value={officeId} onChange={setOfficeId} />
         {figures.error ? (
           <LoadFailure error={figures.error} onRetry={() => void figures.refetch()} />
         ) : (
@@ -43,6 +48,7 @@ export function Dashboard() {
         {data ? (
           <Stack gap="xl" aria-busy={figures.isPlaceholderData}>
             <QueueSection queue={data.queue} />
+            <OfficesSection offices={data.offices} />
             <TurnaroundSection turnaround={data.turnaround} />
             <RejectionsSection rejections={data.rejections} />
             <ComplianceSection compliance={data.compliance} />

@@ -18,7 +18,6 @@ import { PAGE_SIZE } from '../../shared/constants';
 import { alerts, toasts } from '../../shared/messages';
 import type { formsPage, LibraryItem, tutorialsPage } from '../../shared/schemas/libraries';
 import { serverMessageOf } from '../api/errors';
-import { useIsOwner } from '../auth/useIsOwner';
 import { confirmDelete } from '../components/confirm-delete';
 import {
   LibraryItemModal,
@@ -27,6 +26,7 @@ import {
 } from '../components/LibraryItemModal';
 import { ListPage } from '../components/ListPage';
 import { isListLoading, ListTable } from '../components/ListTable';
+import { useIsOwner } from '../components/offices/scope';
 import { Pager } from '../components/Pager';
 import { useListSearch } from '../components/useListSearch';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';

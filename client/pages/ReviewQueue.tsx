@@ -7,6 +7,12 @@ import type { ReviewQueueItem } from '../../shared/schemas/compliance';
 import { serverMessageOf } from '../api/errors';
 import { ExportButton, exportPath } from '../components/ExportButton';
 import { isListLoading, ListTable } from '../components/ListTable';
+import {
+  OfficeFilter,
+  officeInput,
+  useOfficeFilterChoices,
+  useOfficeParam,
+} from '../components/offices/scope';
 import { Pager } from '../components/Pager';
 import { QueueFilters } from '../components/review/QueueFilters';
 import { QueueRow } from '../components/review/QueueRow';
@@ -34,6 +40,9 @@ export function ReviewQueue() {
   const [type, setType] = useState<string | null>(null);
   const [agentId, setAgentId] = useState<string | null>(null);
   const [selected, setSelected] = useState<Record<string, Selection>>({});
+  // A brokerage-wide admin's office filter, in the address; '' is every office.
+  const offices = useOfficeFilterChoices();
+  const [officeId, setOfficeId] = useOfficeParam();
 
   const list = useQuery({
     ...trpc.reviewQueue.list.queryOptions({
@@ -41,6 +50,7 @@ export function ReviewQueue() {
       limit: PAGE_SIZE,
       ...(type ? { type } : {}),
       ...(agentId ? { agentId } : {}),
+      ...officeInput(officeId),
     }),
     placeholderData: keepPreviousData,
   });
@@ -124,7 +134,7 @@ export function ReviewQueue() {
           <Title order={1}>Review Queue</Title>
           <Group gap="xs" wrap="wrap">
             <ExportButton
-              path={exportPath('/api/admin/review-queue.csv', { type, agentId })}
+              path={exportPath('/api/admin/review-queue.csv', { type, agentId, ...officeInput(officeId) })}
               filename="review-queue.csv"
             />
             <Button component={Link} href={paths.rejectionReasons} variant="default">
@@ -136,12 +146,19 @@ export function ReviewQueue() {
           </Group>
         </Group>
         <Group justify="space-between" align="flex-end" wrap="wrap">
-          <QueueFilters
-            type={type}
-            agentId={agentId}
-            onType={(value) => refilter(() => setType(value))}
-            onAgent={(value) => refilter(() => setAgentId(value))}
-          />
+          <Group gap="sm" wrap="wrap" align="flex-end">
+            <QueueFilters
+              type={type}
+              agentId={agentId}
+              onType={(value) => refilter(() => setType(value))}
+              onAgent={(value) => refilter(() => setAgentId(value))}
+            />
+            <OfficeFilter
+              offices={offices}
+              value={officeId}
+              onChange={(value) => refilter(() => setOfficeId(value))}
+            />
+          </Group>
           {documents.length > 0 && (
             <Checkbox
               label="Select all documents on this page"

@@ -60,6 +60,8 @@ const listAnswer = (users: PublicUser[], totalUsers = users.length) => ({
 function renderUsers(handlers: Record<string, StubHandler> = {}) {
   const stub = stubTrpcClient({
     'users.list': () => listAnswer([owner, active, pending]),
+    'settings.getUser': () => owner,
+    'offices.list': () => [],
     ...handlers,
   });
   const view = renderWithProviders(<Users />, { path: '/users', trpcClient: stub.client });
@@ -122,6 +124,7 @@ describe('Users page', () => {
       'Email',
       'Phone',
       'Role',
+      'Office',
       'Status',
       'Actions',
     ]);

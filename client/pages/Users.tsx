@@ -9,13 +9,21 @@ import { serverMessageOf } from '../api/errors';
 import { ExportButton, exportPath } from '../components/ExportButton';
 import { ListPage } from '../components/ListPage';
 import { isListLoading, ListTable } from '../components/ListTable';
+import { NO_OFFICE, useOffices } from '../components/offices/scope';
 import { Pager } from '../components/Pager';
 import { UsersAddUserModal } from '../components/UsersAddUserModal';
 import { useListSearch } from '../components/useListSearch';
+import { UserOfficeModal } from '../components/users/UserOfficeModal';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
 
-const COLUMNS = ['First name', 'Last name', 'Email', 'Phone', 'Role', 'Status', 'Actions'];
+/**
+ * The Offices page arrives with this one: an admin who places users in offices goes between the
+ * two, and a chunk of its own would lengthen the list of chunks every first visit downloads.
+ */
+export { Offices } from './Offices';
+
+const COLUMNS = ['First name', 'Last name', 'Email', 'Phone', 'Role', 'Office', 'Status', 'Actions'];
 
 /**
  * The account's standing in words: "Activate" alone could not tell a registration
@@ -48,6 +56,7 @@ const LOAD_ERROR_TEXT = 'The users could not be loaded.';
 
 export const userToasts = {
   added: 'User added successfully',
+  officeSaved: 'Office and coordination saved',
   activated: 'User activated successfully',
   deactivated: 'User deactivated successfully',
 } as const;
@@ -68,6 +77,10 @@ export function Users() {
   useLoadFailureToast(LOAD_ERROR_TOAST_ID, LOAD_ERROR_TEXT, list.error, list.refetch);
 
   const [addOpened, addModal] = useDisclosure(false);
+  const [placing, setPlacing] = useState<PublicUser | null>(null);
+  // The office column names each user's office; the answer lists the offices the viewer reads.
+  const offices = useOffices();
+  const officeNames = new Map((offices.data ?? []).map((office) => [office._id, office.name]));
   const refreshUsers = () => queryClient.invalidateQueries(trpc.users.list.pathFilter());
 
   const activate = useMutation(trpc.users.activate.mutationOptions());
@@ -96,6 +109,12 @@ export function Users() {
     );
   };
 
+  const placed = () => {
+    setPlacing(null);
+    notifySuccess(userToasts.officeSaved);
+    void refreshUsers();
+  };
+
   const added = () => {
     addModal.close();
     notifySuccess(userToasts.added);
@@ -117,7 +136,7 @@ export function Users() {
       >
         <ListTable
           columns={COLUMNS}
-          minWidth={880}
+          minWidth={1100}
           rows={list.data?.users}
           loading={isListLoading(list)}
           failure={list.error ? LOAD_ERROR_TEXT : null}
@@ -126,9 +145,11 @@ export function Users() {
             <UserRow
               key={user._id}
               user={user}
+              officeName={user.officeId ? (officeNames.get(user.officeId) ?? '') : ''}
               busy={toggling === user._id}
               disabled={toggling !== null}
               onToggle={() => toggle(user)}
+              onPlace={() => setPlacing(user)}
             />
           )}
         />
@@ -136,18 +157,22 @@ export function Users() {
       </ListPage>
 
       <UsersAddUserModal opened={addOpened} onClose={addModal.close} onCreated={added} />
+      <UserOfficeModal user={placing} onClose={() => setPlacing(null)} onSaved={placed} />
     </>
   );
 }
 
 type UserRowProps = {
   user: PublicUser;
+  /** The name of the user's office, '' for none. */
+  officeName: string;
   busy: boolean;
   disabled: boolean;
   onToggle: () => void;
+  onPlace: () => void;
 };
 
-function UserRow({ user, busy, disabled, onToggle }: UserRowProps) {
+function UserRow({ user, officeName, busy, disabled, onToggle, onPlace }: UserRowProps) {
   return (
     <Table.Tr>
       <Table.Td>{user.firstName}</Table.Td>
@@ -158,6 +183,18 @@ function UserRow({ user, busy, disabled, onToggle }: UserRowProps) {
         <Badge variant="light" color={user.role === 'admin' ? 'grape' : 'blue'}>
           {user.role}
         </Badge>
+        {user.isCoordinator && (
+          <Badge variant="light" color="indigo" tt="none" ml="xs">
+            Coordinator
+          </Badge>
+        )}
+      </Table.Td>
+      <Table.Td>
+        {officeName || (
+          <Text span size="sm" c="dimmed">
+            {NO_OFFICE}
+          </Text>
+        )}
       </Table.Td>
       <Table.Td>
         <Badge variant="light" color={statusBadges[user.status].color}>
@@ -165,19 +202,27 @@ function UserRow({ user, busy, disabled, onToggle }: UserRowProps) {
         </Badge>
       </Table.Td>
       <Table.Td>
-        {/* The owner account has no toggle: no one may deactivate it. */}
-        {!user.isOwner && (
-          <Button
-            size="xs"
-            variant="light"
-            color={user.isAdminApproved ? 'red' : 'green'}
-            loading={busy}
-            disabled={disabled && !busy}
-            onClick={onToggle}
-          >
-            {user.isAdminApproved ? 'Deactivate' : 'Activate'}
-          </Button>
-        )}
+        <Group gap="xs" wrap="wrap">
+          {/* The owner account has no toggle: no one may deactivate it. */}
+          {!user.isOwner && (
+            <Button
+              size="xs"
+              variant="light"
+              color={user.isAdminApproved ? 'red' : 'green'}
+              loading={busy}
+              disabled={disabled && !busy}
+              onClick={onToggle}
+            >
+              {user.isAdminApproved ? 'Deactivate' : 'Activate'}
+            </Button>
+          )}
+          {/* The owner is brokerage-wide whatever its office says: there is nothing to place. */}
+          {!user.isOwner && (
+            <Button size="xs" variant="default" onClick={onPlace}>
+              Edit office & coordination
+            </Button>
+          )}
+        </Group>
       </Table.Td>
     </Table.Tr>
   );

@@ -125,6 +125,11 @@ describe("users' offices and coordinators", () => {
       coordinatesFor: [agent.id, other.id, agent.id],
     });
     expect(set).toMatchObject({ isCoordinator: true, coordinatesFor: [agent.id, other.id].sort() });
+    // It reads the profiles of the agents it works for (its lists name them), and no one else's.
+    expect(await ok<PublicUser>(200, 'GET', `/api/settings/getUser/${agent.id}`, coordinator)).toMatchObject({
+      _id: agent.id,
+    });
+    await refused(403, apiMessages.forbidden, 'GET', `/api/settings/getUser/${inactive.id}`, coordinator);
     for (const coordinatesFor of [[inactive.id], [coordinator.id], [wide.id], [crypto.randomUUID()]]) {
       await refused(
         400,

@@ -16,7 +16,7 @@ import { queueMail } from './mail';
 import { notifyUsers, revokeLiveSessions } from './notifications';
 import { escapeLike, pageCount } from './paging';
 import { publicUserSelect, toPublicUser } from './public-user';
-import { isOfficeAdmin, reachedUsersWhere, reachesUser } from './reach';
+import { assertActsForUser, isOfficeAdmin, reachedUsersWhere, reachesUser } from './reach';
 import { assertAssignable, writeCoordinations } from './user-offices';
 import { emitWebhook } from './webhooks/events';
 
@@ -35,8 +35,12 @@ async function findPublicUser(ctx: CallerContext, id: string): Promise<PublicUse
   return toPublicUser(row);
 }
 
+/**
+ * A profile: the caller's own, an agent's it coordinates for (its lists and dialogs name them),
+ * or, for an admin, any user it reaches.
+ */
 export async function getUser(ctx: CallerContext, input: { userId: string }): Promise<PublicUser> {
-  assertSelfOrAdmin(ctx.user, input.userId);
+  await assertActsForUser(ctx, input.userId);
   return findPublicUser(ctx, input.userId);
 }
 

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { paths } from '../../paths';
 import { useTRPC } from '../../trpc';
+import { OFFICE_PARAM, officeInput } from '../offices/scope';
 import { type DashboardRange, inputOfRange, rangeFromSearch, searchOfRange, utcToday } from './figures';
 
 /**
@@ -16,13 +17,18 @@ export function useDashboardFigures() {
   const range = useMemo(() => rangeFromSearch(search), [search]);
   // Fixed for the visit: a page left open past midnight keeps its range rather than refetching.
   const [today] = useState(utcToday);
-  const input = inputOfRange(range, today);
+  // A brokerage-wide admin's office filter shares the address with the range.
+  const officeId = new URLSearchParams(search).get(OFFICE_PARAM) ?? '';
+  const input = { ...inputOfRange(range, today), ...officeInput(officeId) };
   const figures = useQuery({
     ...trpc.dashboard.figures.queryOptions(input),
     placeholderData: keepPreviousData,
   });
   // Replaces the address rather than pushing it: Back leaves the dashboard, not the last range.
-  const choose = (next: DashboardRange) =>
-    navigate(`${paths.dashboard}?${searchOfRange(next)}`, { replace: true });
+  const choose = (next: DashboardRange) => {
+    const query = new URLSearchParams(searchOfRange(next));
+    if (officeId) query.set(OFFICE_PARAM, officeId);
+    navigate(`${paths.dashboard}?${query}`, { replace: true });
+  };
   return { range, today, input, figures, choose };
 }

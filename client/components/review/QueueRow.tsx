@@ -58,9 +58,24 @@ export function QueueRow({ item, selected, onSelect, onReview }: QueueRowProps) 
       <Table.Td>{addressOf(transaction)}</Table.Td>
       <Table.Td>
         {transaction.user.firstName} {transaction.user.lastName}
+        {item.office && (
+          <Text size="xs" c="dimmed">
+            {item.office.name}
+          </Text>
+        )}
       </Table.Td>
       <Table.Td>{transaction.type}</Table.Td>
-      <Table.Td>{waitingText(item.waitingSeconds)}</Table.Td>
+      <Table.Td>
+        <Group gap="xs" wrap="wrap">
+          {waitingText(item.waitingSeconds)}
+          {/* Longer than its office's review target. */}
+          {item.overdue && (
+            <Badge color="red" variant="light" tt="none">
+              Overdue
+            </Badge>
+          )}
+        </Group>
+      </Table.Td>
       <Table.Td>
         <Button size="xs" variant="light" onClick={onReview}>
           Review

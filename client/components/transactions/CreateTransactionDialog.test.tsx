@@ -13,6 +13,7 @@ import {
   rolesOf,
   typesOf,
 } from './CreateTransactionDialog';
+import type { AgentChoice } from './useCoordinatedAgents';
 
 const templates: Template[] = [
   { _id: uuid(1), type: 'Lease', role: '-', forms: ['Lease Agreement'], optionalForms: [], keyDateKinds: [] },
@@ -20,10 +21,10 @@ const templates: Template[] = [
   { _id: uuid(3), type: 'Sale', role: 'Seller', forms: ['Listing'], optionalForms: [], keyDateKinds: [] },
 ];
 
-function renderDialog(handlers: Record<string, StubHandler> = {}) {
+function renderDialog(handlers: Record<string, StubHandler> = {}, agents: AgentChoice[] = []) {
   const onClose = vi.fn();
   const stub = stubTrpcClient({ 'templates.all': () => templates, ...handlers });
-  const view = renderWithProviders(<CreateTransactionDialog opened onClose={onClose} />, {
+  const view = renderWithProviders(<CreateTransactionDialog opened onClose={onClose} agents={agents} />, {
     path: '/home',
     trpcClient: stub.client,
   });
@@ -227,5 +228,37 @@ describe('Create Transaction dialog', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("a coordinator's dialog", () => {
+  const agents = [
+    { value: USER_ID, label: 'Tara Tate (you)' },
+    { value: uuid(501), label: 'Dana North' },
+  ];
+
+  it('opens the transaction for the agent chosen, itself by default', async () => {
+    const { user, stub } = renderDialog({ 'transactions.create': () => transaction() }, agents);
+    const agent = field('Agent');
+    expect([...(agent as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
+      'Tara Tate (you)',
+      'Dana North',
+    ]);
+    expect(agent).toHaveValue(USER_ID);
+    await user.selectOptions(agent, 'Dana North');
+    await chooseType(user, 'Lease');
+    await fillAddress(user);
+    await user.click(dialog().getByRole('button', { name: 'Submit' }));
+    await waitFor(() =>
+      expect(stub.callsTo('transactions.create')).toEqual([
+        { type: 'Lease', role: '-', ...address, user: USER_ID, agentId: uuid(501) },
+      ]),
+    );
+  });
+
+  it('offers no Agent choice to an agent who coordinates for no one', async () => {
+    renderDialog();
+    await waitFor(() => expect(field('Type')).toBeEnabled());
+    expect(dialog().queryByRole('combobox', { name: 'Agent' })).not.toBeInTheDocument();
   });
 });

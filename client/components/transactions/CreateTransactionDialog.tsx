@@ -3,6 +3,7 @@ import { Button, Group, Modal, NativeSelect, Stack } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useLocation } from 'wouter';
 import type { z } from 'zod';
 import { NO_ROLE } from '../../../shared/constants';
@@ -17,6 +18,7 @@ import { useTRPC } from '../../trpc';
 import { SubmitButton } from '../SubmitButton';
 import { AddressInputs } from './AddressInputs';
 import { CLEAR_DATE_BUTTON_PROPS, DATE_PICKER_STYLES } from './key-dates';
+import type { AgentChoice } from './useCoordinatedAgents';
 
 /** The dialog's fields: the shared create input without `user`, which the dialog adds itself. */
 const dialogSchema = createTransactionInput.omit({ user: true });
@@ -61,10 +63,12 @@ export function asksForRole(roles: string[]): boolean {
 type CreateTransactionDialogProps = {
   opened: boolean;
   onClose: () => void;
+  /** A coordinator's choice of whose transaction it opens: itself first, then its agents. */
+  agents?: AgentChoice[];
 };
 
 /** The Create Transaction dialog: Type, then Role when the type has roles, then the address. */
-export function CreateTransactionDialog({ opened, onClose }: CreateTransactionDialogProps) {
+export function CreateTransactionDialog({ opened, onClose, agents = [] }: CreateTransactionDialogProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
@@ -84,6 +88,8 @@ export function CreateTransactionDialog({ opened, onClose }: CreateTransactionDi
     validate: schemaResolver(dialogSchema, { sync: true }),
   });
 
+  // '' until chosen: the coordinator itself, the first choice.
+  const [agentId, setAgentId] = useState('');
   const templates = templatesQuery.data ?? [];
   const roles = rolesOf(templates, form.values.type);
   const showRole = asksForRole(roles);
@@ -98,6 +104,7 @@ export function CreateTransactionDialog({ opened, onClose }: CreateTransactionDi
 
   const close = () => {
     form.reset();
+    setAgentId('');
     create.reset();
     onClose();
   };
@@ -106,7 +113,12 @@ export function CreateTransactionDialog({ opened, onClose }: CreateTransactionDi
     const userId = getUserId();
     // No closing date is no field at all, as before key dates existed.
     const { closingDate, ...fields } = dialogSchema.parse(values);
-    const input = { ...fields, ...(closingDate ? { closingDate } : {}), ...(userId ? { user: userId } : {}) };
+    const input = {
+      ...fields,
+      ...(closingDate ? { closingDate } : {}),
+      ...(userId ? { user: userId } : {}),
+      ...(agentId ? { agentId } : {}),
+    };
     create.mutate(input, {
       onSuccess: async (transaction) => {
         notifySuccess(toasts.transactionCreated);
@@ -126,6 +138,15 @@ export function CreateTransactionDialog({ opened, onClose }: CreateTransactionDi
     <Modal opened={opened} onClose={close} title="Create Transaction" size="lg">
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
+          {agents.length > 0 && (
+            <NativeSelect
+              label="Agent"
+              description="Whose transaction this is"
+              data={agents}
+              value={agentId || agents[0]?.value}
+              onChange={(event) => setAgentId(event.currentTarget.value)}
+            />
+          )}
           <NativeSelect
             label="Type"
             withAsterisk

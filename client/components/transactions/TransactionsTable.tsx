@@ -9,7 +9,9 @@ import { Pager } from '../Pager';
 import { COMPLIANCE_COLOR, COMPLIANCE_LABEL, progressText } from './compliance';
 import { deadlineText, shortDay, today } from './key-dates';
 
-const COLUMNS = ['Address', 'Date created', 'User', 'City', 'Progress', 'Status', 'Dates', 'Action'] as const;
+/** The columns, the third naming whose file it is ('User', or 'Agent' on a coordinator's list). */
+const columnsNaming = (owner: string) =>
+  ['Address', 'Date created', owner, 'City', 'Progress', 'Status', 'Dates', 'Action'] as const;
 
 type TransactionsTableProps = {
   /** The list's query or the search's: its page shows, undefined until the first answer. */
@@ -27,6 +29,8 @@ type TransactionsTableProps = {
   renderActions?: (transaction: TransactionSummary) => ReactNode;
   /** What an empty list says: why it is empty, for whoever looks at it. */
   empty?: string;
+  /** The header of the column naming whose transaction it is. */
+  ownerColumn?: string;
 };
 
 /**
@@ -41,12 +45,13 @@ export function TransactionsTable({
   hrefOf,
   renderActions,
   empty = 'No transactions found.',
+  ownerColumn = 'User',
 }: TransactionsTableProps) {
   const { data } = query;
   return (
     <Stack gap="md">
       <ListTable
-        columns={COLUMNS}
+        columns={columnsNaming(ownerColumn)}
         minWidth={1000}
         rows={data?.transactions}
         // The rows on screen are not those of the page asked for (a retry keeps its failure row).
