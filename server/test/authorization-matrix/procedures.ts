@@ -15,6 +15,7 @@ import {
   OWNER,
   PERSONAL_OF_A,
   PRIVATE_TO_A,
+  PROFILE_OF_A,
   PUBLIC,
 } from './rules';
 import type { ActorName } from './world';
@@ -95,7 +96,7 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
   },
 
   // A's profile: A, or an admin; B's attempt names A's id: 403.
-  'settings.getUser': { expect: PERSONAL_OF_A, input: () => ({ userId: A().id }) },
+  'settings.getUser': { expect: PROFILE_OF_A, input: () => ({ userId: A().id }) },
   'settings.updateUser': { expect: PERSONAL_OF_A, input: () => ({ userId: A().id, ...profileOfA() }) },
   // Needs the current password, which nobody but A should know: admins too are refused.
   'settings.changePassword': { expect: ONLY_A, input: () => ({ userId: A().id, ...passwordChange }) },

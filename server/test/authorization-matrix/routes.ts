@@ -15,6 +15,7 @@ import {
   OTHER_OFFICE,
   OWNER,
   PERSONAL_OF_A,
+  PROFILE_OF_A,
   PUBLIC,
   uniform,
 } from './rules';
@@ -120,7 +121,7 @@ export const ROUTES: Record<string, RouteRow> = {
   },
 
   'GET /api/settings/getUser/:userId': {
-    expect: PERSONAL_OF_A,
+    expect: PROFILE_OF_A,
     request: () => ({ url: `/api/settings/getUser/${A().id}` }),
   },
   'PUT /api/settings/updateUser/:userId': {

@@ -13,8 +13,8 @@
  *   (templates, libraries, rejection reasons, webhooks, offices) are not its to change (403);
  *   a transaction, form, user, key or office of another office is 404 for it, never 403;
  * - a coordinator works on its agents' transactions as they could, also through the paths that
- *   name the agent's id; what is personal to the agent (profile, password, notifications) stays
- *   the agent's.
+ *   name the agent's id, and reads the agent's profile; what is personal to the agent (changing
+ *   the profile, the password, notifications and their settings) stays the agent's.
  *
  * The target of every row belongs to agent A, in office North (A's transaction, A's banner, A's
  * id in the path), so agent B's column is the cross-tenant one, the other office admin's the
@@ -87,7 +87,9 @@ export const NEW_IN_NORTH = rule([401, 403, 403, OK, OK], { officeAdminOther: 40
 export const DEALS_OF_A = rule([401, OK, 403, OK, OK], CROSS_OFFICE);
 /** A's transactions by their own id: anyone else finds nothing there. */
 export const A_OR_ADMINS_BY_ID = rule([401, OK, 404, OK, OK], CROSS_OFFICE);
-/** What is personal to A (profile, notifications, their settings): A and the admins reaching A. */
+/** A's profile, read: A, A's coordinator (whose lists name A), the admins reaching A. */
+export const PROFILE_OF_A = rule([401, OK, 403, OK, OK], CROSS_OFFICE);
+/** What is personal to A (changing the profile, notifications, their settings): A and the admins reaching A. */
 export const PERSONAL_OF_A = rule([401, OK, 403, OK, OK], { ...CROSS_OFFICE, coordinatorOwn: 403 });
 /** Needs A's own current password: nobody else, decided before any lookup. */
 export const ONLY_A = rule([401, OK, 403, 403, 403], { coordinatorOwn: 403 });
