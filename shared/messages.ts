@@ -263,3 +263,18 @@ export const webhookMessages = {
   nothingToChange: 'Give a url, events, description or active',
   deleted: 'Webhook deleted',
 } as const;
+
+/** Offices, office admins and transaction coordinators. */
+export const officeMessages = {
+  nameTaken: 'An office with this name already exists',
+  stillHasUsers: 'This office still has users',
+  deleted: 'Office deleted',
+  nameRequired: 'Office name is required',
+  onlyActiveAgentsCoordinated: 'Only active agents can be coordinated',
+  /** An office admin keeps its users in its office and cannot make brokerage-wide admins. */
+  officeAdminStaysInOffice: 'Office admins manage users of their own office only',
+  created: 'Office created',
+  updated: 'Office updated',
+  notFound: 'Office not found',
+  onlyAgentsCoordinate: 'Only agents can coordinate for other agents',
+} as const;

@@ -19,6 +19,9 @@ export function testProfile(overrides: Partial<PublicUser> = {}): PublicUser {
     status: 'active',
     deactivatedAt: null,
     createdAt: '2025-01-01T00:00:00.000Z',
+    officeId: null,
+    coordinatesFor: [],
+    isCoordinator: false,
     ...overrides,
   };
 }

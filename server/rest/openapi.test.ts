@@ -253,6 +253,31 @@ async function scenario() {
   const pending = await createUser(database.db, { isAdminApproved: false });
   await call('GET', '/api/users/activate/{id}', { params: { id: pending.id }, who: admin });
   await call('GET', '/api/users/deactivated/{id}', { params: { id: pending.id }, who: admin });
+
+  // Offices and coordinators
+  const north = await call<{ _id: string }>('POST', '/api/admin/offices', {
+    who: admin,
+    body: { name: 'North', reviewTargetHours: 12 },
+    status: 201,
+  });
+  await call('GET', '/api/admin/offices', { who: admin });
+  await call('PUT', '/api/admin/offices/{id}', {
+    params: { id: north._id },
+    who: admin,
+    body: { retentionYears: 10 },
+  });
+  const coordinator = await createUser(database.db);
+  await call('PUT', '/api/users/{id}', {
+    params: { id: coordinator.id },
+    who: admin,
+    body: { coordinatesFor: [agent.id] },
+  });
+  const empty = await call<{ _id: string }>('POST', '/api/admin/offices', {
+    who: admin,
+    body: { name: 'Closed branch' },
+    status: 201,
+  });
+  await call('DELETE', '/api/admin/offices/{id}', { params: { id: empty._id }, who: admin });
   await call('PUT', '/api/settings/updateUser/{userId}', {
     params: { userId: agent.id },
     who: agent,

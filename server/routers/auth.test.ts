@@ -165,6 +165,9 @@ describe('registration, verification and approval', () => {
       status: 'active',
       deactivatedAt: null,
       createdAt: user.createdAt.toISOString(),
+      officeId: null,
+      coordinatesFor: [],
+      isCoordinator: false,
     });
   });
 

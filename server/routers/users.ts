@@ -1,10 +1,12 @@
 import {
   createUserInput,
   publicUser,
+  updateUserInput,
   userActivationInput,
   usersListAnswer,
   usersListInput,
 } from '../../shared/schemas/users';
+import * as userOffices from '../services/user-offices';
 import * as users from '../services/users';
 import { adminProcedure, router } from '../trpc/init';
 import examples from './users.examples.json';
@@ -72,4 +74,19 @@ export const usersRouter = router({
     .input(userActivationInput)
     .output(publicUser)
     .mutation(({ ctx, input }) => users.deactivateUser(ctx, input)),
+
+  update: adminProcedure
+    .meta({
+      rest: {
+        method: 'PUT',
+        path: '/api/users/:id',
+        summary: "Set a user's office and the agents it coordinates for (an office admin: within its office)",
+        tag: 'users',
+        scope: 'users:write',
+        examples: examples.update,
+      },
+    })
+    .input(updateUserInput)
+    .output(publicUser)
+    .mutation(({ ctx, input }) => userOffices.updateUser(ctx, input)),
 });

@@ -5,7 +5,9 @@ import { ROLES } from '../../shared/constants';
 
 /**
  * Short-lived access tokens: HS256, 15 minutes, claims `sub` and `role`,
- * plus `ver` (the user's tokenVersion) so a password change ends older tokens at once.
+ * plus `ver` (the user's tokenVersion) so a password change ends older tokens at once, and `off`
+ * (the user's office when it was issued, absent for none), which lets a list's own statement
+ * confirm an office member's session (services/sessions.ts); it grants nothing by itself.
  * Only HS256 is accepted: `alg: none` and every other algorithm are refused by jose.
  */
 
@@ -15,6 +17,7 @@ const claimsSchema = z.object({
   sub: z.uuid(),
   role: z.enum(ROLES),
   ver: z.number().int().min(0),
+  off: z.uuid().optional(),
 });
 export type AccessClaims = z.infer<typeof claimsSchema>;
 
@@ -41,7 +44,11 @@ function hmacKey(secret: string): Promise<CryptoKey> {
 
 export async function signAccessToken(claims: AccessClaims, secret: string, now: Date): Promise<string> {
   const issuedAt = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ role: claims.role, ver: claims.ver })
+  const payload =
+    claims.off === undefined
+      ? { role: claims.role, ver: claims.ver }
+      : { role: claims.role, ver: claims.ver, off: claims.off };
+  return new SignJWT(payload)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub)
     .setIssuedAt(issuedAt)

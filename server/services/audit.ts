@@ -23,7 +23,8 @@ export type AuditEntry = {
     | 'LibraryItem'
     | 'ApiKey'
     | 'WebhookEndpoint'
-    | 'WebhookDelivery';
+    | 'WebhookDelivery'
+    | 'Office';
   entityId: string;
   transactionId?: string;
   before?: unknown;

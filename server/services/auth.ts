@@ -19,7 +19,7 @@ import { recordAudit } from './audit';
 import type { CallerContext, ServiceContext } from './context';
 import { queueMail } from './mail';
 import { notifyActiveAdmins } from './notifications';
-import { publicUserSelect, toPublicUser } from './users';
+import { publicUserSelect, toPublicUser } from './public-user';
 import { emitWebhook } from './webhooks/events';
 
 /**
@@ -286,6 +286,7 @@ export async function login(ctx: ServiceContext, input: LoginInput): Promise<Ses
       emailVerifiedAt: true,
       isAdminApproved: true,
       tokenVersion: true,
+      officeId: true,
     },
   });
   const passwordMatches = user
@@ -335,7 +336,7 @@ function logSignIn(ctx: ServiceContext, outcome: SignInOutcome, userId?: string)
   else ctx.log.warn(entry, 'sign-in refused');
 }
 
-type SessionUser = { id: string; role: 'user' | 'admin'; tokenVersion: number };
+type SessionUser = { id: string; role: 'user' | 'admin'; tokenVersion: number; officeId: string | null };
 
 /**
  * Stores the refresh token of a new session (inside the caller's transaction) and returns it.
@@ -371,7 +372,12 @@ async function storeRefreshToken(
 /** The session's answer: a fresh access token for the user, with the stored refresh token. */
 async function sessionAnswer(deps: AppDeps, user: SessionUser, refreshToken: string): Promise<SessionAnswer> {
   const token = await signAccessToken(
-    { sub: user.id, role: user.role, ver: user.tokenVersion },
+    {
+      sub: user.id,
+      role: user.role,
+      ver: user.tokenVersion,
+      ...(user.officeId === null ? {} : { off: user.officeId }),
+    },
     deps.config.jwtSecret,
     deps.clock.now(),
   );
@@ -399,7 +405,14 @@ export async function refresh(
       usedAt: true,
       revokedAt: true,
       user: {
-        select: { id: true, role: true, tokenVersion: true, isAdminApproved: true, emailVerifiedAt: true },
+        select: {
+          id: true,
+          role: true,
+          tokenVersion: true,
+          officeId: true,
+          isAdminApproved: true,
+          emailVerifiedAt: true,
+        },
       },
     },
   });
@@ -463,7 +476,7 @@ export async function changePassword(ctx: CallerContext, input: ChangePasswordIn
     const updated = await tx.user.update({
       where: { id: userId },
       data: { passwordHash, tokenVersion: { increment: 1 } },
-      select: { id: true, role: true, tokenVersion: true },
+      select: { id: true, role: true, tokenVersion: true, officeId: true },
     });
     await tx.refreshToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
     const refreshToken = await storeRefreshToken(tx, deps, userId, {

@@ -71,6 +71,8 @@ export type SessionToConfirm = {
   id: string;
   role: Caller['role'];
   tokenVersion: number;
+  /** The office the token names (its `off` claim), null for none. */
+  officeId: string | null;
   /** Set by the statement's reader once the statement confirmed it. */
   confirmed: boolean;
 };

@@ -177,7 +177,7 @@ const USER_COLUMN_SQL: readonly Column[] = [
   ['company', 'u.company', 'text'],
   ['phone_number', 'u.phone_number', 'text'],
   ['role', 'u.role', 'safe'],
-  // users.ts accountStatus, in the same order of precedence.
+  // public-user.ts accountStatus, in the same order of precedence.
   [
     'status',
     `CASE WHEN u.is_admin_approved THEN 'active' WHEN u.deactivated_at IS NOT NULL THEN 'deactivated'

@@ -117,6 +117,14 @@ export function reachesOffice(caller: Caller, officeId: string): boolean {
 }
 
 /**
+ * What only a brokerage-wide admin may do (offices themselves, settings every office shares): an
+ * office admin is refused (403); it knows these exist, as it reads them.
+ */
+export function assertBrokerageWide(caller: Caller): void {
+  if (!isBrokerageWide(caller)) throw new AppError('FORBIDDEN', apiMessages.forbidden);
+}
+
+/**
  * Paths such as /api/transactions/{userId} name whose transactions they are about. The caller
  * may use them for itself, for an agent it coordinates for, and, as an admin, for any user it
  * reaches; a user of another office is not found (404), and an agent naming someone else is

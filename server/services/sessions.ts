@@ -52,13 +52,13 @@ export async function sessionUser(ctx: ServiceContext, { id }: { id: string }): 
 }
 
 /**
- * True exactly when sessionUser would accept the token and give the claimed role: the user
- * exists, is approved, has the token's version and role, is in no office and coordinates for no
- * one. The owner, office members and coordinators are left to the full check (the claims say
- * neither who the owner is nor what a user reaches).
+ * True exactly when sessionUser would accept the token and give the claimed role and office: the
+ * user exists, is approved, has the token's version, role and office, and coordinates for no
+ * one. The owner and coordinators are left to the full check (the claims say neither who the
+ * owner is nor whom a user coordinates for).
  */
 export const confirmedSessionSql = (session: SessionToConfirm): Prisma.Sql => Prisma.sql`
   EXISTS (SELECT 1 FROM users WHERE id = ${session.id}::uuid AND role = ${session.role}::role
              AND token_version = ${session.tokenVersion}::int AND is_admin_approved AND NOT is_owner
-             AND office_id IS NULL
+             AND office_id IS NOT DISTINCT FROM ${session.officeId}::uuid
              AND NOT EXISTS (SELECT 1 FROM coordinations c WHERE c.coordinator_id = users.id))`;

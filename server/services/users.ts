@@ -1,6 +1,5 @@
 import { apiMessages } from '../../shared/messages';
 import type {
-  AccountStatus,
   CreateUserInput,
   PublicUser,
   UpdateProfileInput,
@@ -16,6 +15,9 @@ import type { CallerContext } from './context';
 import { queueMail } from './mail';
 import { notifyUsers, revokeLiveSessions } from './notifications';
 import { escapeLike, pageCount } from './paging';
+import { publicUserSelect, toPublicUser } from './public-user';
+import { isOfficeAdmin, reachedUsersWhere, reachesUser } from './reach';
+import { assertAssignable, writeCoordinations } from './user-offices';
 import { emitWebhook } from './webhooks/events';
 
 /**
@@ -24,62 +26,12 @@ import { emitWebhook } from './webhooks/events';
  * in the database transaction of the change.
  */
 
-/** The only columns of a user any answer may carry: never the hash, never token state. */
-export const publicUserSelect = {
-  id: true,
-  firstName: true,
-  lastName: true,
-  company: true,
-  email: true,
-  phoneNumber: true,
-  role: true,
-  isAdminApproved: true,
-  isOwner: true,
-  emailVerifiedAt: true,
-  deactivatedAt: true,
-  createdAt: true,
-} as const satisfies Prisma.UserSelect;
-
-type PublicUserRow = Prisma.UserGetPayload<{ select: typeof publicUserSelect }>;
-
-/**
- * Where an account stands, in the order that decides: approved is active; an account
- * that was active and was deactivated says so; a registration waits first for its e-mail, then
- * for an admin.
- */
-export function accountStatus(row: {
-  isAdminApproved: boolean;
-  deactivatedAt: Date | null;
-  emailVerifiedAt: Date | null;
-}): AccountStatus {
-  if (row.isAdminApproved) return 'active';
-  if (row.deactivatedAt) return 'deactivated';
-  return row.emailVerifiedAt ? 'awaitingApproval' : 'emailUnverified';
-}
-
-export function toPublicUser(row: PublicUserRow): PublicUser {
-  return {
-    _id: row.id,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    company: row.company,
-    email: row.email,
-    phoneNumber: row.phoneNumber,
-    role: row.role,
-    isAdminApproved: row.isAdminApproved,
-    isEmailVerified: row.emailVerifiedAt !== null,
-    isOwner: row.isOwner,
-    status: accountStatus(row),
-    deactivatedAt: row.deactivatedAt?.toISOString() ?? null,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
 const notFound = () => new AppError('NOT_FOUND', apiMessages.notFound);
 
+/** A user the caller reaches (an office admin: one of its office), or 404. */
 async function findPublicUser(ctx: CallerContext, id: string): Promise<PublicUser> {
   const row = await ctx.db.user.findUnique({ where: { id }, select: publicUserSelect });
-  if (!row) throw notFound();
+  if (!row || !reachesUser(ctx.user, row)) throw notFound();
   return toPublicUser(row);
 }
 
@@ -90,13 +42,16 @@ export async function getUser(ctx: CallerContext, input: { userId: string }): Pr
 
 export async function listUsers(ctx: CallerContext, input: UsersListInput): Promise<UsersListAnswer> {
   const term = input.query?.trim();
-  const where: Prisma.UserWhereInput = term
-    ? {
-        OR: (['firstName', 'lastName', 'email', 'company'] as const).map((field) => ({
-          [field]: { contains: escapeLike(term), mode: 'insensitive' as const },
-        })),
-      }
-    : {};
+  const where: Prisma.UserWhereInput = {
+    ...reachedUsersWhere(ctx.user, input.officeId),
+    ...(term
+      ? {
+          OR: (['firstName', 'lastName', 'email', 'company'] as const).map((field) => ({
+            [field]: { contains: escapeLike(term), mode: 'insensitive' as const },
+          })),
+        }
+      : {}),
+  };
   const [rows, total] = await Promise.all([
     ctx.db.user.findMany({
       where,
@@ -154,12 +109,21 @@ export async function activateUser(ctx: CallerContext, input: { id: string }): P
 export async function createUser(ctx: CallerContext, input: CreateUserInput): Promise<PublicUser> {
   if (input.role === 'admin' && !ctx.user.isOwner)
     throw new AppError('FORBIDDEN', apiMessages.ownerOnlyCreatesAdmins);
+  // An office admin's new users join its office.
+  const officeId =
+    input.officeId === undefined
+      ? isOfficeAdmin(ctx.user)
+        ? (ctx.user.officeId ?? null)
+        : null
+      : input.officeId;
+  await assertAssignable(ctx, { role: input.role }, { officeId, coordinatesFor: input.coordinatesFor });
   const taken = await ctx.db.user.findUnique({ where: { email: input.email }, select: { id: true } });
   if (taken) throw new AppError('CONFLICT', apiMessages.emailTaken);
   const passwordHash = await ctx.deps.passwords.hash(input.password);
   return ctx.db.$transaction(async (tx) => {
-    const row = await tx.user.create({
+    const created = await tx.user.create({
       data: {
+        officeId,
         firstName: input.firstName,
         lastName: input.lastName,
         email: input.email,
@@ -170,19 +134,22 @@ export async function createUser(ctx: CallerContext, input: CreateUserInput): Pr
         isAdminApproved: true,
         emailVerifiedAt: ctx.deps.clock.now(),
       },
-      select: publicUserSelect,
+      select: { id: true },
     });
-    const created = toPublicUser(row);
+    await writeCoordinations(tx, created.id, input.coordinatesFor ?? []);
+    const user = toPublicUser(
+      await tx.user.findUniqueOrThrow({ where: { id: created.id }, select: publicUserSelect }),
+    );
     await recordAudit(tx, {
       ...actorOf(ctx.user),
       action: 'user.create',
       entity: 'User',
-      entityId: created._id,
-      after: created,
+      entityId: user._id,
+      after: user,
     });
     // An account added by an admin is a new account as much as a registration is.
-    await emitWebhook(tx, ctx.deps, { type: 'user.registered', data: created });
-    return created;
+    await emitWebhook(tx, ctx.deps, { type: 'user.registered', data: user });
+    return user;
   });
 }
 
@@ -212,7 +179,7 @@ export async function updateProfile(ctx: CallerContext, input: UpdateProfileInpu
  */
 export async function deactivateUser(ctx: CallerContext, input: { id: string }): Promise<PublicUser> {
   const target = await ctx.db.user.findUnique({ where: { id: input.id }, select: publicUserSelect });
-  if (!target) throw notFound();
+  if (!target || !reachesUser(ctx.user, target)) throw notFound();
   if (target.isOwner) throw new AppError('FORBIDDEN', apiMessages.ownerCannotBeDeactivated);
   if (target.id === ctx.user.id) throw new AppError('FORBIDDEN', apiMessages.cannotDeactivateSelf);
   const before = toPublicUser(target);

@@ -53,12 +53,18 @@ export function createOwner(db: Db, overrides: UserOverrides = {}) {
 }
 
 /** A valid access token for the user, as sign-in would issue it. */
+/** A token as sign-in would issue it now: naming the user's office when it has one. */
 export function accessTokenFor(
-  user: { id: string; role: 'user' | 'admin'; tokenVersion: number },
+  user: { id: string; role: 'user' | 'admin'; tokenVersion: number; officeId?: string | null },
   options: { secret?: string; now?: Date } = {},
 ) {
   return signAccessToken(
-    { sub: user.id, role: user.role, ver: user.tokenVersion },
+    {
+      sub: user.id,
+      role: user.role,
+      ver: user.tokenVersion,
+      ...(user.officeId ? { off: user.officeId } : {}),
+    },
     options.secret ?? TEST_JWT_SECRET,
     options.now ?? new Date('2026-11-21T12:00:00.000Z'),
   );

@@ -260,14 +260,15 @@ export const protectedListProcedure = procedure
           id: ctx.auth.sub,
           role: ctx.auth.role,
           tokenVersion: ctx.auth.ver,
+          officeId: ctx.auth.off ?? null,
           confirmed: false,
         };
-        // What the statement confirms: no owner, no office, no one coordinated for.
+        // What the statement confirms: not the owner, the token's office, no one coordinated for.
         const claimed = {
           id: session.id,
           role: session.role,
           isOwner: false,
-          officeId: null,
+          officeId: session.officeId,
           coordinatesFor: [],
         };
         const result = await next({ ctx: { user: claimed, sessionToConfirm: session } });

@@ -139,4 +139,41 @@ describe('a list that confirms the session in its own statement', () => {
     expect(result.transactions.map((t) => t.streetAddress)).toEqual(['4 Owner Lane']);
     expect(checkouts).toBe(3);
   });
+
+  test("an office member's token names its office: one round trip while it holds, the full check once it moved", async () => {
+    const north = await database.db.office.create({ data: { name: `North ${Date.now()}` } });
+    const south = await database.db.office.create({ data: { name: `South ${Date.now()}` } });
+    const member = await createUser(database.db, { office: { connect: { id: north.id } } });
+    await createTransaction(database.db, { userId: member.id, streetAddress: '5 Office Row' });
+    const caller = await callerWith(await tokenOf(member));
+    const held = await checkoutsDuring(() => caller.transactions.list({ userId: member.id, page: 1 }));
+    expect(held.result.transactions.map((t) => t.streetAddress)).toEqual(['5 Office Row']);
+    expect(held.checkouts).toBe(1);
+
+    await database.db.user.update({ where: { id: member.id }, data: { officeId: south.id } });
+    const moved = await checkoutsDuring(() => caller.transactions.list({ userId: member.id, page: 1 }));
+    expect(moved.result).toEqual(held.result);
+    expect(moved.checkouts).toBe(3);
+  });
+
+  test("a coordinator's list holds its agents' transactions, through the full check", async () => {
+    const coordinator = await createUser(database.db);
+    await database.db.coordination.create({ data: { coordinatorId: coordinator.id, agentId: agent.id } });
+    const caller = await callerWith(await tokenOf(coordinator));
+    const { result, checkouts } = await checkoutsDuring(() =>
+      caller.transactions.list({ userId: coordinator.id, page: 1 }),
+    );
+    expect(result.transactions.map((t) => t.streetAddress).sort()).toEqual([
+      '1 Confirmed Way',
+      '2 Confirmed Way',
+    ]);
+    expect(result.transactions.every((t) => t.user._id === agent.id)).toBe(true);
+    expect(checkouts).toBe(3);
+    const narrowed = await caller.transactions.list({
+      userId: coordinator.id,
+      page: 1,
+      agentId: coordinator.id,
+    });
+    expect(narrowed.totalTransactions).toBe(0);
+  });
 });

@@ -59,7 +59,13 @@ describe('base procedures', () => {
   test('a protected procedure answers with the user loaded from the database', async () => {
     const agent = await createUser(database.db);
     const caller = await callerWith(await accessTokenFor(agent, { now: clock.now() }));
-    expect(await caller.whoAmI()).toEqual({ id: agent.id, role: 'user', isOwner: false });
+    expect(await caller.whoAmI()).toEqual({
+      id: agent.id,
+      role: 'user',
+      isOwner: false,
+      officeId: null,
+      coordinatesFor: [],
+    });
   });
 
   test('no token, an expired token, a foreign signature or alg=none: UNAUTHORIZED', async () => {
@@ -161,7 +167,13 @@ describe('over a WebSocket', () => {
     const agent = await createUser(database.db);
     const { client, wsClient } = clientWith(await accessTokenFor(agent, { now: clock.now() }));
     try {
-      expect(await client.whoAmI.query()).toEqual({ id: agent.id, role: 'user', isOwner: false });
+      expect(await client.whoAmI.query()).toEqual({
+        id: agent.id,
+        role: 'user',
+        isOwner: false,
+        officeId: null,
+        coordinatesFor: [],
+      });
     } finally {
       await wsClient.close();
     }

@@ -9,6 +9,7 @@ import { keyDatesRouter } from '../routers/key-dates';
 import { librariesRouter } from '../routers/libraries';
 import { notificationSettingsRouter } from '../routers/notification-settings';
 import { notificationsRouter } from '../routers/notifications';
+import { officesRouter } from '../routers/offices';
 import { rejectionReasonsRouter } from '../routers/rejection-reasons';
 import { reviewQueueRouter } from '../routers/review-queue';
 import { settingsRouter } from '../routers/settings';
@@ -28,6 +29,7 @@ export const appRouter = router({
   auth: authRouter,
   settings: settingsRouter,
   users: usersRouter,
+  offices: officesRouter,
   templates: templatesRouter,
   transactions: transactionsRouter,
   adminTransactions: adminTransactionsRouter,

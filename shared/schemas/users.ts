@@ -31,6 +31,12 @@ export const publicUser = z.object({
   /** When the account was last deactivated; null while active or never deactivated. */
   deactivatedAt: z.iso.datetime().nullable(),
   createdAt: z.iso.datetime(),
+  /** The user's office; null: none (an admin without one is brokerage-wide). */
+  officeId: idSchema.nullable(),
+  /** The agents this user coordinates for, as their transaction coordinator. */
+  coordinatesFor: z.array(idSchema),
+  /** coordinatesFor is not empty. */
+  isCoordinator: z.boolean(),
 });
 export type PublicUser = z.infer<typeof publicUser>;
 export type AccountStatus = PublicUser['status'];
@@ -42,6 +48,8 @@ export const userActivationInput = z.object({ id: idSchema });
 
 export const usersListInput = pagingInput.extend({
   query: z.string().trim().max(200).optional(),
+  /** A brokerage-wide admin's filter; an office admin always sees its own office's users. */
+  officeId: idSchema.optional(),
 });
 export type UsersListInput = z.infer<typeof usersListInput>;
 export const usersListAnswer = z.object({
@@ -50,6 +58,19 @@ export const usersListAnswer = z.object({
   totalUsers: z.number().int(),
 });
 export type UsersListAnswer = z.infer<typeof usersListAnswer>;
+
+/**
+ * Where a user works: its office (null: none) and the agents it coordinates for. Absent leaves
+ * each as it is (on creation: no office, unless an office admin creates, and no one).
+ */
+const officeAssignment = {
+  officeId: idSchema.nullable().optional(),
+  coordinatesFor: z.array(idSchema).max(500).optional(),
+};
+
+/** An admin changes a user's office or the agents it coordinates for. */
+export const updateUserInput = z.object({ id: idSchema, ...officeAssignment });
+export type UpdateUserInput = z.infer<typeof updateUserInput>;
 
 /** The Add user dialog: its own messages, the 123-456-7890 phone form. */
 export const createUserInput = z.object({
@@ -78,6 +99,7 @@ export const createUserInput = z.object({
     .max(200),
   password: passwordSchema,
   role: z.enum(ROLES, { error: validation.roleRequired }),
+  ...officeAssignment,
 });
 export type CreateUserInput = z.infer<typeof createUserInput>;
 
