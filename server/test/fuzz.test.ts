@@ -206,6 +206,10 @@ async function restoreWorld(): Promise<void> {
 
 type World = {
   victimId: string;
+  /** An office to change, one to delete, and an agent to make a coordinator. */
+  officeId: string;
+  doomedOfficeId: string;
+  coordinatorId: string;
   template: { type: string; role: string };
   spareTemplateId: string;
   doomedTemplateId: string;
@@ -274,6 +278,10 @@ function validInputs(w: World): Record<string, unknown> {
     'users.list': { ...paging, query: 'agent' },
     'users.activate': { id: w.victimId },
     'users.deactivate': { id: w.victimId },
+    'users.update': { id: w.coordinatorId, officeId: w.officeId, coordinatesFor: [agentId] },
+    'offices.create': { name: 'Fuzz Office', reviewTargetHours: 24, retentionYears: 7 },
+    'offices.update': { id: w.officeId, name: 'Fuzz North', reviewTargetHours: 12 },
+    'offices.delete': { id: w.doomedOfficeId },
     'users.create': {
       firstName: 'Newton',
       lastName: 'User',
@@ -1268,6 +1276,9 @@ beforeAll(async () => {
 
   world = {
     victimId: victim.id,
+    officeId: (await db.office.create({ data: { name: 'Fuzz Harbor' } })).id,
+    doomedOfficeId: (await db.office.create({ data: { name: 'Fuzz Closing' } })).id,
+    coordinatorId: (await createUser(db)).id,
     template: { type: template.type, role: template.role },
     spareTemplateId: spareTemplate.id,
     doomedTemplateId: doomedTemplate.id,
