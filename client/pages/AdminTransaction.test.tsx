@@ -88,6 +88,7 @@ function historyEntry(n: number, overrides: Partial<HistoryEntry>): HistoryEntry
     entityId: TRANSACTION_ID,
     actor: agent,
     apiKey: null,
+    onBehalfOf: null,
     before: null,
     after: null,
     createdAt: '2025-03-04T14:05:00.000Z',
@@ -101,7 +102,13 @@ const history: HistoryEntry[] = [
     actor: reviewer,
     after: { label: 'Purchase Agreement', status: 'accepted' },
   }),
-  historyEntry(2, { action: 'form.upload', after: { label: 'Purchase Agreement', status: 'pending' } }),
+  // A coordinator's upload, made for the agent: the row names both.
+  historyEntry(2, {
+    action: 'form.upload',
+    actor: { _id: uuid(950), firstName: 'Cora', lastName: 'Coordinator' },
+    onBehalfOf: agent,
+    after: { label: 'Purchase Agreement', status: 'pending' },
+  }),
   historyEntry(1, { action: 'transaction.create', actor: null }),
 ];
 
@@ -485,7 +492,7 @@ describe('Transaction detail (admin)', () => {
     alert.mockRestore();
   });
 
-  it('lists the history newest first, with the actor or System', async () => {
+  it('lists the history newest first, with the actor (and whom a coordinator acted for) or System', async () => {
     renderAdminDetail({});
     const section = within(await screen.findByRole('region', { name: 'History' }));
     await section.findByText('Accepted "Purchase Agreement"');
@@ -500,7 +507,7 @@ describe('Transaction detail (admin)', () => {
       );
     expect(rows).toEqual([
       ['Rita Reviewer', 'Accepted "Purchase Agreement"'],
-      ['Dana Agent', 'Uploaded a file for "Purchase Agreement"'],
+      ['Cora Coordinator for Dana Agent', 'Uploaded a file for "Purchase Agreement"'],
       ['System', 'Created the transaction'],
     ]);
   });

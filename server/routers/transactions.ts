@@ -57,7 +57,8 @@ export const transactionsRouter = router({
       rest: {
         method: 'POST',
         path: '/api/transactions',
-        summary: 'Open a transaction; its forms come from the template of (type, role)',
+        summary:
+          'Open a transaction; its forms come from the template of (type, role). A coordinator names the agent it is for in agentId (403 for any other agent)',
         tag: 'transactions',
         scope: 'transactions:write',
         successStatus: 201,

@@ -1,5 +1,6 @@
 import type { Prisma } from '../db/generated/client';
 import type { Caller } from './context';
+import { actsFor } from './reach';
 
 /**
  * The audit trail: who did what to which record, with the record before and after.
@@ -13,6 +14,8 @@ export type AuditEntry = {
   actorId: string | null;
   /** The API key the actor acted through: its creator is the actor. */
   apiKeyId?: string | null;
+  /** The agent a coordinator acted for: set only when the actor is not the agent but acts for them. */
+  onBehalfOf?: string | null;
   action: string;
   entity:
     | 'Transaction'
@@ -36,9 +39,18 @@ function snapshot(value: unknown): Prisma.InputJsonValue | undefined {
   return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue);
 }
 
-/** Who an audit event names for a caller: the person, and the API key they acted through. */
-export function actorOf(caller: Caller): Pick<AuditEntry, 'actorId' | 'apiKeyId'> {
-  return { actorId: caller.id, apiKeyId: caller.apiKey?.id ?? null };
+/**
+ * Who an audit event names for a caller: the person, and the API key they acted through; on an
+ * agent's transaction (`of.agentId`), the agent too when the caller is one of its coordinators.
+ */
+export function actorOf(
+  caller: Caller,
+  of: { agentId?: string } = {},
+): Pick<AuditEntry, 'actorId' | 'apiKeyId' | 'onBehalfOf'> {
+  const { agentId } = of;
+  const onBehalfOf =
+    agentId !== undefined && agentId !== caller.id && actsFor(caller, agentId) ? agentId : null;
+  return { actorId: caller.id, apiKeyId: caller.apiKey?.id ?? null, onBehalfOf };
 }
 
 export async function recordAudit(tx: AuditWriter, entry: AuditEntry): Promise<void> {
@@ -46,6 +58,7 @@ export async function recordAudit(tx: AuditWriter, entry: AuditEntry): Promise<v
     data: {
       actorId: entry.actorId,
       apiKeyId: entry.apiKeyId ?? null,
+      onBehalfOf: entry.onBehalfOf ?? null,
       action: entry.action,
       entity: entry.entity,
       entityId: entry.entityId,

@@ -10,10 +10,11 @@ import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { assertSelfOrAdmin } from './access';
 import { todayIn } from './calendar-days';
 import type { CallerContext, ServiceContext } from './context';
+import { agentsOf, assertActsForUser } from './reach';
 
 /**
- * The calendar of key dates: an agent's own, an admin's everyone's (or one
- * agent's), over a range of days; and the same as an iCalendar feed behind a secret address.
+ * The calendar of key dates: an agent's own (a coordinator's with its agents'), an admin's
+ * everyone's (or one agent's), over a range of days; and the same as an iCalendar feed behind a secret address.
  */
 
 /** More than any month of a large brokerage; a larger answer says so rather than grow. */
@@ -80,10 +81,56 @@ const toEvent = (row: EventRow): CalendarEvent => ({
 });
 
 export async function listCalendar(ctx: CallerContext, input: CalendarInput): Promise<CalendarAnswer> {
+  if (ctx.user.role !== 'admin') return agentCalendar(ctx, input);
   if (input.agentId) assertSelfOrAdmin(ctx.user, input.agentId);
   const agentId = ctx.user.role === 'admin' ? (input.agentId ?? null) : ctx.user.id;
   const rows = await eventRows(ctx, { from: input.from, to: input.to, agentId });
   return { events: rows.map(toEvent) };
+}
+
+/**
+ * An agent's calendar: its own key dates and, for a coordinator, those of the agents it works for;
+ * `agentId` narrows it to one of them (403 for anyone else's, as for any path naming a user).
+ */
+async function agentCalendar(ctx: CallerContext, input: CalendarInput): Promise<CalendarAnswer> {
+  if (input.agentId) await assertActsForUser(ctx, input.agentId);
+  const agentIds = input.agentId ? [input.agentId] : agentsOf(ctx.user);
+  const rows = await agentEventRows(ctx, { from: input.from, to: input.to, agentIds });
+  return { events: rows.map(toEvent) };
+}
+
+/** The events of a range of some agents: one agent's through calendarSql's plan, several by id. */
+async function agentEventRows(
+  ctx: ServiceContext,
+  { from, to, agentIds }: { from: string; to: string; agentIds: readonly string[] },
+): Promise<EventRow[]> {
+  const [only] = agentIds;
+  if (agentIds.length === 1 && only !== undefined) return eventRows(ctx, { from, to, agentId: only });
+  return ctx.db.$queryRaw<EventRow[]>`
+    SELECT k.id, k.transaction_id, t.street_address, k.kind, k.label,
+           to_char(k.date, 'YYYY-MM-DD') AS date, k.done, k.updated_at
+      FROM (SELECT kd.id FROM key_dates kd
+             WHERE kd.date BETWEEN ${from}::date AND ${to}::date
+               AND kd.transaction_id IN (SELECT id FROM transactions
+                                          WHERE user_id = ANY (${[...agentIds]}::uuid[]) AND deleted_at IS NULL)
+            OFFSET 0) AS hit
+      JOIN key_dates k ON k.id = hit.id
+      JOIN transactions t ON t.id = k.transaction_id
+     ORDER BY k.date, t.street_address, k.position LIMIT ${MAX_CALENDAR_EVENTS}`;
+}
+
+/** The agents of an agent's feed: itself and those it coordinates for, as its calendar shows. */
+async function feedAgents(ctx: ServiceContext, userId: string): Promise<string[]> {
+  const rows = await ctx.db.coordination.findMany({
+    where: { coordinatorId: userId },
+    select: { agentId: true },
+  });
+  return agentsOf({
+    id: userId,
+    role: 'user',
+    isOwner: false,
+    coordinatesFor: rows.map((row) => row.agentId),
+  });
 }
 
 /** A new secret feed address; the one before stops working (its hash is replaced). */
@@ -113,11 +160,11 @@ export async function calendarFeed(
   });
   if (!user?.isAdminApproved) return null;
   const today = todayIn(user.timezone, ctx.deps.clock.now());
-  const rows = await eventRows(ctx, {
-    from: shiftDay(today, -FEED_PAST_DAYS),
-    to: shiftDay(today, FEED_FUTURE_DAYS),
-    agentId: user.role === 'admin' ? null : user.id,
-  });
+  const range = { from: shiftDay(today, -FEED_PAST_DAYS), to: shiftDay(today, FEED_FUTURE_DAYS) };
+  const rows =
+    user.role === 'admin'
+      ? await eventRows(ctx, { ...range, agentId: null })
+      : await agentEventRows(ctx, { ...range, agentIds: await feedAgents(ctx, user.id) });
   return toICalendar(rows, {
     appUrl: ctx.deps.config.appUrl,
     now: ctx.deps.clock.now(),

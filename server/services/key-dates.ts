@@ -90,7 +90,7 @@ export async function replaceKeyDates(
     await writeKeyDates(tx, transaction.id, before, wanted);
     const answer = await answerOf(tx, transaction);
     await recordAudit(tx, {
-      ...actorOf(ctx.user),
+      ...actorOf(ctx.user, { agentId: transaction.userId }),
       action: 'transaction.key-dates',
       entity: 'Transaction',
       entityId: transaction.id,

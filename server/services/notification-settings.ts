@@ -13,9 +13,9 @@ import type { Tx } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { AppError } from '../errors';
 import { verifySigned } from '../security/sealing';
-import { assertSelfOrAdmin } from './access';
 import type { CallerContext, ServiceContext } from './context';
 import { deliveryOf, eventsOf, type Role, UNSUBSCRIBE_PURPOSE } from './notification-routing';
+import { assertSelfOrReachingAdmin } from './reach';
 import { rescheduleAgentReminders } from './reminders';
 
 /**
@@ -76,12 +76,12 @@ function hasSqlState(error: unknown, state: string): boolean {
 }
 
 export async function getNotificationSettings(ctx: CallerContext, { userId }: { userId: string }) {
-  assertSelfOrAdmin(ctx.user, userId);
+  await assertSelfOrReachingAdmin(ctx, userId);
   return toSettings(await settingsRow(ctx, userId));
 }
 
 export async function updateNotificationSettings(ctx: CallerContext, input: NotificationSettingsInput) {
-  assertSelfOrAdmin(ctx.user, input.userId);
+  await assertSelfOrReachingAdmin(ctx, input.userId);
   const before = await settingsRow(ctx, input.userId);
   if (input.timezone !== before.timezone) await assertZoneKnownToDatabase(ctx, input.timezone);
   const own = eventsOf(before.role);

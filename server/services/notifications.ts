@@ -8,12 +8,12 @@ import { sqlRows } from '../db/sql';
 import type { AppDeps } from '../deps';
 import { AsyncQueue } from '../realtime/async-queue';
 import { type BusEvent, NOTIFICATIONS_CHANNEL, SESSIONS_CHANNEL } from '../realtime/bus';
-import { assertSelfOrAdmin } from './access';
 import type { CallerContext } from './context';
 import { queueMails } from './mail';
 import { notificationMail } from './mail-messages';
 import { deliveryOf } from './notification-routing';
 import { pageCount } from './paging';
+import { assertSelfOrReachingAdmin } from './reach';
 
 /**
  * Who hears about what. Notifications are written inside the transaction
@@ -394,7 +394,7 @@ export async function revokeLiveSessions(tx: Pick<Db, '$executeRaw'>, userId: st
 }
 
 export async function listNotifications(ctx: CallerContext, input: PagingInput & { userId: string }) {
-  assertSelfOrAdmin(ctx.user, input.userId);
+  await assertSelfOrReachingAdmin(ctx, input.userId);
   const { db } = ctx;
   const page = { order: 'newest', offset: (input.page - 1) * input.limit, limit: input.limit } as const;
   const [rows, [counts]] = await Promise.all([
@@ -423,7 +423,7 @@ const NOTICE_COMMIT_MARGIN = "interval '1 minute'";
  * theirs, with read marks. Times are the database's, the clock notices are stamped with.
  */
 export async function markAllRead(ctx: CallerContext, { userId }: { userId: string }) {
-  assertSelfOrAdmin(ctx.user, userId);
+  await assertSelfOrReachingAdmin(ctx, userId);
   const now = ctx.deps.clock.now();
   const margin = Prisma.raw(NOTICE_COMMIT_MARGIN);
   await ctx.db.$transaction([

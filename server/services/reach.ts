@@ -86,6 +86,15 @@ export function reachedTransactionsWhere(
   return agents.length === 1 ? { userId: caller.id } : { userId: { in: agents } };
 }
 
+/**
+ * Whether a transaction of `agentId` belongs under a path naming `userId`
+ * (/api/transactions/individual/{id}/{userId}): that user's own transactions, and on the caller's
+ * own path also those of the agents it coordinates for, as its own list shows them.
+ */
+export function pathHoldsAgent(caller: Caller, userId: string, agentId: string): boolean {
+  return userId === caller.id ? actsFor(caller, agentId) : agentId === userId;
+}
+
 /** Whether the caller reaches one transaction, given its agent and its office. */
 export function reachesTransaction(
   caller: Caller,
@@ -132,6 +141,19 @@ export function assertBrokerageWide(caller: Caller): void {
  */
 export async function assertActsForUser(ctx: CallerContext, userId: string): Promise<void> {
   if (actsFor(ctx.user, userId)) return;
+  if (ctx.user.role !== 'admin') throw new AppError('FORBIDDEN', apiMessages.forbidden);
+  if (!isOfficeAdmin(ctx.user)) return;
+  const user = await ctx.db.user.findUnique({ where: { id: userId }, select: { officeId: true } });
+  if (!user || !reachesUser(ctx.user, user)) throw notFound();
+}
+
+/**
+ * Paths such as /api/settings/notifications/{userId} name a user's own settings or feed: the user
+ * themself, or an admin who reaches that user. A coordinator has no say there (403, decided before
+ * any lookup); an office admin naming a user of another office, or no user, is not found (404).
+ */
+export async function assertSelfOrReachingAdmin(ctx: CallerContext, userId: string): Promise<void> {
+  if (ctx.user.id === userId) return;
   if (ctx.user.role !== 'admin') throw new AppError('FORBIDDEN', apiMessages.forbidden);
   if (!isOfficeAdmin(ctx.user)) return;
   const user = await ctx.db.user.findUnique({ where: { id: userId }, select: { officeId: true } });

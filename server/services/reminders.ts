@@ -6,7 +6,7 @@ import { enqueueJobs, JOB_KINDS } from '../queue/enqueue';
 import { shortDay } from './calendar-days';
 import type { ServiceContext } from './context';
 import { notifyEach } from './notifications';
-import { agentLink } from './transactions/notify';
+import { agentLink, coordinatorsSql } from './transactions/notify';
 import { emitWebhooks } from './webhooks/events';
 
 /**
@@ -82,6 +82,8 @@ type DueRow = {
   transaction_id: string;
   street_address: string;
   agent_id: string;
+  /** The agent's active coordinators: they hear of its dates too. */
+  coordinator_ids: string[];
   open: boolean;
   /** The latest due reminder of its date in this batch: the one worth saying. */
   latest: boolean;
@@ -100,7 +102,8 @@ export function reminderMessage(
 
 /**
  * One batch of due reminders, in one database transaction: claimed, marked sent, and told to
- * their agents (in-app, and by mail per their keyDate preference). When several reminders of one
+ * their agents and the agents' coordinators (in-app, and by mail per each one's keyDate
+ * preference). When several reminders of one
  * date are due at once (the portal was down over a reminder day) only the latest is said. A
  * reminder of a date that was done, or of a closed or deleted transaction, is dropped. Returns
  * how many rows it claimed; a full batch means more may be due.
@@ -120,6 +123,7 @@ export async function sweepDueReminders(ctx: ServiceContext): Promise<number> {
         RETURNING r.id, r.key_date_id, r.days_before, r.for_date)
       SELECT c.id, c.key_date_id, c.days_before, to_char(c.for_date, 'YYYY-MM-DD') AS for_date,
              k.label, k.kind, t.id AS transaction_id, t.street_address, t.user_id AS agent_id,
+             ${coordinatorsSql(Prisma.sql`t.user_id`)} AS coordinator_ids,
              (NOT k.done AND k.date = c.for_date AND t.closed_at IS NULL AND t.deleted_at IS NULL) AS open,
              c.days_before = min(c.days_before) OVER (PARTITION BY c.key_date_id) AS latest
         FROM claimed c
@@ -131,12 +135,14 @@ export async function sweepDueReminders(ctx: ServiceContext): Promise<number> {
       tx,
       rows
         .filter((row) => row.open && row.latest)
-        .map((row) => ({
-          userId: row.agent_id,
-          message: reminderMessage(row),
-          link: agentLink(row.transaction_id),
-          transactionId: row.transaction_id,
-        })),
+        .flatMap((row) =>
+          [row.agent_id, ...row.coordinator_ids].map((userId) => ({
+            userId,
+            message: reminderMessage(row),
+            link: agentLink(row.transaction_id),
+            transactionId: row.transaction_id,
+          })),
+        ),
       'keyDate',
       ctx.deps,
     );

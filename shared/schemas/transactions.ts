@@ -31,6 +31,11 @@ export const createTransactionInput = addressFields.extend({
   role: required(validation.roleRequired),
   /** The client sends its own user's id; anything else is refused. */
   user: idSchema.optional(),
+  /**
+   * Whose transaction it is: a coordinator names one of the agents it coordinates for (or
+   * itself); anyone else may name only itself. Absent: the caller's own.
+   */
+  agentId: idSchema.optional(),
   /** The closing date, if known: stored as the transaction's `closing` key date. */
   closingDate: calendarDay.nullish(),
 });
@@ -295,6 +300,8 @@ export const historyEntry = z.object({
   actor: person.nullable(),
   /** The API key the actor acted through, or null for a person at the portal. */
   apiKey: z.object({ _id: idSchema, name: z.string() }).nullable(),
+  /** The agent the actor acted for, as their coordinator; null when the actor acted for itself. */
+  onBehalfOf: person.nullable(),
   before: z.unknown().nullable(),
   after: z.unknown().nullable(),
   createdAt: z.iso.datetime(),

@@ -90,6 +90,7 @@ export function TransactionHistory({ entries, failed }: TransactionHistoryProps)
               <Table.Td>{formatDateTime(entry.createdAt)}</Table.Td>
               <Table.Td>
                 {entry.actor ? `${entry.actor.firstName} ${entry.actor.lastName}` : 'System'}
+                {entry.onBehalfOf ? ` for ${entry.onBehalfOf.firstName} ${entry.onBehalfOf.lastName}` : ''}
                 {entry.apiKey ? ` (API key "${entry.apiKey.name}")` : ''}
               </Table.Td>
               <Table.Td>{describeHistoryEntry(entry)}</Table.Td>

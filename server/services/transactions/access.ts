@@ -1,8 +1,8 @@
 import { apiMessages, complianceMessages } from '../../../shared/messages';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../errors';
-import type { Caller, CallerContext } from '../context';
-import { actsFor, reachesTransaction } from '../reach';
+import type { CallerContext } from '../context';
+import { pathHoldsAgent, reachesTransaction } from '../reach';
 import { type DetailRow, detailSelect } from './mappers';
 
 /**
@@ -13,13 +13,14 @@ import { type DetailRow, detailSelect } from './mappers';
 
 export const notFound = () => new AppError('NOT_FOUND', apiMessages.notFound);
 
-/** The transaction if the caller may see it (and, with `ownerId`, if it is that user's). Else 404. */
-export async function findVisible(ctx: CallerContext, id: string, ownerId?: string): Promise<DetailRow> {
-  const row = await ctx.db.transaction.findFirst({
-    where: { id, deletedAt: null, ...(ownerId ? { userId: ownerId } : {}) },
-    select: detailSelect,
-  });
+/**
+ * The transaction if the caller may see it (and, with `pathUserId`, if it belongs under the path
+ * naming that user: reach.ts, pathHoldsAgent). Else 404.
+ */
+export async function findVisible(ctx: CallerContext, id: string, pathUserId?: string): Promise<DetailRow> {
+  const row = await ctx.db.transaction.findFirst({ where: { id, deletedAt: null }, select: detailSelect });
   if (!row || !reachesTransaction(ctx.user, row)) throw notFound();
+  if (pathUserId !== undefined && !pathHoldsAgent(ctx.user, pathUserId, row.userId)) throw notFound();
   return row;
 }
 
@@ -92,10 +93,3 @@ export async function lockForChange(tx: Tx, id: string): Promise<LockedTransacti
   if (row.closedAt) throw closed();
   return row;
 }
-
-/**
- * Whether the caller works on the transaction as its agent (the agent, or a coordinator of the
- * agent), else an admin acting on it.
- */
-export const isAgentOf = (caller: Caller, transaction: { userId: string }) =>
-  actsFor(caller, transaction.userId);

@@ -141,7 +141,7 @@ export async function attachFile(
     select: formSelect,
   });
   await recordAudit(tx, {
-    ...actorOf(ctx.user),
+    ...actorOf(ctx.user, { agentId: transaction.userId }),
     action: 'form.upload',
     entity: 'TransactionForm',
     entityId: form.id,
@@ -186,7 +186,7 @@ export async function addComment(ctx: CallerContext, input: { id: string; formId
     });
     const answer = toComment(row);
     await recordAudit(tx, {
-      ...actorOf(caller),
+      ...actorOf(caller, { agentId: transaction.userId }),
       action: 'comment.create',
       entity: 'Comment',
       entityId: row.id,
@@ -283,7 +283,7 @@ export async function review(ctx: CallerContext, input: ReviewInput) {
       // A comment alone: allowed on any item, closed files included.
       await tx.comment.create({ data: { formId: seen.id, userId: caller.id, text, role: caller.role } });
       await recordAudit(tx, {
-        ...actorOf(caller),
+        ...actorOf(caller, { agentId: transaction.userId }),
         action: 'comment.create',
         entity: 'TransactionForm',
         entityId: seen.id,
@@ -306,7 +306,7 @@ export async function review(ctx: CallerContext, input: ReviewInput) {
     await recordDecision(tx, ctx, form, { status: input.status, reasons, text });
     const row = await lockedForm(tx, form.id);
     await recordAudit(tx, {
-      ...actorOf(caller),
+      ...actorOf(caller, { agentId: transaction.userId }),
       action: 'form.review',
       entity: 'TransactionForm',
       entityId: form.id,
@@ -356,7 +356,7 @@ export async function requestWaiver(ctx: CallerContext, input: WaiverRequestInpu
       select: formSelect,
     });
     await recordAudit(tx, {
-      ...actorOf(ctx.user),
+      ...actorOf(ctx.user, { agentId: transaction.userId }),
       action: 'waiver.request',
       entity: 'TransactionForm',
       entityId: form.id,
@@ -401,7 +401,7 @@ export async function decideWaiver(ctx: CallerContext, input: WaiverDecisionInpu
     });
     const row = await lockedForm(tx, form.id);
     await recordAudit(tx, {
-      ...actorOf(ctx.user),
+      ...actorOf(ctx.user, { agentId: transaction.userId }),
       action: 'waiver.decide',
       entity: 'TransactionForm',
       entityId: form.id,

@@ -7,11 +7,11 @@ import type {
   UpdateTransactionInput,
 } from '../../../shared/schemas/transactions';
 import { AppError } from '../../errors';
-import { assertSelfOrAdmin } from '../access';
 import { actorOf, recordAudit } from '../audit';
 import type { CallerContext } from '../context';
 import { fileLinker } from '../file-links';
 import { addClosingDate, rescheduleTransaction } from '../key-dates';
+import { actsFor, assertActsForUser } from '../reach';
 import { closed, findVisible, lockTransactions, notFound } from './access';
 import { type DetailRow, detailSelect, person, toPerson, toSummary, toTransaction } from './mappers';
 import { nameOf, notifyOtherSide, placeOf } from './notify';
@@ -25,9 +25,12 @@ import { emitTransactionEvents } from './webhooks';
 
 export async function createTransaction(ctx: CallerContext, input: CreateTransactionInput) {
   const caller = ctx.user;
-  // The client names its own user in `user`; naming anyone else is refused.
+  // The client names its own user in `user`; naming anyone else is refused. The transaction is
+  // `agentId`'s: the caller's own, or, for a coordinator, one of its agents'.
   if (input.user !== undefined && input.user !== caller.id)
     throw new AppError('FORBIDDEN', apiMessages.forbidden);
+  const agentId = input.agentId ?? caller.id;
+  if (!actsFor(caller, agentId)) throw new AppError('FORBIDDEN', apiMessages.forbidden);
   const template = await ctx.db.transactionTemplate.findUnique({
     where: { type_role: { type: input.type, role: input.role } },
     select: { documents: true, optionalDocuments: true },
@@ -40,7 +43,7 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
   return ctx.db.$transaction(async (tx) => {
     const created = await tx.transaction.create({
       data: {
-        userId: caller.id,
+        userId: agentId,
         streetAddress: input.streetAddress,
         city: input.city,
         state: input.state,
@@ -63,7 +66,7 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
     const row = await tx.transaction.findUniqueOrThrow({ where: { id: created.id }, select: detailSelect });
     const answer = await toTransaction(fileLinker(ctx), row, ctx.deps.clock.now());
     await recordAudit(tx, {
-      ...actorOf(caller),
+      ...actorOf(caller, { agentId }),
       action: 'transaction.create',
       entity: 'Transaction',
       entityId: created.id,
@@ -74,7 +77,7 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
       tx,
       ctx,
       row,
-      `${await nameOf(tx, caller.id)} opened a transaction: ${placeOf(row)}`,
+      `${await nameOf(tx, caller.id)} opened a transaction${agentId === caller.id ? '' : ` for ${await nameOf(tx, agentId)}`}: ${placeOf(row)}`,
       'transactionCreated',
     );
     await emitTransactionEvents(tx, ctx, ['transaction.created'], row);
@@ -83,7 +86,7 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
 }
 
 export async function getForUser(ctx: CallerContext, input: { id: string; userId: string }) {
-  assertSelfOrAdmin(ctx.user, input.userId);
+  await assertActsForUser(ctx, input.userId);
   return toTransaction(fileLinker(ctx), await findVisible(ctx, input.id, input.userId), ctx.deps.clock.now());
 }
 
@@ -111,7 +114,7 @@ async function applyChanges(
     if (locked.closedAt && !options.whileClosed) throw closed();
     const row = await tx.transaction.update({ where: { id: before.id }, data, select: detailSelect });
     await recordAudit(tx, {
-      ...actorOf(ctx.user),
+      ...actorOf(ctx.user, { agentId: row.userId }),
       action: 'transaction.update',
       entity: 'Transaction',
       entityId: row.id,
@@ -126,7 +129,7 @@ async function applyChanges(
 
 /** The agent's form changes the address only, and only while the file is open. */
 export async function updateForUser(ctx: CallerContext, input: UpdateTransactionInput) {
-  assertSelfOrAdmin(ctx.user, input.userId);
+  await assertActsForUser(ctx, input.userId);
   const before = await findVisible(ctx, input.id, input.userId);
   const { streetAddress, city, state, zip } = input;
   return applyChanges(
@@ -163,7 +166,7 @@ export async function close(ctx: CallerContext, { id }: { id: string }) {
       select: detailSelect,
     });
     await recordAudit(tx, {
-      ...actorOf(ctx.user),
+      ...actorOf(ctx.user, { agentId: row.userId }),
       action: 'transaction.close',
       entity: 'Transaction',
       entityId: id,
@@ -197,7 +200,7 @@ export async function reopen(ctx: CallerContext, { id }: { id: string }) {
       select: detailSelect,
     });
     await recordAudit(tx, {
-      ...actorOf(ctx.user),
+      ...actorOf(ctx.user, { agentId: row.userId }),
       action: 'transaction.reopen',
       entity: 'Transaction',
       entityId: id,
@@ -218,7 +221,7 @@ export async function softDelete(ctx: CallerContext, { id }: { id: string }) {
     await tx.transaction.update({ where: { id }, data: { deletedAt: ctx.deps.clock.now() } });
     await rescheduleTransaction(tx, ctx.deps, id);
     await recordAudit(tx, {
-      ...actorOf(ctx.user),
+      ...actorOf(ctx.user, { agentId: before.userId }),
       action: 'transaction.delete',
       entity: 'Transaction',
       entityId: id,
@@ -246,6 +249,7 @@ export async function history(ctx: CallerContext, { id }: { id: string }): Promi
       after: true,
       createdAt: true,
       actor: person,
+      agent: person,
       apiKey: { select: { id: true, name: true } },
     },
   });
@@ -256,6 +260,7 @@ export async function history(ctx: CallerContext, { id }: { id: string }): Promi
     entityId: row.entityId,
     actor: row.actor ? toPerson(row.actor) : null,
     apiKey: row.apiKey ? { _id: row.apiKey.id, name: row.apiKey.name } : null,
+    onBehalfOf: row.agent ? toPerson(row.agent) : null,
     before: row.before ?? null,
     after: row.after ?? null,
     createdAt: row.createdAt.toISOString(),
