@@ -20,6 +20,7 @@ function key(n: number, overrides: Partial<ApiKeyAnswer> = {}): ApiKeyAnswer {
     lastUsedAt: null,
     revokedAt: null,
     createdBy: { _id: '00000000-0000-4000-8000-0000000000aa', name: 'Ada Admin' },
+    officeId: null,
     ...overrides,
   };
 }

@@ -13,6 +13,7 @@ export function dashboardFigures(
   today: string = utcToday(),
 ): DashboardAnswer {
   return {
+    offices: [],
     from: addDays(today, -29),
     to: today,
     queue: {

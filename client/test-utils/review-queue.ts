@@ -33,6 +33,8 @@ export function queueItem(n: number, overrides: Partial<ReviewQueueItem> = {}): 
     submittedAt,
     waitingSeconds: 300,
     kind: 'document',
+    overdue: false,
+    office: null,
     ...overrides,
   };
 }

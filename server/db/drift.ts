@@ -45,6 +45,14 @@ export const RAW_ONLY_INDEXES: Record<string, string> = {
     "btree(closing_date, id) WHERE ((closing_date IS NOT NULL) AND (closed_at IS NULL) AND (deleted_at IS NULL) AND (compliance_state <> ALL (ARRAY['compliant'::compliance_state, 'closed'::compliance_state])))",
   transactions_closing_date_idx:
     'btree(closing_date) WHERE ((closing_date IS NOT NULL) AND (deleted_at IS NULL))',
+  // The desk by office (migration 20261203100000_office_desk).
+  transactions_office_queue_idx:
+    'btree(office_id, type, queue_count) WHERE ((queue_count > 0) AND (closed_at IS NULL) AND (deleted_at IS NULL))',
+  form_versions_agent_turnaround_idx:
+    'btree(review_turnaround_bucket(review_turnaround_seconds(uploaded_at, decided_at)), agent_id, decided_at) WHERE (decided_at IS NOT NULL)',
+  form_versions_agent_decisions_idx: 'btree(agent_id, decided_at) WHERE (decided_at IS NOT NULL)',
+  form_versions_agent_rejections_idx:
+    "btree(agent_id, decided_at) WHERE ((decision_status = 'rejected'::form_status) AND (decided_at IS NOT NULL))",
   transactions_search_idx:
     "gin(user_id, ((((((street_address || '\u001f'::text) || city) || '\u001f'::text) || state) || '\u001f'::text) || zip) gin_trgm_ops)",
 };

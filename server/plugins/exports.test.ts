@@ -67,7 +67,7 @@ const TRANSACTION_HEADER =
   'waived,awaiting_review,rejected,missing,agent_id,agent_name,agent_email,created_at,closed_at';
 const QUEUE_HEADER =
   'transaction_id,street_address,city,state,zip,type,role,item_id,item,kind,version,waiver_reason,' +
-  'agent_id,agent_name,agent_email,submitted_at,waiting_seconds';
+  'agent_id,agent_name,agent_email,submitted_at,waiting_seconds,office,overdue';
 const USER_HEADER =
   'id,first_name,last_name,email,company,phone_number,role,status,owner,email_verified,created_at,deactivated_at';
 
@@ -335,10 +335,10 @@ describe('GET /api/admin/review-queue.csv', () => {
       `${QUEUE_HEADER}\r\n` +
         `${deals.hostile.id},"'=HYPERLINK(""http://evil.test"",""x"")","Portland, ME",'+1,"'-2\n3",'\tTab,"'\rCR",` +
         `${deals.hostile.formIds[1]},Agency Disclosure,waiver,0,"Not applicable, ""no HOA""",` +
-        `${bob.id},"'@Bob Broker, ""Jr.""",bob@export.test,2026-11-19T12:00:00.000Z,172800\r\n` +
+        `${bob.id},"'@Bob Broker, ""Jr.""",bob@export.test,2026-11-19T12:00:00.000Z,172800,,true\r\n` +
         `${deals.main.id},12 Main Street,Springfield,CA,90210,Purchase,Buyer,` +
         `${deals.main.formIds[0]},Purchase Agreement,document,2,,` +
-        `${alice.id},Alice Agent,alice@export.test,2026-11-20T12:00:00.000Z,86400\r\n`,
+        `${alice.id},Alice Agent,alice@export.test,2026-11-20T12:00:00.000Z,86400,,false\r\n`,
     );
     const queue = await ok<{ items: Array<{ form: { _id: string } }> }>(
       200,

@@ -16,7 +16,8 @@ export const apiKeysRouter = router({
       rest: {
         method: 'GET',
         path: '/api/admin/api-keys',
-        summary: 'Every API key, newest first: name, scopes, expiry, last use, revocation (never the secret)',
+        summary:
+          "Every API key the admin reaches (an office admin: its office's), newest first: name, scopes, expiry, last use, revocation, the creator's office (never the secret)",
         tag: 'api keys',
         scope: 'personal',
         examples: examples.list,
@@ -46,7 +47,7 @@ export const apiKeysRouter = router({
       rest: {
         method: 'DELETE',
         path: '/api/admin/api-keys/:id',
-        summary: 'Revoke an API key at once: its next call answers 401',
+        summary: "Revoke an API key at once: its next call answers 401 (another office's key: 404)",
         tag: 'api keys',
         scope: 'personal',
         examples: examples.revoke,

@@ -11,10 +11,10 @@ export const calendarRouter = router({
         method: 'GET',
         path: '/api/calendar',
         summary:
-          "Key dates from `from` to `to` (inclusive): an agent's own, an admin's all or one agent's (agentId)",
+          "Key dates from `from` to `to` (inclusive): an agent's own, an admin's all it reaches (officeId: one office) or one agent's (agentId)",
         tag: 'key dates',
         scope: 'transactions:read',
-        errors: [403],
+        errors: [403, 404],
         examples: examples.list,
       },
     })

@@ -11,7 +11,7 @@ export const dashboardRouter = router({
         method: 'GET',
         path: '/api/admin/dashboard',
         summary:
-          'The broker dashboard from `from` to `to` (UTC days, inclusive; default the last 30): the queue, turnaround, rejections, compliance at close, files at risk',
+          'The broker dashboard from `from` to `to` (UTC days, inclusive; default the last 30) of what the admin reaches (`officeId`: one office): the queue, turnaround, rejections, compliance at close, files at risk, and per office its queue, overdue items and median turnaround',
         tag: 'dashboard',
         scope: 'transactions:read',
         examples: examples.figures,

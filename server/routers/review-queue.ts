@@ -16,7 +16,7 @@ export const reviewQueueRouter = router({
         method: 'GET',
         path: '/api/admin/review-queue',
         summary:
-          'Undecided uploads and requested waivers of open transactions, oldest first (filters: type, agentId)',
+          'Undecided uploads and requested waivers of open transactions the admin reaches, oldest first, each with its office and whether it is overdue (filters: type, agentId, officeId)',
         tag: 'compliance',
         scope: 'transactions:read',
         examples: examples.list,

@@ -279,6 +279,40 @@ describe('calling with a key', () => {
   });
 });
 
+describe('office keys', () => {
+  it("an office admin lists and revokes its office's keys only, and its key sees its office only", async () => {
+    const north = await database.db.office.create({ data: { name: `North ${RUN}` } });
+    const northAdmin = await createAdmin(database.db, { office: { connect: { id: north.id } } });
+    const northAgent = await createUser(database.db, { office: { connect: { id: north.id } } });
+    const wideKey = await createKey(['transactions:read']);
+    const officeKey = await createKey(['transactions:read'], {}, northAdmin);
+    expect([officeKey.officeId, wideKey.officeId]).toEqual([north.id, null]);
+
+    const listed = await ok<{ items: ApiKeyAnswer[] }>(200, 'GET', '/api/admin/api-keys', northAdmin);
+    expect(listed.items.map((item) => [item._id, item.officeId])).toEqual([[officeKey._id, north.id]]);
+    const everyone = await ok<{ items: ApiKeyAnswer[] }>(200, 'GET', '/api/admin/api-keys', admin);
+    expect(everyone.items.map((item) => item._id)).toEqual(
+      expect.arrayContaining([officeKey._id, wideKey._id]),
+    );
+    await refused(404, apiMessages.notFound, 'DELETE', `/api/admin/api-keys/${wideKey._id}`, northAdmin);
+    expect((await database.db.apiKey.findUniqueOrThrow({ where: { id: wideKey._id } })).revokedAt).toBeNull();
+
+    // The key acts as its creator: the office's transactions, and another office's are not found.
+    const ours = await newDeal(northAgent.id);
+    const theirs = await newDeal();
+    const list = await withKey(officeKey.key, 'GET', '/api/admin/transactions?limit=100');
+    expect(list.statusCode, list.body).toBe(200);
+    expect(
+      (list.json() as { transactions: Array<{ _id: string }> }).transactions.map((row) => row._id),
+    ).toEqual([ours.id]);
+    const other = await withKey(officeKey.key, 'GET', `/api/admin/transactions/individual/${theirs.id}`);
+    expect(other.statusCode, other.body).toBe(404);
+
+    const revoked = await ok<ApiKeyAnswer>(200, 'DELETE', `/api/admin/api-keys/${officeKey._id}`, northAdmin);
+    expect(revoked.revokedAt).toBe(clock.now().toISOString());
+  });
+});
+
 it('a person with no key is unaffected by the key paths', async () => {
   const res = await call('GET', '/api/admin/transactions', admin);
   expect(res.statusCode).toBe(200);

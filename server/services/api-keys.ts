@@ -6,6 +6,7 @@ import { AppError } from '../errors';
 import { apiKeySecretMatches, hashApiKeySecret, newApiKey, parseApiKey } from '../security/api-keys';
 import { actorOf, recordAudit } from './audit';
 import type { CallerContext, ServiceContext } from './context';
+import { reachedUsersWhere, reachesUser } from './reach';
 import { notFound } from './transactions/access';
 
 /**
@@ -13,6 +14,8 @@ import { notFound } from './transactions/access';
  * rights narrowed to its scopes (the REST adapter checks the scope of each path, see
  * server/rest/scopes.ts), so a key can never do more than the admin who made it, and it stops
  * working the moment that admin is deactivated or demoted, as well as when revoked or expired.
+ * A key of an office admin is an office key: it reaches that office only, and is listed and
+ * revoked by that office's admins and brokerage-wide admins (services/reach.ts on its creator).
  */
 
 const keySelect = {
@@ -23,7 +26,7 @@ const keySelect = {
   expiresAt: true,
   lastUsedAt: true,
   revokedAt: true,
-  creator: { select: { id: true, firstName: true, lastName: true } },
+  creator: { select: { id: true, firstName: true, lastName: true, officeId: true, isOwner: true } },
 } as const;
 
 type KeyRow = {
@@ -34,7 +37,7 @@ type KeyRow = {
   expiresAt: Date | null;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
-  creator: { id: string; firstName: string; lastName: string };
+  creator: { id: string; firstName: string; lastName: string; officeId: string | null; isOwner: boolean };
 };
 
 function toAnswer(row: KeyRow): ApiKeyAnswer {
@@ -47,12 +50,18 @@ function toAnswer(row: KeyRow): ApiKeyAnswer {
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
     createdBy: { _id: row.creator.id, name: `${row.creator.firstName} ${row.creator.lastName}` },
+    // The owner is brokerage-wide whatever office it belongs to.
+    officeId: row.creator.isOwner ? null : row.creator.officeId,
   };
 }
 
-/** Every key of the brokerage, newest first, revoked ones included (they explain old audit lines). */
+/**
+ * Every key the admin reaches (an office admin: those its office's users made), newest first,
+ * revoked ones included (they explain old audit lines).
+ */
 export async function listApiKeys(ctx: CallerContext): Promise<{ items: ApiKeyAnswer[] }> {
   const rows = await ctx.db.apiKey.findMany({
+    where: { creator: reachedUsersWhere(ctx.user) },
     select: keySelect,
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
   });
@@ -93,11 +102,14 @@ export async function createApiKey(
   return { ...toAnswer(row), key };
 }
 
-/** Revokes at once: the next call with the key is a 401. Revoking twice changes nothing. */
+/**
+ * Revokes at once: the next call with the key is a 401. Revoking twice changes nothing. A key
+ * made in another office is not found.
+ */
 export async function revokeApiKey(ctx: CallerContext, { id }: { id: string }): Promise<ApiKeyAnswer> {
   return ctx.db.$transaction(async (tx) => {
     const before = await tx.apiKey.findUnique({ where: { id }, select: keySelect });
-    if (!before) throw notFound();
+    if (!before || !reachesUser(ctx.user, before.creator)) throw notFound();
     if (before.revokedAt) return toAnswer(before);
     const after = await tx.apiKey.update({
       where: { id },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyDateMessages } from '../../shared/messages';
+import { apiMessages, keyDateMessages } from '../../shared/messages';
 import type { CalendarAnswer } from '../../shared/schemas/key-dates';
 import { createAdmin, createTransaction, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from '../test/harness';
@@ -45,6 +45,19 @@ const { call, ok, refused } = restCalls(() => app, clock);
 function setDates(who: Actor, id: string, dates: object[]) {
   return ok(200, 'PUT', `/api/transactions/${id}/dates`, who, { dates });
 }
+/**
+ * An office of alice's, and its admin: made once, on the first test that needs them (the tests
+ * before see no office at all).
+ */
+let office: Promise<{ id: string; admin: Actor }> | undefined;
+const aliceOffice = () => {
+  office ??= (async () => {
+    const north = await database.db.office.create({ data: { name: `North ${RUN}` } });
+    await database.db.user.update({ where: { id: alice.id }, data: { officeId: north.id } });
+    return { id: north.id, admin: await createAdmin(database.db, { office: { connect: { id: north.id } } }) };
+  })();
+  return office;
+};
 const calendar = (who: Actor, query: string) => ok<CalendarAnswer>(200, 'GET', `/api/calendar?${query}`, who);
 /** Only this file's events (the database is the file's own, but be exact about it). */
 const mine = (answer: CalendarAnswer) => answer.events.filter((event) => event.streetAddress.endsWith(RUN));
@@ -103,6 +116,24 @@ describe('GET /api/calendar', () => {
     ]);
     const bobs = await calendar(admin, `from=2026-12-01&to=2026-12-31&agentId=${bob.id}`);
     expect(bobs.events.map((event) => event.transactionId)).toEqual([bobDeal.id]);
+  });
+
+  it("an office admin sees its office's only, and an agent of another office is not found", async () => {
+    const north = await aliceOffice();
+    const ofNorth = mine(await calendar(north.admin, 'from=2026-12-01&to=2026-12-31'));
+    expect(ofNorth.map((event) => event.transactionId)).toEqual([aliceDeal.id, aliceDeal.id]);
+    await refused(
+      404,
+      apiMessages.notFound,
+      'GET',
+      `/api/calendar?from=2026-12-01&to=2026-12-31&agentId=${bob.id}`,
+      north.admin,
+    );
+    const alices = await calendar(north.admin, `from=2026-12-01&to=2026-12-31&agentId=${alice.id}`);
+    expect(alices.events.map((event) => event.transactionId)).toEqual([aliceDeal.id, aliceDeal.id]);
+    // A brokerage-wide admin narrows to one office with officeId.
+    const filtered = mine(await calendar(admin, `from=2026-12-01&to=2026-12-31&officeId=${north.id}`));
+    expect(filtered.map((event) => event.transactionId)).toEqual([aliceDeal.id, aliceDeal.id]);
   });
 
   it('leaves out deleted transactions', async () => {
@@ -256,6 +287,13 @@ describe('the iCalendar feed', () => {
     expect(events.find((event) => event.summary.includes(bobDeal.streetAddress))?.url).toBe(
       `${APP_URL}/adminTransactions/transactions/${bobDeal.id}`,
     );
+  });
+
+  it("an office admin's feed holds its office's dates only", async () => {
+    const north = await aliceOffice();
+    const summaries = (await readFeed(await newFeed(north.admin))).map((event) => event.summary);
+    expect(summaries).toContain(`Inspection deadline: ${aliceDeal.streetAddress}`);
+    expect(summaries.filter((summary) => summary.includes(bobDeal.streetAddress))).toEqual([]);
   });
 
   it('a new feed revokes the old one (404); unknown tokens are 404; anonymous POST is 401', async () => {

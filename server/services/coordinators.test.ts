@@ -126,6 +126,24 @@ describe('what the agent is told, its coordinators are told', () => {
     expect(heard[alice.id]).toBeUndefined();
   });
 
+  it('a bulk acceptance from the review queue reaches both', async () => {
+    const deal = await ok<Transaction>(
+      201,
+      'POST',
+      '/api/transactions',
+      cora,
+      newDeal({ agentId: alice.id }),
+    );
+    await attach(cora, deal, 'Inspection');
+    await markSeen();
+    await ok(200, 'POST', '/api/admin/review', carl, {
+      items: [{ transactionId: deal._id, formId: formOf(deal, 'Inspection') }],
+    });
+    const told = await received(deal._id);
+    expect(Object.keys(told).sort()).toStrictEqual([alice.id, cora.id].sort());
+    expect(told[cora.id]).toStrictEqual(told[alice.id]);
+  });
+
   it('key-date reminders reach the agent and its coordinator', async () => {
     const deal = await ok<Transaction>(
       201,

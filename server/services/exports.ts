@@ -1,5 +1,6 @@
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
 import { apiMessages } from '../../shared/messages';
+import { DEFAULT_REVIEW_TARGET_HOURS } from '../../shared/schemas/compliance';
 import type {
   ExportPlan,
   ReviewQueueExportInput,
@@ -140,6 +141,13 @@ const QUEUE_COLUMN_SQL: readonly Column[] = [
   ['agent_email', 'u.email::text', 'text'],
   ['submitted_at', iso('e.queued_at'), 'safe'],
   ['waiting_seconds', 'greatest(0, floor(extract(epoch FROM now.at - e.queued_at)))::bigint', 'safe'],
+  ['office', 'o.name::text', 'text'],
+  // As the queue answers it (transactions/review-queue.ts isOverdue).
+  [
+    'overdue',
+    `now.at - e.queued_at > make_interval(hours => coalesce(o.review_target_hours, ${DEFAULT_REVIEW_TARGET_HOURS}))`,
+    'safe',
+  ],
 ];
 export const REVIEW_QUEUE_COLUMNS = headerOf(QUEUE_COLUMN_SQL);
 
@@ -161,6 +169,7 @@ function reviewQueueExportSql({ type, agentId, officeId }: ReviewQueueExportInpu
       JOIN transaction_forms f ON f.id = e.form_id
       JOIN transactions t ON t.id = e.transaction_id
       JOIN users u ON u.id = t.user_id
+      LEFT JOIN offices o ON o.id = t.office_id
       CROSS JOIN (SELECT ${now}::timestamptz AS at) AS now
      WHERE ${Prisma.join(filters, ' AND ')}
      ORDER BY e.queued_at, e.form_id, e.kind`,

@@ -8,6 +8,7 @@ import { actorOf, recordAudit } from './audit';
 import type { CallerContext } from './context';
 import { fileLinker } from './file-links';
 import { escapeLike, pageCount } from './paging';
+import { assertBrokerageWide } from './reach';
 
 /**
  * The forms and tutorials libraries. A form's link is the storage key of
@@ -79,6 +80,7 @@ async function storedLink(ctx: CallerContext, kind: LibraryKind, link: string): 
 }
 
 export async function createItem(ctx: CallerContext, input: OfKind & { name: string; link: string }) {
+  assertBrokerageWide(ctx.user);
   const { kind } = input;
   const link = await storedLink(ctx, kind, input.link);
   const row = await ctx.db.$transaction(async (tx) => {
@@ -108,6 +110,7 @@ export async function updateItem(
   ctx: CallerContext,
   input: OfKind & { id: string; name: string; link: string },
 ) {
+  assertBrokerageWide(ctx.user);
   const { kind } = input;
   const before = await existing(ctx, input);
   const link = await storedLink(ctx, kind, input.link);
@@ -132,6 +135,7 @@ export async function updateItem(
 
 /** The file of a deleted form stays in storage: a link someone saved keeps working for its hour. */
 export async function deleteItem(ctx: CallerContext, input: OfKind & { id: string }) {
+  assertBrokerageWide(ctx.user);
   const { kind } = input;
   const before = await existing(ctx, input);
   await ctx.db.$transaction(async (tx) => {

@@ -58,6 +58,12 @@ export const transactionsOfOfficeSql = (office: string | null): Prisma.Sql =>
 export const usersOfOfficeSql = (office: string | null): Prisma.Sql =>
   office === null ? Prisma.sql`true` : Prisma.sql`u.office_id = ${office}::uuid`;
 
+/**
+ * Users `u` of the office a statement names itself (`office`: a column or a parameter of the
+ * statement), for figures grouped by office over offices already settled by officeOfLists.
+ */
+export const usersOfOfficeNamedSql = (office: Prisma.Sql): Prisma.Sql => Prisma.sql`u.office_id = ${office}`;
+
 /** The same rule for Prisma's `where` on transactions. */
 export function adminTransactionsWhere(
   caller: Caller,
@@ -126,8 +132,9 @@ export function reachesOffice(caller: Caller, officeId: string): boolean {
 }
 
 /**
- * What only a brokerage-wide admin may do (offices themselves, settings every office shares): an
- * office admin is refused (403); it knows these exist, as it reads them.
+ * What only a brokerage-wide admin may do (offices themselves, settings every office shares:
+ * templates, libraries, rejection reasons, webhooks): an office admin is refused (403); it knows
+ * these exist, as it reads them.
  */
 export function assertBrokerageWide(caller: Caller): void {
   if (!isBrokerageWide(caller)) throw new AppError('FORBIDDEN', apiMessages.forbidden);

@@ -8,6 +8,7 @@ import type { ReasonRef } from '../../shared/schemas/transactions';
 import type { Tx } from '../db/client';
 import { AppError } from '../errors';
 import type { CallerContext } from './context';
+import { assertBrokerageWide } from './reach';
 import { notFound } from './transactions/access';
 
 /**
@@ -48,6 +49,7 @@ export async function createReason(
   ctx: CallerContext,
   { label }: { label: string },
 ): Promise<RejectionReason> {
+  assertBrokerageWide(ctx.user);
   return ctx.db.$transaction(async (tx) => {
     await lockReasons(tx);
     await assertLabelFree(tx, label);
@@ -70,6 +72,7 @@ export async function updateReason(
   ctx: CallerContext,
   { code, label, active }: UpdateRejectionReasonInput,
 ): Promise<RejectionReason> {
+  assertBrokerageWide(ctx.user);
   return ctx.db.$transaction(async (tx) => {
     if (label !== undefined) await lockReasons(tx);
     const before = await tx.rejectionReason.findUnique({ where: { code }, select: reasonSelect });

@@ -11,6 +11,7 @@ import { AppError } from '../errors';
 import { recordAudit } from './audit';
 import type { CallerContext } from './context';
 import { escapeLike, pageCount } from './paging';
+import { assertBrokerageWide } from './reach';
 
 /** Checklist templates: one list of documents per (type, role); role '-' means none. */
 
@@ -113,6 +114,7 @@ async function canonicalType(ctx: CallerContext, type: string, exceptId?: string
 }
 
 export async function createTemplate(ctx: CallerContext, given: TemplateInput): Promise<Template> {
+  assertBrokerageWide(ctx.user);
   const { db } = ctx;
   const actorId = ctx.user.id;
   const input = { ...given, type: await canonicalType(ctx, given.type) };
@@ -147,6 +149,7 @@ export async function updateTemplate(
   ctx: CallerContext,
   { id, ...given }: TemplateUpdateInput,
 ): Promise<Template> {
+  assertBrokerageWide(ctx.user);
   const { db } = ctx;
   const actorId = ctx.user.id;
   const before = await db.transactionTemplate.findUnique({ where: { id }, select: templateSelect });
@@ -189,6 +192,7 @@ export async function updateTemplate(
 
 /** Existing transactions keep their checklists: they were copied at creation. */
 export async function deleteTemplate(ctx: CallerContext, { id }: { id: string }) {
+  assertBrokerageWide(ctx.user);
   const { db } = ctx;
   const actorId = ctx.user.id;
   const before = await db.transactionTemplate.findUnique({ where: { id }, select: templateSelect });

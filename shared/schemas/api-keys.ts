@@ -63,6 +63,8 @@ export const apiKeyAnswer = z.object({
   revokedAt: z.string().nullable(),
   /** Who created it: the key acts with this admin's rights. */
   createdBy: z.object({ _id: z.string(), name: z.string() }),
+  /** Its creator's office: an office key sees what that office's admin sees; null: brokerage-wide. */
+  officeId: z.string().nullable(),
 });
 export type ApiKeyAnswer = z.infer<typeof apiKeyAnswer>;
 

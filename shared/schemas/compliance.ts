@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { complianceMessages } from '../messages';
 import { idSchema, pagingInput } from './common';
-import { reasonCode, transactionForm, transactionSummary } from './transactions';
+import { officeFilter, reasonCode, transactionForm, transactionSummary } from './transactions';
 
 /**
  * The compliance desk: rejection reasons, the review queue and bulk
@@ -51,6 +51,8 @@ export const reviewQueueInput = pagingInput.extend({
   /** A transaction type, exactly as templates spell it. */
   type: z.string().trim().max(200, { error: 'Cannot exceed 200 characters' }).optional(),
   agentId: idSchema.optional(),
+  /** A brokerage-wide admin's filter to one office; an office admin's queue is its office's. */
+  ...officeFilter,
 });
 export type ReviewQueueInput = z.infer<typeof reviewQueueInput>;
 
@@ -66,6 +68,13 @@ export const deskTransaction = transactionSummary.pick({
   user: true,
 });
 
+/** An office as the desk names it. */
+export const officeRef = z.object({ _id: idSchema, name: z.string() });
+export type OfficeRef = z.infer<typeof officeRef>;
+
+/** How long an item may wait for review in a file with no office (an office sets its own). */
+export const DEFAULT_REVIEW_TARGET_HOURS = 24;
+
 export const reviewQueueItem = z.object({
   transaction: deskTransaction,
   form: transactionForm,
@@ -73,6 +82,10 @@ export const reviewQueueItem = z.object({
   submittedAt: z.iso.datetime(),
   waitingSeconds: z.number().int(),
   kind: z.enum(REVIEW_KINDS),
+  /** Waiting longer than its office's review target (DEFAULT_REVIEW_TARGET_HOURS without an office). */
+  overdue: z.boolean(),
+  /** The transaction's office (its agent's); null when the agent has none. */
+  office: officeRef.nullable(),
 });
 export type ReviewQueueItem = z.infer<typeof reviewQueueItem>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { keyDateMessages } from '../messages';
 import { idSchema } from './common';
-import { deskTransaction } from './compliance';
+import { deskTransaction, officeRef } from './compliance';
 import { calendarDay, keyDateKind } from './key-dates';
 import { person } from './transactions';
 
@@ -26,7 +26,13 @@ import { person } from './transactions';
  *   'closing') falls within the range (and not after today), and how many of them were compliant
  *   by the end of that day in UTC (every required item accepted or waived, by the decision times);
  * - atRisk: open, undeleted transactions closing within 7 days (today included, UTC) that are not
- *   compliant, soonest first, at most AT_RISK_LIMIT.
+ *   compliant, soonest first, at most AT_RISK_LIMIT;
+ * - every figure is of what the caller reaches: an office admin's office; a brokerage-wide admin's
+ *   whole brokerage, or one office with `officeId`. An office's decisions are those on the files of
+ *   the agents now in it;
+ * - offices: one row per office the caller reaches (by name): how many items of its files the
+ *   queue holds now and how many of them wait longer than its review target (`targetHours`), and
+ *   the median turnaround (as above) of the range's decisions on its files.
  */
 
 /** A custom range may span at most this many days: a year and a bit, as the calendar. */
@@ -43,7 +49,7 @@ export const DASHBOARD_ROWS = 50;
 export const TOP_REASONS = 10;
 
 export const dashboardInput = z
-  .object({ from: calendarDay.optional(), to: calendarDay.optional() })
+  .object({ from: calendarDay.optional(), to: calendarDay.optional(), officeId: idSchema.optional() })
   .refine((value) => !value.from || !value.to || value.from <= value.to, {
     error: keyDateMessages.rangeReversed,
     path: ['to'],
@@ -96,6 +102,15 @@ export const dashboardAnswer = z.object({
     byMonth: z.array(z.object({ month: z.string(), closed: count, compliantAtClose: count })),
   }),
   atRisk: z.array(atRiskFile),
+  offices: z.array(
+    z.object({
+      office: officeRef,
+      queueSize: count,
+      overdue: count,
+      medianTurnaroundSeconds: seconds,
+      targetHours: z.number().int(),
+    }),
+  ),
 });
 export type DashboardAnswer = z.infer<typeof dashboardAnswer>;
 

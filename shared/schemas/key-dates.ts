@@ -93,10 +93,13 @@ export type ReplaceKeyDatesInput = z.infer<typeof replaceKeyDatesInput>;
 export const nextDeadline = z.object({ kind: keyDateKind, label: z.string(), date: z.string() }).nullable();
 export type NextDeadline = z.infer<typeof nextDeadline>;
 
-/** GET /api/calendar?from&to[&agentId]: both days inclusive, at most a year and a bit apart. */
+/**
+ * GET /api/calendar?from&to[&agentId][&officeId]: both days inclusive, at most a year and a bit
+ * apart; `officeId` narrows a brokerage-wide admin's calendar to one office.
+ */
 export const MAX_CALENDAR_DAYS = 400;
 export const calendarInput = z
-  .object({ from: calendarDay, to: calendarDay, agentId: idSchema.optional() })
+  .object({ from: calendarDay, to: calendarDay, agentId: idSchema.optional(), officeId: idSchema.optional() })
   .refine((value) => value.from <= value.to, { error: keyDateMessages.rangeReversed, path: ['to'] })
   .refine(
     (value) =>

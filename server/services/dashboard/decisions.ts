@@ -3,13 +3,18 @@ import { Prisma } from '../../db/generated/client';
 import { sqlRows, sqlRowsWithin } from '../../db/sql';
 import type { ServiceContext } from '../context';
 import { type DayRange, rateOf } from './range';
-import { type PersonRow, personOf, turnaroundFigures } from './turnaround';
+import { agentsOfOfficeSql, type PersonRow, personOf, turnaroundFigures } from './turnaround';
 
 /**
  * Turnaround (turnaround.ts) and rejections: every file version decided within the range, by
  * the agent and the item's label the version carries (migration 20261129090000). Decisions on
- * transactions deleted since count: the desk did that work.
+ * transactions deleted since count: the desk did that work. An office's (`office`, settled by
+ * services/reach.ts officeOfLists) are the decisions on the files of the agents now in it.
  */
+
+/** The decisions of the agents now in `office`; every decision when null. */
+const ofAgents = (office: string | null) =>
+  office === null ? Prisma.empty : Prisma.sql`AND v.agent_id = ANY (${agentsOfOfficeSql(office)})`;
 
 const inRange = (range: DayRange) =>
   Prisma.sql`v.decided_at IS NOT NULL AND v.decided_at >= ${range.start} AND v.decided_at < ${range.end}`;
@@ -18,22 +23,34 @@ const inRange = (range: DayRange) =>
  * Decisions and rejections by checklist label and by agent, summed from the daily counts the
  * database keeps (review_label_days, review_agent_days: migration 20261130090000), each cut to
  * its DASHBOARD_ROWS most rejected. A label or an agent whose decisions were all undone since
- * sums to none and is left out.
+ * sums to none and is left out. An office's labels are counted from its agents' decisions
+ * (form_versions_agent_decisions_idx: the daily counts by label know no agent), its agents'
+ * daily counts summed over the agents now in it.
  */
-export function breakdownSql(range: DayRange): Prisma.Sql {
+export function breakdownSql(range: DayRange, office: string | null = null): Prisma.Sql {
   const days = Prisma.sql`d.day >= ${range.from}::date AND d.day <= ${range.to}::date`;
+  const labels =
+    office === null
+      ? Prisma.sql`SELECT d.label, sum(d.decisions)::int AS reviewed, sum(d.rejections)::int AS rejected
+               FROM review_label_days d WHERE ${days}
+              GROUP BY d.label HAVING sum(d.decisions) > 0`
+      : Prisma.sql`SELECT v.label, count(*)::int AS reviewed,
+                    count(*) FILTER (WHERE v.decision_status = 'rejected')::int AS rejected
+               FROM form_versions v
+              WHERE ${inRange(range)} AND v.label IS NOT NULL ${ofAgents(office)}
+              GROUP BY v.label`;
+  const agents =
+    office === null ? Prisma.empty : Prisma.sql`AND d.agent_id = ANY (${agentsOfOfficeSql(office)})`;
   return Prisma.sql`
     (SELECT true AS by_label, l.label, NULL::text AS id, NULL::text AS first_name, NULL::text AS last_name,
             l.reviewed, l.rejected
-       FROM (SELECT d.label, sum(d.decisions)::int AS reviewed, sum(d.rejections)::int AS rejected
-               FROM review_label_days d WHERE ${days}
-              GROUP BY d.label HAVING sum(d.decisions) > 0) AS l
+       FROM (${labels}) AS l
       ORDER BY l.rejected DESC, l.reviewed DESC, l.label
       LIMIT ${DASHBOARD_ROWS})
     UNION ALL
     (SELECT false, NULL, a.agent_id::text, u.first_name, u.last_name, a.reviewed, a.rejected
        FROM (SELECT d.agent_id, sum(d.decisions)::int AS reviewed, sum(d.rejections)::int AS rejected
-               FROM review_agent_days d WHERE ${days}
+               FROM review_agent_days d WHERE ${days} ${agents}
               GROUP BY d.agent_id HAVING sum(d.decisions) > 0) AS a
        JOIN users u ON u.id = a.agent_id
       ORDER BY a.rejected DESC, a.reviewed DESC, a.agent_id
@@ -45,7 +62,7 @@ export function breakdownSql(range: DayRange): Prisma.Sql {
  * form_versions_rejections_idx. A reason is named by its current label; one deleted since by the
  * label the rejections quoted (the greatest, should they differ).
  */
-export function topReasonsSql(range: DayRange): Prisma.Sql {
+export function topReasonsSql(range: DayRange, office: string | null = null): Prisma.Sql {
   return Prisma.sql`
     SELECT r.code, coalesce(rr.label, r.quoted) AS label, r.count
       FROM (SELECT e.value->>'code' AS code, max(e.value->>'label') AS quoted, count(*)::int AS count
@@ -53,7 +70,7 @@ export function topReasonsSql(range: DayRange): Prisma.Sql {
              CROSS JOIN LATERAL jsonb_array_elements(
                     CASE WHEN jsonb_typeof(v.decision_reasons) = 'array' THEN v.decision_reasons
                          ELSE '[]'::jsonb END) AS e
-             WHERE v.decision_status = 'rejected' AND ${inRange(range)}
+             WHERE v.decision_status = 'rejected' AND ${inRange(range)} ${ofAgents(office)}
                AND e.value->>'code' IS NOT NULL
              GROUP BY 1) AS r
       LEFT JOIN rejection_reasons rr ON rr.code = r.code
@@ -78,12 +95,12 @@ const byRejections =
 /** A year by agent is a few hundred thousand daily rows to sum; a minute means something is wrong. */
 const DECISIONS_TIMEOUT_MS = 30_000;
 
-export async function decisionFigures(ctx: ServiceContext, range: DayRange) {
+export async function decisionFigures(ctx: ServiceContext, range: DayRange, office: string | null = null) {
   // Three statements on three connections of the pool: they run at once.
   const [turnaround, breakdown, reasons] = await Promise.all([
-    turnaroundFigures(ctx, range),
-    sqlRowsWithin<BreakdownRow>(ctx.db, DECISIONS_TIMEOUT_MS, breakdownSql(range)),
-    sqlRows<{ code: string; label: string; count: number }>(ctx.db, topReasonsSql(range)),
+    turnaroundFigures(ctx, range, office),
+    sqlRowsWithin<BreakdownRow>(ctx.db, DECISIONS_TIMEOUT_MS, breakdownSql(range, office)),
+    sqlRows<{ code: string; label: string; count: number }>(ctx.db, topReasonsSql(range, office)),
   ]);
   const documents = breakdown
     .filter((row): row is BreakdownRow & { label: string } => row.by_label && row.label !== null)

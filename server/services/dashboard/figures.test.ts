@@ -215,6 +215,8 @@ describe('an empty portal', () => {
       queue: { size: 0, oldestWaitingSeconds: null, medianWaitingSeconds: null },
       ...EMPTY_RANGE_FIGURES,
       atRisk: [],
+      // No office exists: the breakdown by office is empty.
+      offices: [],
     });
   });
 });
@@ -503,6 +505,7 @@ describe('a known history', () => {
         byMonth: [{ month: '2026-09', closed: 1, compliantAtClose: 1 }],
       },
       atRisk: atRisk(),
+      offices: [],
     };
   }
 
@@ -533,6 +536,7 @@ describe('a known history', () => {
       },
       compliance: { closed: 0, compliantAtClose: 0, byMonth: [] },
       atRisk: atRisk(),
+      offices: [],
     });
     // 2026-09-30 alone: E2 (23:59:59.999) only; E3 (1 ms after) out. P0 closes that day.
     const last = comparable(await figures({ from: '2026-09-30', to: '2026-09-30' }));
@@ -562,6 +566,7 @@ describe('a known history', () => {
         byMonth: [{ month: '2026-09', closed: 1, compliantAtClose: 1 }],
       },
       atRisk: atRisk(),
+      offices: [],
     });
     // August 31 alone: E0 (23:59:59.999) is in, E1 (1 ms later) is not; the August acceptances of
     // that day: none (the setup's August days are the 3rd to the 14th).
@@ -625,6 +630,7 @@ describe('a known history', () => {
         ],
       },
       atRisk: atRisk(),
+      offices: [],
     });
   });
 
@@ -666,6 +672,7 @@ describe('a known history', () => {
         byMonth: [{ month: '2026-07', closed: 1, compliantAtClose: 0 }],
       },
       atRisk: atRisk(),
+      offices: [],
     });
   });
 
@@ -694,6 +701,7 @@ describe('a known history', () => {
       },
       compliance: { closed: 0, compliantAtClose: 0, byMonth: [] },
       atRisk: atRisk(),
+      offices: [],
     });
   });
 
@@ -713,6 +721,7 @@ describe('a known history', () => {
         byMonth: [{ month: '2026-11', closed: 5, compliantAtClose: 3 }],
       },
       atRisk: atRisk(),
+      offices: [],
     });
   });
 
@@ -742,6 +751,7 @@ describe('a known history', () => {
         byMonth: [{ month: '2026-11', closed: 5, compliantAtClose: 3 }],
       },
       atRisk: atRisk(),
+      offices: [],
     };
     expect(comparable(await figures())).toStrictEqual(expected);
     expect(comparable(await figures({ from: '2026-10-23', to: '2026-11-21' }))).toStrictEqual(expected);
@@ -796,6 +806,7 @@ describe('a known history', () => {
         queue: QUEUE,
         ...EMPTY_RANGE_FIGURES,
         atRisk: atRisk(),
+        offices: [],
       });
     }
   });
@@ -882,6 +893,7 @@ describe('a known history', () => {
       queue: { size: 8, oldestWaitingSeconds: 604_800, medianWaitingSeconds: 18_000 },
       ...EMPTY_RANGE_FIGURES,
       atRisk: atRisk(),
+      offices: [],
     });
     // An hour later every entry has waited 3,600 s more: 608,400 oldest, 21,600 median.
     setClock('2026-11-21T13:00:00.000Z');

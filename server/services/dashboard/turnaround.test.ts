@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin, createUser } from '../../test/factories';
 import { serviceContext, setupTestDatabase, testDeps } from '../../test/harness';
+import { officeFigures } from './by-office';
 import { resolveRange } from './range';
 import { turnaroundFigures } from './turnaround';
 
@@ -12,8 +13,10 @@ import { turnaroundFigures } from './turnaround';
  * version of the dashboard computed it. fast-check writes random decision histories straight
  * into form_versions (turnarounds from none to two months, ties, decisions changed and versions
  * deleted afterwards, a reviewer deleted), then compares, for random ranges, every figure of the
- * turnaround, and the counts the triggers kept (by turnaround, by label, by agent) with a count of
- * form_versions from scratch.
+ * turnaround, and the counts the triggers kept (by turnaround, by label, by agent, by agent and
+ * turnaround) with a count of form_versions from scratch. The first agent is in an office: the
+ * office's turnaround (migration 20261203100000) is compared with the definition over its
+ * decisions alone, and the office's median in the dashboard's breakdown by office with it.
  */
 
 const database = setupTestDatabase();
@@ -24,12 +27,15 @@ const query = async <T extends pg.QueryResultRow>(sql: string, values: unknown[]
 let formId: string;
 let reviewers: string[];
 let agents: string[];
+let officeId: string;
 const LABELS = ['Disclosure', 'Listing Agreement', 'Inspection'];
 
 beforeAll(async () => {
   client = new pg.Client({ connectionString: database.url });
   await client.connect();
   agents = await Promise.all([1, 2].map(async () => (await createUser(database.db)).id));
+  officeId = (await database.db.office.create({ data: { name: 'Turnaround office' } })).id;
+  await database.db.user.update({ where: { id: agents[0] }, data: { officeId } });
   const agent = { id: agents[0] };
   reviewers = await Promise.all([1, 2, 3].map(async () => (await createAdmin(database.db)).id));
   const [t] = await query<{ id: string }>(
@@ -103,22 +109,27 @@ async function write(decisions: Decision[]) {
   }
 }
 
-/** The figures as the plain definition computes them (the first dashboard's statements). */
-async function definition(start: Date, end: Date) {
+/**
+ * The figures as the plain definition computes them (the first dashboard's statements); with
+ * `agentsIn`, of the decisions on those agents' files only.
+ */
+async function definition(start: Date, end: Date, agentsIn: string[] | null = null) {
   const seconds = 'greatest(0, extract(epoch FROM v.decided_at - v.uploaded_at))::float8';
+  const ofAgents = agentsIn === null ? '' : 'AND v.agent_id = ANY ($3::uuid[])';
+  const values = agentsIn === null ? [start, end] : [start, end, agentsIn];
   const [totals] = await query<{ reviewed: number; rejected: number; p: number[] | null }>(
     `SELECT count(*)::int AS reviewed, count(*) FILTER (WHERE v.decision_status = 'rejected')::int AS rejected,
             percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY ${seconds}) AS p
-       FROM form_versions v WHERE v.decided_at >= $1 AND v.decided_at < $2`,
-    [start, end],
+       FROM form_versions v WHERE v.decided_at >= $1 AND v.decided_at < $2 ${ofAgents}`,
+    values,
   );
   const byReviewer = await query<{ id: string; reviewed: number; median: number }>(
     `SELECT v.decided_by::text AS id, count(*)::int AS reviewed,
             percentile_cont(0.5) WITHIN GROUP (ORDER BY ${seconds}) AS median
        FROM form_versions v JOIN users u ON u.id = v.decided_by
-      WHERE v.decided_at >= $1 AND v.decided_at < $2
+      WHERE v.decided_at >= $1 AND v.decided_at < $2 ${ofAgents}
       GROUP BY v.decided_by ORDER BY count(*) DESC, v.decided_by`,
-    [start, end],
+    values,
   );
   const round = (value: number | null | undefined) =>
     value === null || value === undefined ? null : Math.round(value);
@@ -155,16 +166,29 @@ const BY_KEY_KEPT = (key: 'label' | 'agent_id') => `
     FROM review_${key === 'label' ? 'label' : 'agent'}_days
    WHERE decisions <> 0 OR rejections <> 0 ORDER BY 1, 2`;
 
+/** The same per agent too: review_agent_turnarounds. */
+const AGENT_COUNTS_FROM_SCRATCH = `
+  SELECT agent_id::text AS agent, (decided_at AT TIME ZONE 'UTC')::date::text AS day,
+         coalesce(decided_by, '00000000-0000-0000-0000-000000000000')::text AS reviewer,
+         floor(4 * ln(1 + greatest(0, extract(epoch FROM decided_at - uploaded_at))::float8 / 60) / ln(2))::int AS bucket,
+         count(*)::int AS decisions, (count(*) FILTER (WHERE decision_status = 'rejected'))::int AS rejections
+    FROM form_versions WHERE decided_at IS NOT NULL AND agent_id IS NOT NULL
+   GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
+const AGENT_COUNTS_KEPT = `
+  SELECT agent_id::text AS agent, day::text, reviewer::text, bucket, decisions, rejections
+    FROM review_agent_turnarounds WHERE decisions <> 0 OR rejections <> 0 ORDER BY 1, 2, 3, 4`;
+
 async function expectCountsKept() {
   expect(await query(COUNTS_KEPT)).toEqual(await query(COUNTS_FROM_SCRATCH));
+  expect(await query(AGENT_COUNTS_KEPT)).toEqual(await query(AGENT_COUNTS_FROM_SCRATCH));
   for (const key of ['label', 'agent_id'] as const)
     expect(await query(BY_KEY_KEPT(key))).toEqual(await query(BY_KEY_FROM_SCRATCH(key)));
 }
 
-async function figuresOf(from: number, days: number) {
+async function figuresOf(from: number, days: number, office: string | null = null) {
   const day = (n: number) => new Date(FIRST_DAY + n * DAY).toISOString().slice(0, 10);
   const range = resolveRange(new Date(FIRST_DAY + 60 * DAY), { from: day(from), to: day(from + days - 1) });
-  const figures = await turnaroundFigures(serviceContext(testDeps(database.db)), range);
+  const figures = await turnaroundFigures(serviceContext(testDeps(database.db)), range, office);
   return {
     figures: {
       ...figures,
@@ -174,8 +198,16 @@ async function figuresOf(from: number, days: number) {
         medianSeconds: row.medianSeconds,
       })),
     },
-    expected: await definition(range.start, range.end),
+    expected: await definition(range.start, range.end, office === null ? null : [agents[0] ?? '']),
+    range,
   };
+}
+
+/** The office's median in the dashboard's breakdown by office. */
+async function officeMedianOf(range: ReturnType<typeof resolveRange>) {
+  const queue = { size: 0, oldestWaitingSeconds: null, medianWaitingSeconds: null, byOffice: new Map() };
+  const [row] = await officeFigures(serviceContext(testDeps(database.db)), range, officeId, queue);
+  return row?.medianTurnaroundSeconds;
 }
 
 describe('turnaround by bucket counts and index probes', () => {
@@ -216,6 +248,9 @@ describe('turnaround by bucket counts and index probes', () => {
         for (const { from, days } of ranges) {
           const { figures, expected } = await figuresOf(from, days);
           expect(figures).toEqual(expected);
+          const office = await figuresOf(from, days, officeId);
+          expect(office.figures).toEqual(office.expected);
+          expect(await officeMedianOf(office.range)).toBe(office.expected.medianSeconds);
         }
       }),
       { numRuns: 40 },

@@ -1,6 +1,7 @@
 import { Prisma } from '../../db/generated/client';
 import { withinTransaction } from '../../db/sql';
 import type { ServiceContext } from '../context';
+import { usersOfOfficeSql } from '../reach';
 import type { DayRange } from './range';
 
 /**
@@ -17,6 +18,10 @@ import type { DayRange } from './range';
  *    rank is a reviewer's), cut to the offset by a bounded sort, in one statement for every rank.
  *
  * Both steps read one snapshot, so a decision made between them cannot shift a rank.
+ *
+ * An office's turnaround (`office`, settled by services/reach.ts officeOfLists) is that of the
+ * decisions on the files of the agents now in it: step 1 sums review_agent_turnarounds over them,
+ * step 2 reads form_versions_agent_turnaround_idx (migration 20261203100000).
  */
 
 /** No reviewer recorded (the admin was deleted since): counted in the totals only. */
@@ -32,7 +37,20 @@ type Person = ReturnType<typeof personOf>;
 
 export type BucketRow = { reviewer: string; bucket: number; decisions: number; rejections: number };
 
-export function bucketCountsSql(range: DayRange): Prisma.Sql {
+/** The agents now in an office, for hand-written SQL: an office's figures are summed over them. */
+export const agentsOfOfficeSql = (office: string): Prisma.Sql =>
+  Prisma.sql`ARRAY(SELECT u.id FROM users u WHERE ${usersOfOfficeSql(office)})`;
+
+export function bucketCountsSql(range: DayRange, office: string | null = null): Prisma.Sql {
+  if (office !== null)
+    return Prisma.sql`
+    SELECT r.reviewer::text AS reviewer, r.bucket, sum(r.decisions)::int AS decisions,
+           sum(r.rejections)::int AS rejections
+      FROM review_agent_turnarounds r
+     WHERE r.agent_id = ANY (${agentsOfOfficeSql(office)})
+       AND r.day >= ${range.from}::date AND r.day <= ${range.to}::date
+     GROUP BY r.reviewer, r.bucket
+    HAVING sum(r.decisions) > 0`;
   return Prisma.sql`
     SELECT r.reviewer::text AS reviewer, r.bucket, sum(r.decisions)::int AS decisions,
            sum(r.rejections)::int AS rejections
@@ -47,9 +65,11 @@ type Probe = { reviewer: string | null; bucket: number; offset: number };
 
 type ProbeRow = { i: number; seconds: number };
 
-export function probesSql(range: DayRange, probes: Probe[]): Prisma.Sql {
+export function probesSql(range: DayRange, probes: Probe[], office: string | null = null): Prisma.Sql {
   // The same expressions as the index's, so each probe is an index-only range scan of its bucket.
   const seconds = Prisma.sql`review_turnaround_seconds(v.uploaded_at, v.decided_at)`;
+  const agents =
+    office === null ? Prisma.empty : Prisma.sql`AND v.agent_id = ANY (${agentsOfOfficeSql(office)})`;
   return Prisma.sql`
     SELECT p.i::int AS i, x.seconds
       FROM unnest(${probes.map((probe) => probe.bucket)}::int[],
@@ -60,16 +80,16 @@ export function probesSql(range: DayRange, probes: Probe[]): Prisma.Sql {
          FROM form_versions v
         WHERE v.decided_at IS NOT NULL AND review_turnaround_bucket(${seconds}) = p.bucket
           AND v.decided_at >= ${range.start} AND v.decided_at < ${range.end}
-          AND (p.reviewer IS NULL OR v.decided_by = p.reviewer)
+          AND (p.reviewer IS NULL OR v.decided_by = p.reviewer) ${agents}
         ORDER BY 1
        OFFSET p.skip LIMIT 1) AS x`;
 }
 
 /** Decisions per bucket, ascending by bucket. */
-type Histogram = { total: number; buckets: [bucket: number, decisions: number][] };
+export type Histogram = { total: number; buckets: [bucket: number, decisions: number][] };
 
 /** The bucket holding the rank-th (from 0) decision of the histogram, and its offset there. */
-function locate(histogram: Histogram, rank: number): { bucket: number; offset: number } {
+export function locate(histogram: Histogram, rank: number): { bucket: number; offset: number } {
   let before = 0;
   for (const [bucket, decisions] of histogram.buckets) {
     if (rank < before + decisions) return { bucket, offset: rank - before };
@@ -82,7 +102,7 @@ function locate(histogram: Histogram, rank: number): { bucket: number; offset: n
  * percentile_cont(fraction) of the histogram's decisions: the ranks it needs (one, or the two it
  * interpolates between) and how to combine their values, as PostgreSQL does (orderedsetaggs.c).
  */
-function percentileOf(fraction: number, total: number) {
+export function percentileOf(fraction: number, total: number) {
   const position = fraction * (total - 1);
   const low = Math.floor(position);
   const high = Math.ceil(position);
@@ -172,13 +192,17 @@ export type Turnaround = {
 };
 
 /** A year of probes reads a few thousand index entries each; a minute means something is wrong. */
-const TURNAROUND_TIMEOUT_MS = 30_000;
+export const TURNAROUND_TIMEOUT_MS = 30_000;
 
-export async function turnaroundFigures(ctx: ServiceContext, range: DayRange): Promise<Turnaround> {
+export async function turnaroundFigures(
+  ctx: ServiceContext,
+  range: DayRange,
+  office: string | null = null,
+): Promise<Turnaround> {
   return withinTransaction(ctx.db, { timeoutMs: TURNAROUND_TIMEOUT_MS, snapshot: true }, async (query) => {
-    const plan = planTurnaround(await query<BucketRow>(bucketCountsSql(range)));
+    const plan = planTurnaround(await query<BucketRow>(bucketCountsSql(range, office)));
     const { all, reviewers, rejected, probes } = plan;
-    const read = probes.length === 0 ? [] : await query<ProbeRow>(probesSql(range, probes));
+    const read = probes.length === 0 ? [] : await query<ProbeRow>(probesSql(range, probes, office));
     const [median = null, p90 = null, ...medians] = percentilesOf(plan, read);
     const people = await query<PersonRow>(
       Prisma.sql`SELECT id::text, first_name, last_name FROM users WHERE id = ANY (${reviewers.map(([id]) => id)}::uuid[])`,

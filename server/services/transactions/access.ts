@@ -54,6 +54,7 @@ export const closed = () => new AppError('CONFLICT', complianceMessages.transact
 export type LockedTransaction = {
   id: string;
   userId: string;
+  officeId: string | null;
   streetAddress: string;
   city: string;
   closedAt: Date | null;
@@ -75,7 +76,7 @@ export async function lockTransactions(
   ids: readonly string[],
 ): Promise<Map<string, LockedTransaction>> {
   const rows = await tx.$queryRaw<LockedTransaction[]>`
-    SELECT id::text AS id, user_id::text AS "userId", street_address AS "streetAddress", city,
+    SELECT id::text AS id, user_id::text AS "userId", office_id::text AS "officeId", street_address AS "streetAddress", city,
            closed_at AS "closedAt", deleted_at AS "deletedAt", required_count AS "requiredCount",
            accepted_count AS "acceptedCount", waived_count AS "waivedCount"
       FROM transactions WHERE id = ANY (${[...new Set(ids)]}::uuid[]) ORDER BY id FOR UPDATE`;

@@ -1,9 +1,10 @@
 import { complianceMessages } from '../../../shared/messages';
-import type {
-  BulkReviewInput,
-  ReviewKind,
-  ReviewQueueInput,
-  ReviewQueuePage,
+import {
+  type BulkReviewInput,
+  DEFAULT_REVIEW_TARGET_HOURS,
+  type ReviewKind,
+  type ReviewQueueInput,
+  type ReviewQueuePage,
 } from '../../../shared/schemas/compliance';
 import { Prisma } from '../../db/generated/client';
 import { sqlRows } from '../../db/sql';
@@ -13,15 +14,17 @@ import type { CallerContext } from '../context';
 import { fileLinker } from '../file-links';
 import { notifyUsers } from '../notifications';
 import { pageCount } from '../paging';
+import { officeOfLists, reachesTransaction, transactionsOfOfficeSql } from '../reach';
 import { lockTransactions, notFound } from './access';
 import { recordDecision } from './forms';
 import { formSelect, toForm, toPerson } from './mappers';
-import { agentLink, excerpt, nameOf, placeOf } from './notify';
+import { agentAudience, agentLink, excerpt, nameOf, placeOf } from './notify';
 import { emitFormEventById, emitIfNowCompliant } from './webhooks';
 
 /**
  * The compliance desk's queue: every undecided upload and every requested waiver
- * of open, undeleted transactions, oldest first, and the bulk accept that empties it.
+ * of open, undeleted transactions the admin reaches (an office admin: its office's), oldest
+ * first, and the bulk accept that empties it.
  */
 
 type EntryRow = { form_id: string; transaction_id: string; queued_at: Date; kind: ReviewKind; total: number };
@@ -39,11 +42,20 @@ type EntryRow = { form_id: string; transaction_id: string; queued_at: Date; kind
  * for every transaction with an entry; with an agent it lets the entries use the partial index.
  * The total is the sum of the transactions' queue_count, which the database keeps, read from
  * transactions_review_queue_idx: counting the forms themselves would visit every entry.
+ * `office` (settled by services/reach.ts officeOfLists; null: every office) keeps the entries'
+ * walk oldest first, each checked against its transaction's office as against the other
+ * filters: an office holding a tenth of the queue reads ten entries per one shown, where starting
+ * from its transactions would read and sort every entry of a large office. Its total is read from
+ * transactions_office_queue_idx (migration 20261203100000), the office's share of the kept counts.
  * Exported for the benchmark's raw baseline.
  */
-export function reviewQueueSql({ page, limit, type, agentId }: ReviewQueueInput): Prisma.Sql {
+export function reviewQueueSql(
+  { page, limit, type, agentId }: Omit<ReviewQueueInput, 'officeId'>,
+  office: string | null = null,
+): Prisma.Sql {
   const filters = [
     Prisma.sql`t.closed_at IS NULL AND t.deleted_at IS NULL`,
+    ...(office === null ? [] : [transactionsOfOfficeSql(office)]),
     ...(agentId ? [Prisma.sql`t.user_id = ${agentId}::uuid`] : []),
     ...(type ? [Prisma.sql`t.type = ${type}`] : []),
   ];
@@ -79,8 +91,13 @@ export function reviewQueueSql({ page, limit, type, agentId }: ReviewQueueInput)
      ORDER BY entries.queued_at, entries.form_id, entries.kind`;
 }
 
+/** Whether an item that entered the queue at `queuedAt` waits longer than its office's target. */
+export const isOverdue = (queuedAt: Date, now: number, targetHours: number | null): boolean =>
+  now - queuedAt.getTime() > (targetHours ?? DEFAULT_REVIEW_TARGET_HOURS) * 3_600_000;
+
 export async function reviewQueue(ctx: CallerContext, input: ReviewQueueInput): Promise<ReviewQueuePage> {
-  const rows = await sqlRows<EntryRow>(ctx.db, reviewQueueSql(input));
+  const office = officeOfLists(ctx.user, input.officeId);
+  const rows = await sqlRows<EntryRow>(ctx.db, reviewQueueSql(input, office));
   const total = rows[0]?.total ?? 0;
   const entries = rows.filter((row) => row.form_id !== null);
   const [forms, transactions] = await Promise.all([
@@ -99,6 +116,7 @@ export async function reviewQueue(ctx: CallerContext, input: ReviewQueueInput): 
         type: true,
         role: true,
         user: { select: { id: true, firstName: true, lastName: true } },
+        office: { select: { id: true, name: true, reviewTargetHours: true } },
       },
     }),
   ]);
@@ -111,13 +129,15 @@ export async function reviewQueue(ctx: CallerContext, input: ReviewQueueInput): 
     const form = formById.get(entry.form_id);
     const transaction = transactionById.get(entry.transaction_id);
     if (!form || !transaction) continue; // deleted between the two reads: gone from the queue too
-    const { id, user, ...address } = transaction;
+    const { id, user, office: itsOffice, ...address } = transaction;
     items.push({
       transaction: { _id: id, ...address, user: toPerson(user) },
       form: await toForm(linkOf, form),
       submittedAt: entry.queued_at.toISOString(),
       waitingSeconds: Math.max(0, Math.floor((now - entry.queued_at.getTime()) / 1000)),
       kind: entry.kind,
+      overdue: isOverdue(entry.queued_at, now, itsOffice?.reviewTargetHours ?? null),
+      office: itsOffice ? { _id: itsOffice.id, name: itsOffice.name } : null,
     });
   }
   return { items, totalPages: pageCount(total, input.limit), totalItems: total };
@@ -127,8 +147,9 @@ export async function reviewQueue(ctx: CallerContext, input: ReviewQueueInput): 
  * Accepts every listed document in one database transaction, or none: the
  * transactions are locked in id order (as every checklist change locks them), then each item is
  * checked as it is now; the first that no longer awaits review (decided meanwhile, replaced by a
- * newer file than the one given, or its file closed) refuses the whole batch, naming it. Each
- * agent hears once, however many of their documents were accepted.
+ * newer file than the one given, or its file closed) refuses the whole batch, naming it. An item
+ * of a transaction the admin does not reach (another office's) is not found, as any unknown one.
+ * Each agent hears once, however many of their documents were accepted.
  */
 export async function bulkAccept(
   ctx: CallerContext,
@@ -151,7 +172,13 @@ export async function bulkAccept(
     for (const item of items) {
       const transaction = transactions.get(item.transactionId);
       const form = forms.get(item.formId);
-      if (!transaction || transaction.deletedAt || !form || form.transactionId !== transaction.id)
+      if (
+        !transaction ||
+        transaction.deletedAt ||
+        !reachesTransaction(ctx.user, transaction) ||
+        !form ||
+        form.transactionId !== transaction.id
+      )
         throw notFound();
       const awaiting =
         form.fileKey !== null &&
@@ -197,9 +224,10 @@ export async function bulkAccept(
         .map((entry) => `"${entry.form.label}" (${place(entry.transactionId)})`)
         .join(', ');
       const singleDeal = entries.every((entry) => entry.transactionId === first?.transactionId);
+      // The agent hears of it, and the coordinators who work its files.
       await notifyUsers(
         tx,
-        [agentId],
+        await agentAudience(tx, agentId),
         {
           message: `${reviewer} accepted ${entries.length === 1 ? 'a document' : `${entries.length} documents`}: ${excerpt(names, 240)}`,
           link: singleDeal && first ? agentLink(first.transactionId) : '/home',

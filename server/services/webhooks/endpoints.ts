@@ -17,6 +17,7 @@ import { newWebhookSecret } from '../../webhooks/signing';
 import { actorOf, recordAudit } from '../audit';
 import type { CallerContext } from '../context';
 import { pageCount } from '../paging';
+import { assertBrokerageWide } from '../reach';
 import { DELIVER_JOB_MAX_ATTEMPTS, deliverJobKey, emitPing } from './events';
 import { sealSecret } from './secrets';
 
@@ -86,6 +87,7 @@ export async function createEndpoint(
   ctx: CallerContext,
   input: CreateWebhookInput,
 ): Promise<CreatedWebhookEndpoint> {
+  assertBrokerageWide(ctx.user);
   await assertPublicUrl(ctx, input.url);
   const secret = newWebhookSecret();
   return ctx.db.$transaction(async (tx) => {
@@ -115,6 +117,7 @@ export async function updateEndpoint(
   ctx: CallerContext,
   input: UpdateWebhookInput,
 ): Promise<WebhookEndpoint> {
+  assertBrokerageWide(ctx.user);
   const before = toEndpoint(await findEndpoint(ctx, input.id));
   if (input.url !== undefined && input.url !== before.url) await assertPublicUrl(ctx, input.url);
   return ctx.db.$transaction(async (tx) => {
@@ -145,6 +148,7 @@ export async function updateEndpoint(
 
 /** Deletes the endpoint and its deliveries (their pending jobs find nothing and end). */
 export async function deleteEndpoint(ctx: CallerContext, { id }: { id: string }) {
+  assertBrokerageWide(ctx.user);
   const before = toEndpoint(await findEndpoint(ctx, id));
   await ctx.db.$transaction(async (tx) => {
     await tx.webhookEndpoint.delete({ where: { id } });
@@ -229,6 +233,7 @@ async function findDelivery(ctx: CallerContext, endpointId: string, deliveryId: 
  * the usual schedule, if it has attempts left), a pending one stops waiting for its next attempt.
  */
 export async function retryDelivery(ctx: CallerContext, input: { id: string; deliveryId: string }) {
+  assertBrokerageWide(ctx.user);
   const endpoint = await findEndpoint(ctx, input.id);
   if (!endpoint.active) throw new AppError('CONFLICT', webhookMessages.inactive);
   await findDelivery(ctx, input.id, input.deliveryId);
@@ -258,6 +263,7 @@ export async function retryDelivery(ctx: CallerContext, input: { id: string; del
 
 /** The test button: a `ping` event to this endpoint alone. */
 export async function sendTest(ctx: CallerContext, { id }: { id: string }): Promise<WebhookDelivery> {
+  assertBrokerageWide(ctx.user);
   const endpoint = await findEndpoint(ctx, id);
   if (!endpoint.active) throw new AppError('CONFLICT', webhookMessages.inactive);
   const deliveryId = await emitPing(ctx, id);
