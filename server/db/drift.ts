@@ -25,9 +25,6 @@ export const RAW_ONLY_INDEXES: Record<string, string> = {
     "btree(waiver_requested_at, id) WHERE (waiver_status = 'requested'::waiver_status)",
   transactions_review_queue_idx:
     'btree(user_id, type, queue_count) WHERE ((queue_count > 0) AND (closed_at IS NULL) AND (deleted_at IS NULL))',
-  // An office's queue total (migration 20261203110000_office_bench_indexes).
-  transactions_office_queue_idx:
-    'btree(office_id, type, queue_count) WHERE ((queue_count > 0) AND (closed_at IS NULL) AND (deleted_at IS NULL))',
   // Counts the admin list by state (migration 20261126190000_transactions_state_count_idx).
   transactions_state_count_idx: 'btree(compliance_state) WHERE (deleted_at IS NULL)',
   // Reminders still to send (migration 20261127090000_jobs_mail_key_dates).
