@@ -4,13 +4,21 @@ import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import { Prisma } from '../server/db/generated/client';
 import { preparedName } from '../server/db/sql';
+import { atRiskCountSql, atRiskSql } from '../server/services/dashboard/at-risk';
+import { officeBucketsSql } from '../server/services/dashboard/by-office';
+import { complianceSql } from '../server/services/dashboard/compliance';
+import { breakdownSql, topReasonsSql } from '../server/services/dashboard/decisions';
+import { queueSql } from '../server/services/dashboard/queue';
+import { addDays, resolveRange } from '../server/services/dashboard/range';
+import { bucketCountsSql } from '../server/services/dashboard/turnaround';
 import { transactionsOfOfficeSql } from '../server/services/reach';
 import { activeIn, transactionPageSql } from '../server/services/transactions/pages';
+import { reviewQueueSql } from '../server/services/transactions/review-queue';
 import { signIn } from '../server/test/rest-client';
 import { PAGE_SIZE } from '../shared/constants';
 import type { Benchmark, Goal } from './lib/benchmark';
 import { AGENT_PASSWORD, OFFICES, OWNER, officeAdminEmail, officeName, openDataset } from './lib/dataset';
-import { explainPrepared, normaliseSql, usesIndexOn } from './lib/explain';
+import { explainAnalyze, explainPrepared, normaliseSql, usesIndexOn } from './lib/explain';
 import { type PortalApp, startPortalApp } from './lib/portal-app';
 import { datasetLine, gapLines, loadLine, loadNoteOf, machineLine, thousands } from './lib/report';
 import { median, percentile, round } from './lib/stats';
@@ -251,6 +259,48 @@ const bench: Benchmark = {
         });
       }
 
+      // The queue's and the dashboard's statements, the office's and every office's, each run once
+      // under EXPLAIN ANALYZE: where an office's screen spends its database time.
+      const now = new Date();
+      const lastYear = resolveRange(now, { from: addDays(today, -364), to: today });
+      const statements: Array<{ what: string; of: (office: string | null) => Prisma.Sql }> = [
+        {
+          what: 'review queue, page 1 (reviewQueueSql)',
+          of: (o) => reviewQueueSql({ page: 1, limit: PAGE_SIZE }, o),
+        },
+        { what: 'dashboard: the queue and its waits (queueSql)', of: (o) => queueSql(now, o) },
+        {
+          what: 'dashboard, 365 days: decisions by label and agent (breakdownSql)',
+          of: (o) => breakdownSql(lastYear, o),
+        },
+        { what: 'dashboard, 365 days: top reasons (topReasonsSql)', of: (o) => topReasonsSql(lastYear, o) },
+        {
+          what: 'dashboard, 365 days: compliance at close (complianceSql)',
+          of: (o) => complianceSql(lastYear, o),
+        },
+        { what: 'dashboard: files at risk (atRiskSql)', of: (o) => atRiskSql(lastYear.today, undefined, o) },
+        {
+          what: 'desk: files at risk counted (atRiskCountSql)',
+          of: (o) => atRiskCountSql(lastYear.today, o),
+        },
+        {
+          what: 'dashboard, 365 days: turnaround buckets (bucketCountsSql)',
+          of: (o) => bucketCountsSql(lastYear, o),
+        },
+        {
+          what: 'dashboard, 365 days: buckets by office (officeBucketsSql)',
+          of: (o) => officeBucketsSql(lastYear, o),
+        },
+      ];
+      const executionMs = (plan: string) =>
+        Number(/Execution Time: ([0-9.]+) ms/.exec(plan)?.[1] ?? Number.NaN);
+      const explained: Array<{ what: string; office: number; whole: number; plan: string }> = [];
+      for (const statement of statements) {
+        const plan = await explainAnalyze(dataset.url, statement.of(office.id), 80);
+        const whole = await explainAnalyze(dataset.url, statement.of(null), 80);
+        explained.push({ what: statement.what, office: executionMs(plan), whole: executionMs(whole), plan });
+      }
+
       const goals: Goal[] = [];
       const rows: string[] = [];
       for (const scenario of scenarios) {
@@ -366,6 +416,20 @@ const bench: Benchmark = {
           '```',
           '',
         ]),
+        "### The queue's and the dashboard's statements, the office's and every office's",
+        '',
+        "Each run once under EXPLAIN ANALYZE after the measurements (execution time, the database's alone; the " +
+          'dashboard runs its statements at once on separate connections, the turnaround probes after their buckets):',
+        '',
+        '| Statement | office ms | every office ms |',
+        '| --- | ---: | ---: |',
+        ...explained.map((e) => `| ${e.what} | ${ms(e.office)} | ${ms(e.whole)} |`),
+        '',
+        "<details><summary>The office's plans</summary>",
+        '',
+        ...explained.flatMap((e) => [`${e.what}:`, '', '```text', e.plan, '```', '']),
+        '</details>',
+        '',
         ...gapLines(goals),
         '',
         machineLine(loadNote),
