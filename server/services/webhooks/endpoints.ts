@@ -75,7 +75,13 @@ async function findEndpoint(ctx: CallerContext, id: string): Promise<EndpointRow
   return row;
 }
 
+/**
+ * Webhooks are the brokerage's: every event of every office goes to its endpoints, and the
+ * deliveries hold those events whole. So even reading them is for brokerage-wide admins (403 for
+ * an office admin), unlike the other shared settings.
+ */
 export async function listEndpoints(ctx: CallerContext): Promise<WebhookEndpoint[]> {
+  assertBrokerageWide(ctx.user);
   const rows = await ctx.db.webhookEndpoint.findMany({
     select: endpointSelect,
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -204,6 +210,7 @@ export async function listDeliveries(
   ctx: CallerContext,
   input: WebhookDeliveriesInput,
 ): Promise<WebhookDeliveriesPage> {
+  assertBrokerageWide(ctx.user);
   await findEndpoint(ctx, input.id);
   const where = { endpointId: input.id };
   const [rows, total] = await Promise.all([
