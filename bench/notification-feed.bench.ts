@@ -7,7 +7,7 @@ import type { Prisma } from '../server/db/generated/client';
 import { migrate } from '../server/db/migrate';
 import { preparedName } from '../server/db/sql';
 import { PROJECT_ROOT } from '../server/paths';
-import { feedCountsSql, feedPageSql } from '../server/services/notifications';
+import { feedCountsSql, feedPageSql } from '../server/services/notification-feed';
 import type { Benchmark, Goal } from './lib/benchmark';
 import { loadNoteOf, machineLine, thousands } from './lib/report';
 import { percentile, round } from './lib/stats';

@@ -27,23 +27,33 @@ describe('the notifications channel payload', () => {
     });
   });
 
-  it('a notice to every admin: one notification with the id of the notice, and whom it excepts', () => {
-    const payload = JSON.stringify({ admins: { id: 'a1', except: 'u7' }, notification: shared });
+  it('a notice to every admin: one notification with the id of the notice, whom it excepts and its office', () => {
+    const payload = JSON.stringify({
+      admins: { id: 'a1', except: 'u7', office: 'o1' },
+      notification: shared,
+    });
     expect(busMessageOf(payload)).toEqual({
       kind: 'admins',
       except: 'u7',
+      office: 'o1',
       notification: { _id: 'a1', ...shared },
     });
   });
 
+  it("an older instance's notice names no office: for brokerage-wide admins only", () => {
+    const payload = JSON.stringify({ admins: { id: 'a3', except: null }, notification: shared });
+    expect(busMessageOf(payload)).toMatchObject({ kind: 'admins', office: null });
+  });
+
   it('keeps only the fields of a notification, whatever else a message carries', () => {
     const payload = JSON.stringify({
-      admins: { id: 'a2', except: null },
+      admins: { id: 'a2', except: null, office: null },
       notification: { ...shared, extra: 1 },
     });
     expect(busMessageOf(payload)).toEqual({
       kind: 'admins',
       except: null,
+      office: null,
       notification: { _id: 'a2', ...shared },
     });
   });

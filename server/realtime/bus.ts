@@ -12,9 +12,11 @@ import { describeErrorForLog } from '../errors';
 
 export const NOTIFICATIONS_CHANNEL = 'portal_notifications';
 /**
- * Carries `<userId>:admin` or `<userId>:not-admin` when an account becomes or stops being an
- * active admin: sent by the admin_terms trigger on users (migration 20261202090000), so the
- * notices to every admin reach exactly the streams of the admins of the moment.
+ * Carries `<userId>:admin` (an admin who reads every office), `<userId>:admin:<officeId>` (an
+ * admin who reads one office) or `<userId>:not-admin` when an account becomes or stops being an
+ * active admin, and when an active admin's office changes: sent by the admin_terms trigger on
+ * users (migrations 20261202090000, 20261203120000), so the notices to the admins reach exactly
+ * the streams of the admins of the moment, each with the notices of the office it has now.
  */
 export const ADMINS_CHANNEL = 'portal_admins';
 
@@ -36,12 +38,18 @@ export type BusStats = {
   subscriptions: number;
 };
 
+/**
+ * Which notices to the admins a subscriber hears: none (false), every one (true, or officeId
+ * null), or those of one office. Who reads which is the services' rule; the bus only compares.
+ */
+export type AdminSubscription = boolean | { officeId: string | null };
+
 export type NotificationBus = {
   /**
    * Calls `listener` for every event of that user on this instance, and with `admin` for every
-   * notice to all admins but the one it excepts; returns the unsubscribe.
+   * notice to the admins that it reads but the one it excepts; returns the unsubscribe.
    */
-  subscribe(userId: string, admin: boolean, listener: (event: BusEvent) => void): () => void;
+  subscribe(userId: string, admin: AdminSubscription, listener: (event: BusEvent) => void): () => void;
   close(): Promise<void>;
   /** Absent on the tests' stand-in buses, which have nothing to report. */
   stats?(): BusStats;
@@ -51,25 +59,30 @@ export type NotificationBus = {
  * A bus message of the notifications channel, as services/notifications.ts writes them:
  * - one notification for several users, `{to: [[userId, notificationId], ...], notification}`
  *   with the notification's fields but its id;
- * - a notice to every active admin but one, `{admins: {id, except}, notification}`: one message
- *   whatever their number;
+ * - a notice to every active admin but one, `{admins: {id, except, office}, notification}`: one
+ *   message whatever their number; admins held to an office hear it only if it is of that office
+ *   (`office` null or absent: brokerage-wide admins only);
  * - `{userId, notification}`, one user's, as older instances sent them (before notices to all
  *   admins were stored once): still read, so
  *   instances of both kinds can share a database during a rolling deploy.
  */
 export type BusMessage =
   | { kind: 'users'; deliveries: { userId: string; notification: Notification }[] }
-  | { kind: 'admins'; except: string | null; notification: Notification };
+  | { kind: 'admins'; except: string | null; office: string | null; notification: Notification };
 
 export function busMessageOf(payload: string): BusMessage {
   const message = JSON.parse(payload) as
     | { to: [string, string][]; notification: Omit<Notification, '_id'> }
-    | { admins: { id: string; except: string | null }; notification: Omit<Notification, '_id'> }
+    | {
+        admins: { id: string; except: string | null; office?: string | null };
+        notification: Omit<Notification, '_id'>;
+      }
     | { userId: string; notification: Notification };
   if ('admins' in message) {
     return {
       kind: 'admins',
       except: message.admins.except,
+      office: message.admins.office ?? null,
       notification: { _id: message.admins.id, ...fieldsOf(message.notification) },
     };
   }
@@ -103,10 +116,10 @@ export function createNotificationBus(
   const maxDelay = options.maxDelayMs ?? 10_000;
   const listeners = new Map<string, Set<(event: BusEvent) => void>>();
   /**
-   * The subscribed users who are active admins: as their sessions said when they subscribed,
-   * then as ADMINS_CHANNEL tells.
+   * The subscribed users who are active admins, each with the office whose notices it hears (null:
+   * every office): as their sessions said when they subscribed, then as ADMINS_CHANNEL tells.
    */
-  const admins = new Set<string>();
+  const admins = new Map<string, string | null>();
   let subscriptions = 0;
   let client: pg.Client | undefined;
   let closed = false;
@@ -117,6 +130,44 @@ export function createNotificationBus(
     resolveReady = resolve;
   });
 
+  /** Users ADMINS_CHANNEL told of while a reconnected bus read its subscribers' statuses again. */
+  let toldWhileReading: Set<string> | undefined;
+
+  /** Applies `<userId>:<status>` (ADMINS_CHANNEL's form) and returns the user's id. */
+  function applyStatus(payload: string): string {
+    const [userId = '', status, office] = payload.split(':');
+    if (status === 'admin' && listeners.has(userId)) admins.set(userId, office || null);
+    else if (status === 'not-admin') admins.delete(userId);
+    return userId;
+  }
+
+  /**
+   * What ADMINS_CHANNEL may have told while no connection listened (an admin moved to another
+   * office during a database restart): each subscriber's status read again, as the admin_terms
+   * trigger states it (admin_notices_heard, migration 20261203120000), unless the channel has told
+   * it since the read began.
+   */
+  async function readStatusesAgain(connection: pg.Client) {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    const subscribed = [...listeners.keys()].filter((userId) => uuid.test(userId));
+    if (subscribed.length === 0) return;
+    const told = new Set<string>();
+    toldWhileReading = told;
+    try {
+      const { rows } = await connection.query<{ status: string }>(
+        `SELECT u.id::text || ':' || admin_notices_heard(u) AS status FROM users u WHERE u.id = ANY($1::uuid[])`,
+        [subscribed],
+      );
+      for (const { status } of rows) {
+        if (!told.has(status.split(':')[0] ?? '')) applyStatus(status);
+      }
+    } catch (error) {
+      log.warn({ error: describeErrorForLog(error) }, "could not read the subscribed admins' offices again");
+    } finally {
+      if (toldWhileReading === told) toldWhileReading = undefined;
+    }
+  }
+
   function emit(userId: string, event: BusEvent) {
     for (const listener of listeners.get(userId) ?? []) listener(event);
   }
@@ -124,9 +175,8 @@ export function createNotificationBus(
   function onNotification(message: pg.Notification) {
     try {
       if (message.channel === ADMINS_CHANNEL && message.payload) {
-        const [userId = '', status] = message.payload.split(':');
-        if (status === 'admin' && listeners.has(userId)) admins.add(userId);
-        else if (status === 'not-admin') admins.delete(userId);
+        const userId = applyStatus(message.payload);
+        toldWhileReading?.add(userId);
       } else if (message.channel === SESSIONS_CHANNEL && message.payload) {
         emit(message.payload, { kind: 'revoked' });
       } else if (message.channel === NOTIFICATIONS_CHANNEL && message.payload) {
@@ -134,7 +184,10 @@ export function createNotificationBus(
         if (parsed.kind === 'admins') {
           // One event object for every admin: their streams only read it.
           const event: BusEvent = { kind: 'notification', notification: parsed.notification };
-          for (const userId of admins) if (userId !== parsed.except) emit(userId, event);
+          for (const [userId, office] of admins) {
+            if (userId !== parsed.except && (office === null || office === parsed.office))
+              emit(userId, event);
+          }
         } else {
           for (const { userId, notification } of parsed.deliveries) {
             emit(userId, { kind: 'notification', notification });
@@ -202,6 +255,7 @@ export function createNotificationBus(
     resolveReady();
     if (wasReconnect) {
       log.info({}, 'notification listener reconnected');
+      await readStatusesAgain(next);
       for (const userId of listeners.keys()) emit(userId, { kind: 'resync' });
     }
   }
@@ -218,7 +272,7 @@ export function createNotificationBus(
       }
       set.add(listener);
       subscriptions += 1;
-      if (admin) admins.add(userId);
+      if (admin) admins.set(userId, admin === true ? null : admin.officeId);
       let subscribed = true;
       return () => {
         // Counted once even if a caller unsubscribes twice (the gauge must not drift below zero).

@@ -19,7 +19,8 @@ import {
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
 import { deliveriesOf, feedEntries } from '../test/notification-feed';
 import { until } from '../test/until';
-import { type FeedRow, notifyActiveAdmins, notifyUsers, toNotification } from './notifications';
+import { type FeedRow, toNotification } from './notification-feed';
+import { notifyActiveAdmins, notifyUsers } from './notifications';
 
 /**
  * Each event (docs/API.md, "Notifications", who is told) notifies exactly the right people, written in the same

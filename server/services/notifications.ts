@@ -11,9 +11,17 @@ import { type BusEvent, NOTIFICATIONS_CHANNEL, SESSIONS_CHANNEL } from '../realt
 import type { CallerContext } from './context';
 import { queueMails } from './mail';
 import { notificationMail } from './mail-messages';
+import {
+  type Cursor,
+  type FeedRow,
+  feedCountsSql,
+  feedPageSql,
+  termNoticesSql,
+  toNotification,
+} from './notification-feed';
 import { deliveryOf } from './notification-routing';
 import { pageCount } from './paging';
-import { assertSelfOrReachingAdmin } from './reach';
+import { assertSelfOrReachingAdmin, noticeReachesUserSql, noticesOfficeOf } from './reach';
 
 /**
  * Who hears about what. Notifications are written inside the transaction
@@ -23,113 +31,6 @@ import { assertSelfOrReachingAdmin } from './reach';
 
 /** A database transaction: notifying writes rows, events and mails in it. */
 type Tx = DbTx;
-
-/**
- * A user's notification as the list and the live stream read it: their own rows and the admin
- * notices of their admin terms (migration 20261202090000_admin_notices), in one shape.
- */
-export type FeedRow = {
-  id: string;
-  message: string;
-  link: string;
-  read: boolean;
-  created_at: Date;
-  transaction_deleted: boolean;
-};
-
-export function toNotification(row: FeedRow): Notification {
-  return {
-    _id: row.id,
-    message: row.message,
-    link: row.link,
-    read: row.read,
-    createdAt: row.created_at.toISOString(),
-    // History is kept, but the link would open "not found": the client shows it without one.
-    transactionDeleted: row.transaction_deleted,
-  };
-}
-
-type FeedOrder = 'newest' | 'oldest';
-
-/**
- * A page of `userId`'s notifications in one statement: the first `offset + limit` of their own
- * rows and, per admin term, of the notices of that term (each an index range of
- * admin_notices_created_at_idx, read from its newest or oldest end), then the page of their
- * union; whether a notice is read and whether its transaction is deleted are read for the page's
- * rows alone. Through the notification_feed view, PostgreSQL joined every notice of the user's
- * terms with their read marks before it sorted: 2.1 s for the first page of an admin with
- * 1,000,000 notices, against a few index entries here.
- */
-export function feedPageSql(
-  userId: string,
-  page: { order: FeedOrder; offset: number; limit: number; after?: Cursor },
-): Prisma.Sql {
-  const direction = Prisma.raw(page.order === 'newest' ? 'DESC' : 'ASC');
-  const take = page.offset + page.limit;
-  const after = (alias: string) =>
-    page.after
-      ? Prisma.sql`AND (${Prisma.raw(alias)}.created_at, ${Prisma.raw(alias)}.id) > (${page.after.createdAt}::timestamptz, ${page.after.id}::uuid)`
-      : Prisma.empty;
-  // The cursor's time as the range's start too: PostgreSQL 18 (the embedded one) began its scan
-  // at the term's start and walked the admin's whole history up to the cursor, 134 ms for 40
-  // notices after a year of them (bench/notification-feed.bench.ts), when the lower bound was the
-  // term's and the cursor's only in the row comparison.
-  const from = page.after
-    ? Prisma.sql`greatest(t.started_at, ${page.after.createdAt}::timestamptz)`
-    : Prisma.sql`t.started_at`;
-  return Prisma.sql`
-    WITH page AS (
-      SELECT * FROM (
-        (SELECT n.id, n.message, n.link, n.transaction_id, n.created_at, n.read_at IS NOT NULL AS read, false AS notice
-           FROM notifications n
-          WHERE n.user_id = ${userId}::uuid ${after('n')}
-          ORDER BY n.created_at ${direction}, n.id ${direction} LIMIT ${take}::bigint)
-        UNION ALL
-        SELECT a.id, a.message, a.link, a.transaction_id, a.created_at, false, true
-          FROM admin_terms t
-          CROSS JOIN LATERAL (
-            SELECT a.id, a.message, a.link, a.transaction_id, a.created_at
-              FROM admin_notices a
-             WHERE a.created_at >= ${from} AND a.created_at < coalesce(t.ended_at, 'infinity')
-               AND a.except_user_id IS DISTINCT FROM ${userId}::uuid ${after('a')}
-             ORDER BY a.created_at ${direction}, a.id ${direction} LIMIT ${take}::bigint) a
-         WHERE t.user_id = ${userId}::uuid
-      ) feed
-      ORDER BY created_at ${direction}, id ${direction} OFFSET ${page.offset}::bigint LIMIT ${page.limit}::int
-    )
-    SELECT p.id, p.message, p.link, p.created_at,
-           p.read OR (p.notice AND (coalesce(p.created_at < u.notices_read_before, false) OR EXISTS (
-             SELECT 1 FROM admin_notice_reads r WHERE r.user_id = ${userId}::uuid AND r.notice_id = p.id))) AS read,
-           coalesce((SELECT t.deleted_at IS NOT NULL FROM transactions t WHERE t.id = p.transaction_id), false)
-             AS transaction_deleted
-      FROM page p LEFT JOIN users u ON u.id = ${userId}::uuid
-     ORDER BY p.created_at ${direction}, p.id ${direction}`;
-}
-
-/**
- * How many notifications `userId` has, and how many unread: their own rows, and per admin term
- * a count of its index range. Unread notices are those since the user last marked all read
- * (users.notices_read_before) without a read mark, so an admin who reads their notifications
- * has only the last ones counted, however long their history.
- */
-export function feedCountsSql(userId: string): Prisma.Sql {
-  return Prisma.sql`
-    SELECT (SELECT count(*) FROM notifications WHERE user_id = ${userId}::uuid)
-           + (SELECT coalesce(sum(c.n), 0) FROM admin_terms t CROSS JOIN LATERAL (
-                SELECT count(*) AS n FROM admin_notices a
-                 WHERE a.created_at >= t.started_at AND a.created_at < coalesce(t.ended_at, 'infinity')
-                   AND a.except_user_id IS DISTINCT FROM ${userId}::uuid) c
-               WHERE t.user_id = ${userId}::uuid) AS total,
-           (SELECT count(*) FROM notifications WHERE user_id = ${userId}::uuid AND read_at IS NULL)
-           + (SELECT count(*) FROM admin_terms t JOIN users u ON u.id = t.user_id CROSS JOIN LATERAL (
-                SELECT 1 FROM admin_notices a
-                 WHERE a.created_at >= greatest(t.started_at, coalesce(u.notices_read_before, '-infinity'))
-                   AND a.created_at < coalesce(t.ended_at, 'infinity')
-                   AND a.except_user_id IS DISTINCT FROM ${userId}::uuid
-                   AND NOT EXISTS (SELECT 1 FROM admin_notice_reads r
-                                    WHERE r.user_id = ${userId}::uuid AND r.notice_id = a.id)) c
-               WHERE t.user_id = ${userId}::uuid) AS unread`;
-}
 
 /** Messages are shown in a toast and a list: keep them to one readable line. */
 const MAX_MESSAGE = 300;
@@ -167,8 +68,10 @@ export async function notifyUsers(
 
 /**
  * Notifies every active admin but `exceptUserId` (nobody needs to hear about their own action)
- * with one admin notice, stored once and read by each admin through their admin terms (fan-out
- * on read: feedPageSql, feedCountsSql). A row per admin made a comment to 10,000 admins write 10,000 rows (about
+ * who reads the office of the notice's transaction (services/reach.ts: an office admin only its
+ * office's; a notice of no transaction, brokerage-wide admins only) with one admin notice, stored
+ * once and read by each admin through their admin terms (fan-out on read: feedPageSql,
+ * feedCountsSql). A row per admin made a comment to 10,000 admins write 10,000 rows (about
  * 160 ms) in its own transaction, before its live event could leave: the fan-out of
  * bench/websocket.bench.ts could not meet its goal while the audience's size was paid in that
  * transaction.
@@ -281,12 +184,13 @@ async function writeNotifications(
   deps: AppDeps | undefined,
 ) {
   if (recipients.kind === 'items' && recipients.items.length === 0) return;
-  if (recipients.kind === 'admins') await writeAdminNotice(tx, recipients, event);
+  let office: string | null = null;
+  if (recipients.kind === 'admins') office = await writeAdminNotice(tx, recipients, event);
   else await writeUserNotifications(tx, recipients.items, event);
   if (event === null) return;
   if (!deps) throw new Error('notifying of an event needs deps to mail it');
   const mailed = new Map(
-    (await mailCandidates(tx, recipients, event))
+    (await mailCandidates(tx, recipients, event, office))
       .filter((user) => deliveryOf(user.role, user.deliveries, event) === 'email')
       .map((user) => [user.id, user]),
   );
@@ -338,29 +242,34 @@ async function writeUserNotifications(
 }
 
 /**
- * The one row of a notice to every active admin but one, and its one bus message,
- * `{admins: {id, except}, notification}`: each instance hands it to the streams of its admins.
+ * The one row of a notice to every active admin but one, with the office its transaction has now
+ * (none without a transaction), and its one bus message, `{admins: {id, except, office},
+ * notification}`: each instance hands it to the streams of its admins who read that office.
+ * Returns the notice's office, which decides who may be mailed.
  */
 async function writeAdminNotice(
   tx: Tx,
   recipients: Extract<Recipients, { kind: 'admins' }>,
   event: NotificationEvent | null,
-) {
+): Promise<string | null> {
   const { item, exceptUserId } = recipients;
-  await tx.$executeRaw`
+  const [notice] = await tx.$queryRaw<{ office_id: string | null }[]>`
     WITH seed AS (${ID_SEED}), inserted AS (
-      INSERT INTO admin_notices (id, message, link, transaction_id, event, except_user_id, created_at)
+      INSERT INTO admin_notices (id, message, link, transaction_id, event, except_user_id, office_id, created_at)
       SELECT (seed.prefix || lpad(to_hex(seed.base + 1), 12, '0'))::uuid, ${shortened(item.message)},
              ${item.link}, ${item.transactionId}::uuid, ${event}::notification_event,
-             ${exceptUserId}::uuid, statement_timestamp()
+             ${exceptUserId}::uuid, (SELECT office_id FROM transactions WHERE id = ${item.transactionId}::uuid),
+             statement_timestamp()
         FROM seed
-      RETURNING id, message, link, transaction_id, except_user_id, created_at
+      RETURNING id, message, link, transaction_id, except_user_id, office_id, created_at
     )
-    SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, json_build_object(
-      'admins', json_build_object('id', id, 'except', except_user_id),
-      'notification', ${EVENT_NOTIFICATION}
-    )::text)
-    FROM inserted`;
+    SELECT i.office_id::text AS office_id
+      FROM inserted i
+     CROSS JOIN LATERAL (SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, json_build_object(
+       'admins', json_build_object('id', i.id, 'except', i.except_user_id, 'office', i.office_id),
+       'notification', ${EVENT_NOTIFICATION}
+     )::text)) sent`;
+  return notice?.office_id ?? null;
 }
 
 type MailCandidate = {
@@ -374,18 +283,25 @@ type MailCandidate = {
 /**
  * The recipients who may be mailed of `event`: those who chose a delivery for it, or all of them
  * when its default is e-mail (deliveryOf then decides). A comment to 1,000 admins who kept the
- * in-app default reads no row here instead of 1,000.
+ * in-app default reads no row here instead of 1,000. Of an admin notice, only the admins who
+ * read its `office` (services/reach.ts), as its list and live stream do.
  */
-function mailCandidates(tx: Tx, recipients: Recipients, event: NotificationEvent): Promise<MailCandidate[]> {
+function mailCandidates(
+  tx: Tx,
+  recipients: Recipients,
+  event: NotificationEvent,
+  office: string | null,
+): Promise<MailCandidate[]> {
   const who =
     recipients.kind === 'items'
-      ? Prisma.sql`id = ANY(${[...new Set(recipients.items.map((item) => item.userId))]}::uuid[])`
-      : Prisma.sql`role = 'admin' AND id IS DISTINCT FROM ${recipients.exceptUserId}::uuid`;
+      ? Prisma.sql`u.id = ANY(${[...new Set(recipients.items.map((item) => item.userId))]}::uuid[])`
+      : Prisma.sql`u.role = 'admin' AND u.id IS DISTINCT FROM ${recipients.exceptUserId}::uuid
+                   AND ${noticeReachesUserSql}`;
   return tx.$queryRaw<MailCandidate[]>`
-    SELECT id, email::text AS email, first_name, role::text AS role, notification_deliveries AS deliveries
-      FROM users
-     WHERE ${who} AND is_admin_approved
-       AND (notification_deliveries -> ${event}::text IS NOT NULL OR ${DEFAULT_DELIVERY[event] === 'email'})`;
+    SELECT u.id, u.email::text AS email, u.first_name, u.role::text AS role, u.notification_deliveries AS deliveries
+      FROM users u, (SELECT ${office}::uuid AS office_id) a
+     WHERE ${who} AND u.is_admin_approved
+       AND (u.notification_deliveries -> ${event}::text IS NOT NULL OR ${DEFAULT_DELIVERY[event] === 'email'})`;
 }
 
 /** Ends the live connections of a user on every instance (deactivation). */
@@ -436,23 +352,18 @@ export async function markAllRead(ctx: CallerContext, { userId }: { userId: stri
       INSERT INTO admin_notice_reads (user_id, notice_id, read_at)
       SELECT t.user_id, a.id, ${now}
         FROM admin_terms t
-        CROSS JOIN LATERAL (
-          SELECT a.id FROM admin_notices a
-           WHERE a.created_at >= greatest(t.started_at, statement_timestamp() - ${margin})
+        JOIN users u ON u.id = t.user_id
+        CROSS JOIN LATERAL (${termNoticesSql(
+          Prisma.sql`a.id`,
+          Prisma.sql`a.created_at >= greatest(t.started_at, statement_timestamp() - ${margin})
              AND a.created_at < coalesce(t.ended_at, 'infinity')
-             AND a.except_user_id IS DISTINCT FROM t.user_id) a
+             AND a.except_user_id IS DISTINCT FROM t.user_id`,
+        )}) a
        WHERE t.user_id = ${userId}::uuid
       ON CONFLICT (user_id, notice_id) DO NOTHING`,
   ]);
   return { message: apiMessages.notificationsRead };
 }
-
-/** A position in a user's notifications, in the order they are listed (oldest first here). */
-export type Cursor = {
-  /** A row's time, or a live event's createdAt as sent (ISO): no Date parsed per event. */
-  createdAt: Date | string;
-  id: string;
-};
 
 type CursorRow = { id: string; created_at: Date };
 
@@ -543,7 +454,9 @@ export async function* streamNotifications(
     return true;
   };
   // Listen before reading the table: an event committed in between is then queued, not lost.
-  const unsubscribe = ctx.deps.bus.subscribe(userId, ctx.user.role === 'admin', (event) => {
+  // An admin hears the notices of the office it reads (every office: null), as its list shows.
+  const admin = ctx.user.role === 'admin' && { officeId: noticesOfficeOf(ctx.user) };
+  const unsubscribe = ctx.deps.bus.subscribe(userId, admin, (event) => {
     if (idle && direct && event.kind === 'notification') {
       if (advance(event.notification)) direct(event.notification);
       return;

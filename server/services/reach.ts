@@ -82,6 +82,29 @@ export function reachedTransactionsSql(caller: Caller, requested?: string | null
     : Prisma.sql`t.user_id = ANY (${agents}::uuid[])`;
 }
 
+/**
+ * Notices to the admins (admin_notices `a`) a user `u` reads, by the office `u` has now: the
+ * owner and admins without an office read every notice; a user with an office reads only the
+ * notices of that office. Notices of no office (no transaction: a registration) are read by
+ * brokerage-wide admins alone. Ranges of past admin terms hold a former admin with an office to
+ * that office too: nothing wider than it had. Migration 20261203120000_office_notices spells the
+ * same rule in the notification_feed view and in the admins' bus messages.
+ *
+ * The two parts exclude each other, so a statement can read each as an index range of its own
+ * (every notice, or one office's), each gated on `u` alone.
+ */
+export const readsEveryOfficeSql = Prisma.sql`(u.is_owner OR u.office_id IS NULL)`;
+/** The notices `a` of `u`'s own office, for a user `u` that does not read every office. */
+export const readsOwnOfficeSql = Prisma.sql`(NOT u.is_owner AND a.office_id = u.office_id)`;
+/** Whether user `u` reads notice `a`. */
+export const noticeReachesUserSql = Prisma.sql`(${readsEveryOfficeSql} OR ${readsOwnOfficeSql})`;
+
+/**
+ * The office whose notices an admin's live stream is handed, or null for every office (the bus
+ * then also hands it notices of no office): the same rule for a caller.
+ */
+export const noticesOfficeOf = (caller: Caller): string | null => officeOfLists(caller);
+
 /** The same rule for Prisma's `where` on transactions. */
 export function reachedTransactionsWhere(
   caller: Caller,
