@@ -36,6 +36,22 @@ import { CITIES, COMPANIES, FIRST_NAMES, LAST_NAMES, STREET_NAMES, STREET_SUFFIX
  * the dashboard reads are filled as the triggers of migration 20261129090000 would: each
  * version's agent and label, each transaction's closing date and when it became compliant.
  *
+ * Version 5 spreads the brokerage over OFFICES offices: agent n works in office n mod 20
+ * (round-robin, so the busiest agents are spread too; office 0, with agent 0, is the largest),
+ * each office has one office admin (reviewTargetHours 24, 12, 48, 24, 24, 12...), and every
+ * transaction carries its agent's office as the triggers of migration 20261203090000 keep it. The
+ * agents get their office as they are inserted and the transactions copy it in their INSERT, from
+ * the agents they are joined to (the loading session's triggers are off). Measured on this
+ * machine on 2026-12-02 (load average about 12 on 2 cores), the other ways cost far more:
+ * - the same INSERT of 1,000,000 rows into an unindexed copy of transactions, office copied by
+ *   the transactions_office_of_agent trigger: 28 to 30 s, against 7 to 10 s with the office from
+ *   the join (4 runs each, alternated);
+ * - the agents' office set after the transactions are in, the users_office_moves_transactions
+ *   trigger moving them: one UPDATE of transactions per agent. On the finished dataset (indexes
+ *   built) 100 agents' 98,424 transactions took 55 s (about 9 minutes for the 1,000,000, and a
+ *   table half dead); before the indexes are built, each of the 1,000 UPDATEs reads the whole
+ *   table (0.4 to 1.1 s each by a sequential scan).
+ *
  * Generated with set-based SQL only (INSERT ... SELECT over generate_series), secondary indexes
  * built after the rows are in, then VACUUM ANALYZE. A marker table records the generator's
  * version and the migrations it was built on; the next run reuses a complete dataset whose
@@ -43,7 +59,7 @@ import { CITIES, COMPANIES, FIRST_NAMES, LAST_NAMES, STREET_NAMES, STREET_SUFFIX
  */
 
 /** Bump whenever the generated rows change shape or distribution. */
-export const DATASET_VERSION = 4;
+export const DATASET_VERSION = 5;
 export const DATASET_DATABASE = 'portal_bench';
 export const BENCH_DATA_DIR = path.join(PROJECT_ROOT, '.bench-data');
 
@@ -56,6 +72,12 @@ export const agentEmail = (n: number) => `agent${n}@bench.test`;
 /** The compliance admins who share the decisions with the owner (same password as agents). */
 export const REVIEWERS = 6;
 export const reviewerEmail = (n: number) => `reviewer${n}@bench.test`;
+
+/** The offices the agents are spread over, round-robin: agent n works in office n mod OFFICES. */
+export const OFFICES = 20;
+/** Office n (0-based) is named after a city of the dataset; its admin is officeadmin<n>. */
+export const officeAdminEmail = (n: number) => `officeadmin${n}@bench.test`;
+export const officeName = (n: number) => `${CITIES[n]?.[0] ?? `Branch ${n}`} office`;
 
 /**
  * Agent n (0-based) gets a share of the transactions that falls with n: the agent drawn for a
@@ -95,6 +117,9 @@ export type DatasetCounts = {
   queueEntries?: number;
   /** Undeleted transactions by compliance state. */
   states?: Record<string, number>;
+  /** Offices and their admins (dataset version 5 on). */
+  offices?: number;
+  officeAdmins?: number;
 };
 
 export type DatasetInfo = {
@@ -305,19 +330,45 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
         await client.query(`DROP INDEX ${client.escapeIdentifier(index.indexname)}`);
     });
 
-    await step(`insert ${DATASET_SIZE.agents} agents`, () =>
+    await step(`insert ${OFFICES} offices`, () =>
+      client.query(
+        `INSERT INTO offices (name, review_target_hours, created_at)
+         SELECT ($1::text[])[1 + i], (ARRAY[24, 12, 48, 24])[1 + i % 4], now() - interval '${YEARS + 1} years'
+           FROM generate_series(0, $2::int - 1) AS i`,
+        [Array.from({ length: OFFICES }, (_, n) => officeName(n)), OFFICES],
+      ),
+    );
+    // Office n, by the position of its name in the list above.
+    const officeOf = (names: string) =>
+      `(SELECT o.id FROM offices o WHERE o.name = (${names}::text[])[1 + i % ${OFFICES}])`;
+    const officeNames = Array.from({ length: OFFICES }, (_, n) => officeName(n));
+
+    await step(`insert ${DATASET_SIZE.agents} agents, round-robin over the offices`, () =>
       client.query(
         `INSERT INTO users (email, first_name, last_name, company, phone_number, password_hash, role,
-                            is_admin_approved, email_verified_at, created_at, updated_at)
+                            is_admin_approved, email_verified_at, created_at, updated_at, office_id)
          SELECT format('agent%s@bench.test', i),
                 ($1::text[])[1 + (i * 37) % cardinality($1::text[])],
                 ($2::text[])[1 + (i * 7919) % cardinality($2::text[])],
                 ($3::text[])[1 + i % cardinality($3::text[])],
                 format('555-%s-%s', lpad((i % 1000)::text, 3, '0'), lpad(((i * 7) % 10000)::text, 4, '0')),
-                $4, 'user', true, joined + interval '1 day', joined, joined
+                $4, 'user', true, joined + interval '1 day', joined, joined, ${officeOf('$6')}
            FROM generate_series(0, $5::int - 1) AS i,
                 LATERAL (SELECT now() - interval '${YEARS + 1} years' + i * interval '1 day' AS joined) AS j`,
-        [FIRST_NAMES, LAST_NAMES, COMPANIES, agentHash, DATASET_SIZE.agents],
+        [FIRST_NAMES, LAST_NAMES, COMPANIES, agentHash, DATASET_SIZE.agents, officeNames],
+      ),
+    );
+
+    await step(`insert ${OFFICES} office admins`, () =>
+      client.query(
+        `INSERT INTO users (email, first_name, last_name, company, phone_number, password_hash, role,
+                            is_admin_approved, email_verified_at, created_at, updated_at, office_id)
+         SELECT format('officeadmin%s@bench.test', i), ($1::text[])[1 + (i * 31) % cardinality($1::text[])],
+                ($2::text[])[1 + (i * 211) % cardinality($2::text[])], 'Office desk', '555-000-0001',
+                $3, 'admin', true, now() - interval '${YEARS + 1} years', now() - interval '${YEARS + 1} years', now(),
+                ${officeOf('$5')}
+           FROM generate_series(0, $4::int - 1) AS i`,
+        [FIRST_NAMES, LAST_NAMES, agentHash, OFFICES, officeNames],
       ),
     );
 
@@ -336,7 +387,7 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
     await step(`insert ${DATASET_SIZE.transactions.toLocaleString('en-US')} transactions`, async () => {
       await client.query(
         `CREATE TEMP TABLE bench_agents AS
-           SELECT id, substring(email::text FROM 'agent([0-9]+)@')::int AS n FROM users WHERE role = 'user'`,
+           SELECT id, office_id, substring(email::text FROM 'agent([0-9]+)@')::int AS n FROM users WHERE role = 'user'`,
       );
       await client.query(
         `CREATE TEMP TABLE bench_cities AS
@@ -347,7 +398,7 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
       await client.query(
         `INSERT INTO transactions (user_id, street_address, city, state, zip, type, role,
                                    is_transaction_coordinator, is_title_report, is_natural_hazard_disclosure,
-                                   created_at, updated_at, deleted_at, closed_at)
+                                   created_at, updated_at, deleted_at, closed_at, office_id)
          SELECT a.id,
                 format('%s %s %s', s.number, ($1::text[])[1 + s.street], ($2::text[])[1 + s.suffix]),
                 c.city, c.state, lpad((c.zip + s.zip_offset)::text, 5, '0'),
@@ -360,7 +411,9 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
                 CASE WHEN s.deleted THEN least(s.created + interval '60 days', now()) END,
                 -- Worked on for up to OPEN_DAYS, then closed (a few stay open, stalled).
                 CASE WHEN s.created < now() - interval '${OPEN_DAYS} days' AND s.closing >= ${STALE_SHARE}
-                     THEN s.created + interval '20 days' + s.closing * interval '${OPEN_DAYS - 20} days' END
+                     THEN s.created + interval '20 days' + s.closing * interval '${OPEN_DAYS - 20} days' END,
+                -- The agent's office, as the transactions_office_of_agent trigger (off here) would copy it.
+                a.office_id
            FROM (SELECT floor($3::int * power(random(), ${SKEW}))::int AS agent,
                         1 + floor(random() * 9899)::int AS number,
                         floor(random() * cardinality($1::text[]))::int AS street,
@@ -470,7 +523,7 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
       );
       // The owner and the reviewers; the first ones decide more (like a desk with a lead).
       const { rows: deciders } = await client.query<{ id: string }>(
-        "SELECT id FROM users WHERE role = 'admin' ORDER BY is_owner DESC, email",
+        "SELECT id FROM users WHERE role = 'admin' AND office_id IS NULL ORDER BY is_owner DESC, email",
       );
       await client.query(
         `INSERT INTO form_versions (form_id, number, file_key, size, content_type, uploaded_by, uploaded_at,
@@ -611,7 +664,9 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
               (SELECT coalesce(sum(queue_count), 0) FROM transactions
                 WHERE queue_count > 0 AND closed_at IS NULL AND deleted_at IS NULL)::int AS "queueEntries",
               (SELECT jsonb_object_agg(state, n) FROM (SELECT compliance_state::text AS state, count(*)::int AS n
-                 FROM transactions WHERE deleted_at IS NULL GROUP BY 1) AS s) AS states`,
+                 FROM transactions WHERE deleted_at IS NULL GROUP BY 1) AS s) AS states,
+              (SELECT count(*) FROM offices)::int AS offices,
+              (SELECT count(*) FROM users WHERE role = 'admin' AND office_id IS NOT NULL)::int AS "officeAdmins"`,
     );
     const counted = rows[0];
     if (!counted) throw new Error('counting the dataset returned nothing');
@@ -623,6 +678,12 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
     );
     if (queued[0]?.n !== counted.queueEntries)
       throw new Error(`queue_count sums to ${counted.queueEntries} but ${queued[0]?.n} items are queued`);
+    // Every transaction is in its agent's office, as the triggers keep it.
+    const { rows: astray } = await client.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM transactions t JOIN users u ON u.id = t.user_id
+        WHERE t.office_id IS DISTINCT FROM u.office_id`,
+    );
+    if (astray[0]?.n !== 0) throw new Error(`${astray[0]?.n} transactions are not in their agent's office`);
     return counted;
   });
   if (counts.transactions !== DATASET_SIZE.transactions || counts.agents !== DATASET_SIZE.agents) {

@@ -57,8 +57,11 @@ export async function explainPrepared(
   try {
     for (let i = 0; i < 6; i++)
       await client.query({ name, text: statement.text, values: [...statement.values] });
+    // A Date as pg sends it (ISO 8601): String() would give a text PostgreSQL cannot read.
     const literals = statement.values.map((value) =>
-      typeof value === 'number' ? String(value) : client.escapeLiteral(String(value)),
+      typeof value === 'number'
+        ? String(value)
+        : client.escapeLiteral(value instanceof Date ? value.toISOString() : String(value)),
     );
     const { rows } = await client.query<{ 'QUERY PLAN': string }>(
       `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE ${client.escapeIdentifier(name)}(${literals.join(', ')})`,

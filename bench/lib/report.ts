@@ -17,7 +17,8 @@ export function datasetLine(info: DatasetInfo): string {
   return (
     `Dataset (bench/lib/dataset.ts, ${made}, on ${info.server}): ${thousands(c.agents)} agents, ` +
     `${thousands(c.transactions)} transactions (${thousands(c.deletedTransactions)} soft-deleted), ` +
-    `${thousands(c.forms)} checklist forms. Generation, set-based SQL only: ${steps}.`
+    `${thousands(c.forms)} checklist forms${c.offices ? `, ${thousands(c.offices)} offices` : ''}. ` +
+    `Generation, set-based SQL only: ${steps}.`
   );
 }
 
