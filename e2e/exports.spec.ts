@@ -16,7 +16,7 @@ const TRANSACTIONS_HEADER =
   'waived,awaiting_review,rejected,missing,agent_id,agent_name,agent_email,created_at,closed_at';
 const QUEUE_HEADER =
   'transaction_id,street_address,city,state,zip,type,role,item_id,item,kind,version,waiver_reason,' +
-  'agent_id,agent_name,agent_email,submitted_at,waiting_seconds';
+  'agent_id,agent_name,agent_email,submitted_at,waiting_seconds,office,overdue';
 
 /** Clicks the page's Export CSV button and answers the downloaded file's name and records. */
 async function exported(page: Page) {
