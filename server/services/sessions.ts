@@ -26,6 +26,7 @@ type SessionRow = {
   is_admin_approved: boolean;
   token_version: number;
   office_id: string | null;
+  /** The active agents it coordinates for: a deactivated agent's files go back to the admins. */
   coordinates_for: string[];
 };
 
@@ -34,8 +35,9 @@ export async function sessionUser(ctx: ServiceContext, { id }: { id: string }): 
   const [row] = await sqlRows<SessionRow>(
     ctx.db,
     Prisma.sql`SELECT id, role::text AS role, is_owner, is_admin_approved, token_version, office_id,
-                      ARRAY(SELECT agent_id::text FROM coordinations WHERE coordinator_id = users.id
-                             ORDER BY agent_id) AS coordinates_for
+                      ARRAY(SELECT c.agent_id::text FROM coordinations c JOIN users a ON a.id = c.agent_id
+                             WHERE c.coordinator_id = users.id AND a.is_admin_approved
+                             ORDER BY c.agent_id) AS coordinates_for
                  FROM users WHERE id = ${id}::uuid`,
     { prepared: true },
   );

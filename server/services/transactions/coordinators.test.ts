@@ -153,6 +153,38 @@ describe('a coordinator opens transactions for its agents', () => {
   });
 });
 
+describe('a deactivated agent', () => {
+  it('is no longer coordinated: its files go back to the admins, and it comes back when reactivated', async () => {
+    const dana = await createUser(database.db, { firstName: 'Dana', lastName: 'Departing' });
+    const tess = await createUser(database.db, { firstName: 'Tess', lastName: 'Coordinator' });
+    await database.db.coordination.create({ data: { coordinatorId: tess.id, agentId: dana.id } });
+    const deal = await ok<Transaction>(201, 'POST', '/api/transactions', tess, newDeal({ agentId: dana.id }));
+    await ok(200, 'GET', `/api/transactions/individual/${deal._id}/${dana.id}`, tess);
+
+    await database.db.user.update({ where: { id: dana.id }, data: { isAdminApproved: false } });
+    await refused(
+      404,
+      apiMessages.notFound,
+      'GET',
+      `/api/transactions/individual/${deal._id}/${tess.id}`,
+      tess,
+    );
+    await refused(
+      403,
+      apiMessages.forbidden,
+      'POST',
+      '/api/transactions',
+      tess,
+      newDeal({ agentId: dana.id }),
+    );
+    const listed = await ok<{ totalTransactions: number }>(200, 'GET', `/api/transactions/${tess.id}`, tess);
+    expect(listed.totalTransactions).toBe(0);
+
+    await database.db.user.update({ where: { id: dana.id }, data: { isAdminApproved: true } });
+    await ok(200, 'GET', `/api/transactions/individual/${deal._id}/${tess.id}`, tess);
+  });
+});
+
 describe("a coordinator works on its agent's file, and on no one else's", () => {
   it('reads and updates it through its own paths and the agent’s; another agent’s is 404', async () => {
     const id = aliceDeal._id;
