@@ -153,6 +153,10 @@ async function attempt(ctx: ServiceContext, row: Claimed): Promise<Outcome> {
 async function finish(tx: Tx, deps: AppDeps, row: Claimed, outcome: Outcome): Promise<void> {
   const now = deps.clock.now();
   if (row.transaction_id) await lockOrder(tx, row.endpoint_id, row.transaction_id);
+  // The endpoint's row before its delivery's, in the order deleting an endpoint takes them (the
+  // endpoint, then its deliveries by cascade): the other order deadlocked a delete made while an
+  // attempt was being recorded. A deleted endpoint leaves no delivery to update below.
+  await tx.$queryRaw`SELECT 1 FROM webhook_endpoints WHERE id = ${row.endpoint_id}::uuid FOR NO KEY UPDATE`;
   const attempts = outcome.final ? row.attempts : row.attempts + 1;
   const delay = WEBHOOK_RETRY_DELAYS_MS[attempts - 1];
   const retry = !outcome.ok && !outcome.final && delay !== undefined;
