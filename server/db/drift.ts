@@ -50,6 +50,10 @@ export const RAW_ONLY_INDEXES: Record<string, string> = {
   form_versions_agent_decisions_idx: 'btree(agent_id, decided_at) WHERE (decided_at IS NOT NULL)',
   form_versions_agent_rejections_idx:
     "btree(agent_id, decided_at) WHERE ((decision_status = 'rejected'::form_status) AND (decided_at IS NOT NULL))",
+  // The dashboard's turnaround counts by office, from the index alone (migration
+  // 20261203130000_dashboard_office_indexes).
+  review_agent_turnarounds_agent_day_idx: 'btree(agent_id, day)',
+  review_agent_turnarounds_day_idx: 'btree(day)',
   transactions_search_idx:
     "gin(user_id, ((((((street_address || '\u001f'::text) || city) || '\u001f'::text) || state) || '\u001f'::text) || zip) gin_trgm_ops)",
 };

@@ -20,10 +20,12 @@ type OfficeProbe = { office: string; bucket: number; offset: number };
 
 /** Decisions per office and turnaround bucket, over the offices settled (`office`; null: all). */
 export function officeBucketsSql(range: DayRange, office: string | null): Prisma.Sql {
-  // One office: its agents' rows by the primary key (agent, day), as bucketCountsSql reads them.
-  // Left to the join alone, the planner read every office's rows of the range (a parallel
-  // sequential scan of review_agent_turnarounds: 370 ms against about 200 on the benchmark's
-  // 1,000,000 transactions, an office of 51 agents, 365 days).
+  // One office: its agents' rows by (agent, day), as bucketCountsSql reads them. Left to the join
+  // alone, the planner read every office's rows of the range (a parallel sequential scan of
+  // review_agent_turnarounds: 370 ms against about 200 on the benchmark's 1,000,000
+  // transactions, an office of 51 agents, 365 days). Both reads are index-only (migration
+  // 20261203130000): one office's rows by review_agent_turnarounds_agent_day_idx, every office's
+  // by review_agent_turnarounds_day_idx, never the table's scattered pages.
   const offices =
     office === null
       ? Prisma.sql`u.office_id IS NOT NULL`

@@ -20,8 +20,9 @@ import type { DayRange } from './range';
  * Both steps read one snapshot, so a decision made between them cannot shift a rank.
  *
  * An office's turnaround (`office`, settled by services/reach.ts officeOfLists) is that of the
- * decisions on the files of the agents now in it: step 1 sums review_agent_turnarounds over them,
- * step 2 reads form_versions_agent_turnaround_idx (migration 20261203100000).
+ * decisions on the files of the agents now in it: step 1 sums review_agent_turnarounds over them
+ * from review_agent_turnarounds_agent_day_idx alone (migration 20261203130000), step 2 reads
+ * form_versions_agent_turnaround_idx (migration 20261203100000).
  */
 
 /** No reviewer recorded (the admin was deleted since): counted in the totals only. */
