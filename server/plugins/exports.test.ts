@@ -438,11 +438,13 @@ describe('streaming', () => {
   let baseUrl: string;
   let server: FastifyInstance;
 
+  // Each export is about 14 MB: more than loopback's socket buffers take (they grow to a few MB
+  // each way), so a client that stops reading holds its export running.
   beforeAll(async () => {
     const agent = await createUser(database.db, { firstName: 'Bulk', lastName: 'Loader' });
     await database.db.$executeRaw`
       INSERT INTO transactions (user_id, street_address, city, state, zip, type, role, created_at)
-      SELECT ${agent.id}::uuid, n || ' Bulk Road, a long enough street name to fill the buffers', 'Bulkville',
+      SELECT ${agent.id}::uuid, n || ' Bulk Road, ' || repeat('a street name long enough to fill the buffers ', 12), 'Bulkville',
              'TX', '75001', 'Purchase', 'Buyer', timestamptz '2025-01-01' + n * interval '1 minute'
         FROM generate_series(1, ${BIG}) AS n`;
     server = buildTestApp(testDeps(database.db, { clock }));
