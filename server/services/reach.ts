@@ -64,24 +64,6 @@ export const usersOfOfficeSql = (office: string | null): Prisma.Sql =>
  */
 export const usersOfOfficeNamedSql = (office: Prisma.Sql): Prisma.Sql => Prisma.sql`u.office_id = ${office}`;
 
-/** The same rule for Prisma's `where` on transactions. */
-export function adminTransactionsWhere(
-  caller: Caller,
-  requested?: string | null,
-): Prisma.TransactionWhereInput {
-  const office = officeOfLists(caller, requested);
-  return office === null ? {} : { officeId: office };
-}
-
-/** The transactions (`t`) a caller reaches, admins and agents alike. */
-export function reachedTransactionsSql(caller: Caller, requested?: string | null): Prisma.Sql {
-  if (caller.role === 'admin') return adminTransactionsSql(caller, requested);
-  const agents = agentsOf(caller);
-  return agents.length === 1
-    ? Prisma.sql`t.user_id = ${caller.id}::uuid`
-    : Prisma.sql`t.user_id = ANY (${agents}::uuid[])`;
-}
-
 /**
  * Notices to the admins (admin_notices `a`) a user `u` reads, by the office `u` has now: the
  * owner and admins without an office read every notice; a user with an office reads only the
@@ -105,16 +87,6 @@ export const noticeReachesUserSql = Prisma.sql`(${readsEveryOfficeSql} OR ${read
  */
 export const noticesOfficeOf = (caller: Caller): string | null => officeOfLists(caller);
 
-/** The same rule for Prisma's `where` on transactions. */
-export function reachedTransactionsWhere(
-  caller: Caller,
-  requested?: string | null,
-): Prisma.TransactionWhereInput {
-  if (caller.role === 'admin') return adminTransactionsWhere(caller, requested);
-  const agents = agentsOf(caller);
-  return agents.length === 1 ? { userId: caller.id } : { userId: { in: agents } };
-}
-
 /**
  * Whether a transaction of `agentId` belongs under a path naming `userId`
  * (/api/transactions/individual/{id}/{userId}): that user's own transactions, and on the caller's
@@ -137,11 +109,6 @@ export function reachesTransaction(
 export function reachedUsersWhere(caller: Caller, requested?: string | null): Prisma.UserWhereInput {
   const office = officeOfLists(caller, requested);
   return office === null ? {} : { officeId: office };
-}
-
-/** The same rule for hand-written SQL on users `u`. */
-export function reachedUsersSql(caller: Caller, requested?: string | null): Prisma.Sql {
-  return usersOfOfficeSql(officeOfLists(caller, requested));
 }
 
 /** Whether an admin reaches a user (an office admin: one of its office). */
