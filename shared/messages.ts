@@ -174,6 +174,9 @@ export const complianceMessages = {
   noWaiverRequested: 'No waiver is requested for this document',
   duplicateItems: 'Each document may appear once in a bulk review',
   documentInBothLists: (name: string) => `"${name}" cannot be both required and optional`,
+  conditionalDocumentTwice: (name: string) =>
+    `"${name}" is already on this template: a conditional document is on no other list`,
+  closedFacts: 'This transaction is closed: reopen it to change its facts',
 } as const;
 
 /** Document intake. The ones docs/API.md quotes are part of the API: change them there too. */

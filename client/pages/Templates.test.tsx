@@ -34,6 +34,7 @@ const lease: Template = {
   forms: ['Lease Agreement', 'Agency Disclosure'],
   optionalForms: [],
   keyDateKinds: [],
+  conditionalForms: [],
 };
 const listing: Template = {
   _id: 'a0000000-0000-4000-8000-000000000002',
@@ -42,6 +43,7 @@ const listing: Template = {
   forms: ['Listing Agreement', 'Seller Disclosure', 'Lead Paint Disclosure', 'Title Report', 'Wire Advisory'],
   optionalForms: [],
   keyDateKinds: [],
+  conditionalForms: [],
 };
 
 const listAnswer = (data: Template[], totalItems = data.length) => ({
@@ -265,7 +267,14 @@ describe('Templates page', () => {
     await user.click(dialog.getByRole('button', { name: 'Submit' }));
     await waitFor(() =>
       expect(stub.callsTo('templates.create')).toEqual([
-        { type: 'Listing', role: 'Buyer', forms: ['Offer'], optionalForms: [], keyDateKinds: [] },
+        {
+          type: 'Listing',
+          role: 'Buyer',
+          forms: ['Offer'],
+          optionalForms: [],
+          keyDateKinds: [],
+          conditionalForms: [],
+        },
       ]),
     );
   });

@@ -88,6 +88,7 @@ export function checklistForm(n: number, overrides: Partial<TransactionForm> = {
     fileName: null,
     status: 'pending',
     required: true,
+    requiredBecause: null,
     submittedAt: null,
     version: 0,
     pages: null,
@@ -106,6 +107,7 @@ export function transaction(overrides: Partial<Transaction> = {}): Transaction {
     city: 'Santa Monica',
     state: 'CA',
     zip: '90401',
+    facts: { salePriceCents: null, yearBuilt: null, financing: null, propertyType: null, hoa: null },
     forms: [
       checklistForm(1, {
         label: 'Purchase Agreement',

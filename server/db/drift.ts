@@ -27,6 +27,9 @@ export const RAW_ONLY_INDEXES: Record<string, string> = {
     'btree(user_id, type, queue_count) WHERE ((queue_count > 0) AND (closed_at IS NULL) AND (deleted_at IS NULL))',
   // Counts the admin list by state (migration 20261126190000_transactions_state_count_idx).
   transactions_state_count_idx: 'btree(compliance_state) WHERE (deleted_at IS NULL)',
+  // A template's open transactions, for the job that copies its rules to them.
+  transactions_open_template_idx:
+    'btree(template_id, id) WHERE ((closed_at IS NULL) AND (deleted_at IS NULL))',
   // Reminders still to send (migration 20261127090000_jobs_mail_key_dates).
   reminders_due_idx: 'btree(due_at) WHERE (sent_at IS NULL)',
   // The broker dashboard's covering indexes (migration 20261129090000_broker_dashboard); like

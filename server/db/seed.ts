@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { NO_ROLE } from '../../shared/constants';
+import type { ConditionalForm } from '../../shared/schemas/facts';
 import type { AppConfig } from '../config';
 import { hashPassword, passwordCostFor } from '../security/passwords';
 import type { Db } from './client';
@@ -12,12 +13,28 @@ import type { Db } from './client';
  * admin deleted on purpose. Several instances starting together serialise on an advisory lock.
  */
 
+/** Documents the law asks for only with some properties and deals. */
+const LEAD_PAINT = {
+  label: 'Lead-Based Paint Disclosure',
+  when: [{ fact: 'yearBuilt', op: 'lt', value: 1978 }],
+} as const satisfies ConditionalForm;
+const HOA_DOCUMENTS = {
+  label: 'HOA Documents',
+  when: [{ fact: 'hoa', op: 'eq', value: true }],
+} as const satisfies ConditionalForm;
+const FHA_CLAUSE = {
+  label: 'FHA Amendatory Clause',
+  when: [{ fact: 'financing', op: 'eq', value: 'fha' }],
+} as const satisfies ConditionalForm;
+
 export const DEFAULT_TEMPLATES: ReadonlyArray<{
   type: string;
   role: string;
   documents: string[];
   /** Worth collecting, never holding a file back. */
   optionalDocuments: string[];
+  /** Required only while the transaction's facts meet their conditions. */
+  conditionalDocuments: ConditionalForm[];
 }> = [
   {
     type: 'Listing',
@@ -26,13 +43,13 @@ export const DEFAULT_TEMPLATES: ReadonlyArray<{
       'Residential Listing Agreement',
       'Agency Disclosure',
       'Seller Property Disclosure Statement',
-      'Lead-Based Paint Disclosure',
       'Natural Hazard Disclosure',
       'Preliminary Title Report',
       'MLS Input Sheet',
       'Wire Fraud Advisory',
     ],
     optionalDocuments: ['Home Warranty Application', 'Staging Agreement', 'Open House Sign-In Sheets'],
+    conditionalDocuments: [LEAD_PAINT, HOA_DOCUMENTS, FHA_CLAUSE],
   },
   {
     type: 'Purchase',
@@ -53,6 +70,7 @@ export const DEFAULT_TEMPLATES: ReadonlyArray<{
       'Home Warranty Application',
       'Final Walk-Through Verification',
     ],
+    conditionalDocuments: [LEAD_PAINT, HOA_DOCUMENTS, FHA_CLAUSE],
   },
   {
     type: 'Lease',
@@ -60,11 +78,11 @@ export const DEFAULT_TEMPLATES: ReadonlyArray<{
     documents: [
       'Exclusive Leasing Agreement',
       'Residential Lease Agreement',
-      'Lead-Based Paint Disclosure',
       'Move-In Inspection Checklist',
       'Security Deposit Receipt',
     ],
     optionalDocuments: ['Pet Addendum', 'Rental Property Photos'],
+    conditionalDocuments: [LEAD_PAINT],
   },
   {
     type: 'Lease',
@@ -77,12 +95,14 @@ export const DEFAULT_TEMPLATES: ReadonlyArray<{
       "Renter's Insurance Certificate",
     ],
     optionalDocuments: ['Co-Signer Agreement', 'Move-In Inspection Checklist'],
+    conditionalDocuments: [],
   },
   {
     type: 'Referral',
     role: NO_ROLE,
     documents: ['Referral Agreement', 'W-9 Form', 'Referral Fee Invoice'],
     optionalDocuments: ['Client Introduction Letter'],
+    conditionalDocuments: [],
   },
 ];
 
@@ -141,7 +161,9 @@ export async function seed(
       });
     }
     if ((await tx.transactionTemplate.count()) === 0) {
-      await tx.transactionTemplate.createMany({ data: DEFAULT_TEMPLATES.map((t) => ({ ...t })) });
+      await tx.transactionTemplate.createMany({
+        data: DEFAULT_TEMPLATES.map((t) => ({ ...t, conditionalDocuments: t.conditionalDocuments })),
+      });
     }
     log.info(
       `Created the owner admin ${config.adminEmail} and ${DEFAULT_TEMPLATES.length} checklist templates`,

@@ -5,6 +5,7 @@ import { sweepDigests } from '../services/digests';
 import { pruneIdempotencyKeys } from '../services/idempotency';
 import { deliverMail, pruneSentMail } from '../services/mail';
 import { sweepReminders } from '../services/reminders';
+import { applyTemplateRules } from '../services/template-rules';
 import { deliverWebhook } from '../services/webhooks/deliver';
 import { pruneWebhookDeliveries } from '../services/webhooks/retention';
 
@@ -40,6 +41,11 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   [JOB_KINDS.pruneWebhooks]: (ctx) => pruneWebhookDeliveries(ctx),
   [JOB_KINDS.deliverWebhook]: (ctx, payload) =>
     deliverWebhook(ctx, { deliveryId: idOf(payload, 'deliveryId', JOB_KINDS.deliverWebhook) }),
+  [JOB_KINDS.applyTemplateRules]: (ctx, payload) =>
+    applyTemplateRules(ctx, {
+      templateId: idOf(payload, 'templateId', JOB_KINDS.applyTemplateRules),
+      actorId: idOf(payload, 'actorId', JOB_KINDS.applyTemplateRules),
+    }),
 };
 
 /** The context of one job run. */

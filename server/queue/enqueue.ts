@@ -17,6 +17,7 @@ export const JOB_KINDS = {
   pruneIdempotencyKeys: 'idempotency:prune',
   deliverWebhook: 'webhooks:deliver',
   pruneWebhooks: 'webhooks:prune',
+  applyTemplateRules: 'templates:apply-rules',
 } as const;
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
 

@@ -577,6 +577,7 @@ describe('templates', () => {
           forms: ['Listing Agreement', 'Disclosure', 'Inspection'],
           optionalForms: [],
           keyDateKinds: [],
+          conditionalForms: [],
         },
       ]),
     );
@@ -609,7 +610,7 @@ describe('templates', () => {
     const created = await call('POST', '/api/admin/forms/transactions/insert', owner, body);
     expect(created.statusCode).toBe(201);
     const id = created.json()._id;
-    expect(created.json()).toEqual({ _id: id, ...body });
+    expect(created.json()).toEqual({ _id: id, conditionalForms: [], ...body });
     expect((await call('POST', '/api/admin/forms/transactions/insert', owner, body)).statusCode).toBe(409);
     const invalid = await call('POST', '/api/admin/forms/transactions/insert', owner, {
       type: '',

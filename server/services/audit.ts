@@ -8,7 +8,12 @@ import { actsFor } from './reach';
  * event, and a rolled-back change leaves none.
  */
 
-type AuditWriter = { auditEvent: { create(args: { data: Prisma.AuditEventUncheckedCreateInput }): unknown } };
+type AuditWriter = {
+  auditEvent: {
+    create(args: { data: Prisma.AuditEventUncheckedCreateInput }): unknown;
+    createMany(args: { data: Prisma.AuditEventCreateManyInput[] }): unknown;
+  };
+};
 
 export type AuditEntry = {
   actorId: string | null;
@@ -53,18 +58,25 @@ export function actorOf(
   return { actorId: caller.id, apiKeyId: caller.apiKey?.id ?? null, onBehalfOf };
 }
 
+function rowOf(entry: AuditEntry) {
+  return {
+    actorId: entry.actorId,
+    apiKeyId: entry.apiKeyId ?? null,
+    onBehalfOf: entry.onBehalfOf ?? null,
+    action: entry.action,
+    entity: entry.entity,
+    entityId: entry.entityId,
+    transactionId: entry.transactionId ?? null,
+    before: snapshot(entry.before),
+    after: snapshot(entry.after),
+  };
+}
+
 export async function recordAudit(tx: AuditWriter, entry: AuditEntry): Promise<void> {
-  await tx.auditEvent.create({
-    data: {
-      actorId: entry.actorId,
-      apiKeyId: entry.apiKeyId ?? null,
-      onBehalfOf: entry.onBehalfOf ?? null,
-      action: entry.action,
-      entity: entry.entity,
-      entityId: entry.entityId,
-      transactionId: entry.transactionId ?? null,
-      before: snapshot(entry.before),
-      after: snapshot(entry.after),
-    },
-  });
+  await tx.auditEvent.create({ data: rowOf(entry) });
+}
+
+/** Many events in one statement: a change that reaches a batch of transactions records each. */
+export async function recordAudits(tx: AuditWriter, entries: readonly AuditEntry[]): Promise<void> {
+  if (entries.length > 0) await tx.auditEvent.createMany({ data: entries.map(rowOf) });
 }

@@ -53,6 +53,7 @@ describe('brokerage-wide settings', () => {
             forms: ['A'],
             optionalForms: [],
             keyDateKinds: [],
+            conditionalForms: [],
           }),
       ],
       [

@@ -12,6 +12,8 @@ import { recordAudit } from './audit';
 import type { CallerContext } from './context';
 import { escapeLike, pageCount } from './paging';
 import { assertBrokerageWide } from './reach';
+import { enqueueTemplateRules } from './template-rules';
+import { rulesOf } from './transactions/checklist';
 
 /** Checklist templates: one list of documents per (type, role); role '-' means none. */
 
@@ -22,6 +24,7 @@ const templateSelect = {
   documents: true,
   optionalDocuments: true,
   keyDateKinds: true,
+  conditionalDocuments: true,
 } as const satisfies Prisma.TransactionTemplateSelect;
 type TemplateRow = Prisma.TransactionTemplateGetPayload<{ select: typeof templateSelect }>;
 
@@ -33,6 +36,7 @@ export function toTemplate(row: TemplateRow): Template {
     forms: row.documents,
     optionalForms: row.optionalDocuments,
     keyDateKinds: row.keyDateKinds,
+    conditionalForms: rulesOf(row.conditionalDocuments),
   };
 }
 
@@ -78,7 +82,9 @@ export async function searchTemplates(
     SELECT t.id::text AS id FROM transaction_templates t
     WHERE t.type ILIKE ${pattern} OR t.role ILIKE ${pattern}
        OR EXISTS (SELECT 1 FROM unnest(t.documents || t.optional_documents) AS d(name)
-                   WHERE d.name ILIKE ${pattern})`;
+                   WHERE d.name ILIKE ${pattern})
+       OR EXISTS (SELECT 1 FROM jsonb_array_elements(t.conditional_documents) AS c(rule)
+                   WHERE c.rule->>'label' ILIKE ${pattern})`;
   const ids = matches.map((m) => m.id);
   const rows = await db.transactionTemplate.findMany({
     where: { id: { in: ids } },
@@ -131,6 +137,7 @@ export async function createTemplate(ctx: CallerContext, given: TemplateInput): 
         documents: input.forms,
         optionalDocuments: input.optionalForms,
         keyDateKinds: input.keyDateKinds,
+        conditionalDocuments: input.conditionalForms,
       },
       select: templateSelect,
     });
@@ -160,7 +167,15 @@ export async function updateTemplate(
     given.optionalForms ?? before.optionalDocuments.filter((name) => !required.has(name.toLowerCase()));
   // Left out, the key date kinds stay as they are too.
   const keyDateKinds = given.keyDateKinds ?? before.keyDateKinds;
-  const input = { ...given, optionalForms, keyDateKinds, type: await canonicalType(ctx, given.type, id) };
+  // And the conditional ones.
+  const conditionalForms = given.conditionalForms ?? rulesOf(before.conditionalDocuments);
+  const input = {
+    ...given,
+    optionalForms,
+    keyDateKinds,
+    conditionalForms,
+    type: await canonicalType(ctx, given.type, id),
+  };
   const clash = await db.transactionTemplate.findUnique({
     where: { type_role: { type: input.type, role: input.role } },
     select: { id: true },
@@ -175,6 +190,7 @@ export async function updateTemplate(
         documents: input.forms,
         optionalDocuments: input.optionalForms,
         keyDateKinds: input.keyDateKinds,
+        conditionalDocuments: input.conditionalForms,
       },
       select: templateSelect,
     });
@@ -186,11 +202,14 @@ export async function updateTemplate(
       before: toTemplate(before),
       after: toTemplate(row),
     });
+    // Open transactions of this template take its new rules, in batches, after this commits.
+    if (JSON.stringify(before.conditionalDocuments) !== JSON.stringify(row.conditionalDocuments))
+      await enqueueTemplateRules(tx, { templateId: id, actorId });
     return toTemplate(row);
   });
 }
 
-/** Existing transactions keep their checklists: they were copied at creation. */
+/** Existing transactions keep their checklists and rules: they were copied at creation. */
 export async function deleteTemplate(ctx: CallerContext, { id }: { id: string }) {
   assertBrokerageWide(ctx.user);
   const { db } = ctx;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { complianceMessages, validation } from '../messages';
 import { idSchema, pagingInput } from './common';
+import { conditionalFormAnswer, conditionalForms } from './facts';
 import { KEY_DATE_KINDS } from './key-dates';
 
 /** The key dates a template may start its transactions with: every kind but `custom`. */
@@ -47,18 +48,42 @@ const templateFields = z.object({
     .max(TEMPLATE_KEY_DATE_KINDS.length)
     .refine((kinds) => new Set(kinds).size === kinds.length, { error: 'Each key date kind may appear once' })
     .default([]),
+  /**
+   * Documents the checklist asks for only while the transaction's facts meet every condition of
+   * their `when`; none by default.
+   */
+  conditionalForms: conditionalForms.default([]),
 });
 
-/** A document is either required or optional, never both (its item would be made twice). */
-function eachDocumentOnce(input: { forms: string[]; optionalForms: string[] }, ctx: z.RefinementCtx) {
-  const required = new Set(input.forms.map((name) => name.toLowerCase()));
+type DocumentLists = {
+  forms: string[];
+  optionalForms: string[];
+  conditionalForms: Array<{ label: string }>;
+};
+
+/**
+ * A document is on one list only, once: required, optional or conditional (its item would be made
+ * twice, or a rule would govern a plain item).
+ */
+function eachDocumentOnce(input: DocumentLists, ctx: z.RefinementCtx) {
+  const seen = new Set(input.forms.map((name) => name.toLowerCase()));
   input.optionalForms.forEach((name, index) => {
-    if (required.has(name.toLowerCase()))
+    if (seen.has(name.toLowerCase()))
       ctx.addIssue({
         code: 'custom',
         message: complianceMessages.documentInBothLists(name),
         path: ['optionalForms', index],
       });
+  });
+  for (const name of input.optionalForms) seen.add(name.toLowerCase());
+  input.conditionalForms.forEach(({ label }, index) => {
+    if (seen.has(label.toLowerCase()))
+      ctx.addIssue({
+        code: 'custom',
+        message: complianceMessages.conditionalDocumentTwice(label),
+        path: ['conditionalForms', index, 'label'],
+      });
+    seen.add(label.toLowerCase());
   });
 }
 
@@ -74,8 +99,18 @@ export const templateUpdateInput = templateFields
     id: idSchema,
     optionalForms: templateFields.shape.optionalForms.unwrap().optional(),
     keyDateKinds: templateFields.shape.keyDateKinds.unwrap().optional(),
+    conditionalForms: templateFields.shape.conditionalForms.unwrap().optional(),
   })
-  .superRefine((input, ctx) => eachDocumentOnce({ ...input, optionalForms: input.optionalForms ?? [] }, ctx));
+  .superRefine((input, ctx) =>
+    eachDocumentOnce(
+      {
+        ...input,
+        optionalForms: input.optionalForms ?? [],
+        conditionalForms: input.conditionalForms ?? [],
+      },
+      ctx,
+    ),
+  );
 export type TemplateUpdateInput = z.infer<typeof templateUpdateInput>;
 export const templateIdInput = z.object({ id: idSchema });
 
@@ -86,6 +121,7 @@ export const template = z.object({
   forms: z.array(z.string()),
   optionalForms: z.array(z.string()),
   keyDateKinds: z.array(z.string()),
+  conditionalForms: z.array(conditionalFormAnswer),
 });
 export type Template = z.infer<typeof template>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FORM_STATUSES, ROLES } from '../constants';
 import { complianceMessages, validation } from '../messages';
 import { idSchema, pagingInput } from './common';
+import { factsInput, transactionFacts } from './facts';
 import { intakeSuggestion, uploadWarning } from './intake';
 import { calendarDay, nextDeadline } from './key-dates';
 
@@ -38,12 +39,21 @@ export const createTransactionInput = addressFields.extend({
   agentId: idSchema.optional(),
   /** The closing date, if known: stored as the transaction's `closing` key date. */
   closingDate: calendarDay.nullish(),
+  /** What is known of the property and the deal; the checklist follows them. */
+  facts: factsInput.optional(),
 });
 export type CreateTransactionInput = z.infer<typeof createTransactionInput>;
 
 export const userTransactionInput = z.object({ id: idSchema, userId: idSchema });
 
-export const updateTransactionInput = addressFields.extend({ id: idSchema, userId: idSchema });
+/** `facts` changes only the facts it names; null clears one. */
+const factsChange = { facts: factsInput.optional() };
+
+export const updateTransactionInput = addressFields.extend({
+  id: idSchema,
+  userId: idSchema,
+  ...factsChange,
+});
 export type UpdateTransactionInput = z.infer<typeof updateTransactionInput>;
 
 export const adminUpdateTransactionInput = addressFields.extend({
@@ -51,6 +61,7 @@ export const adminUpdateTransactionInput = addressFields.extend({
   isTransactionCoordinator: z.boolean().optional(),
   isTitleReport: z.boolean().optional(),
   isNaturalHazardDisclosure: z.boolean().optional(),
+  ...factsChange,
 });
 export type AdminUpdateTransactionInput = z.infer<typeof adminUpdateTransactionInput>;
 
@@ -222,6 +233,12 @@ export const transactionForm = z.object({
   status: formStatus,
   /** Optional items never hold a file back from being compliant. */
   required: z.boolean(),
+  /**
+   * Why the item is on the checklist when a template's rule put it there: the facts that require
+   * it ("Year built 1965 is before 1978"). Null for plain items, and for an item kept (optional)
+   * with its file after its rule stopped applying.
+   */
+  requiredBecause: z.string().nullable(),
   /** When the current file was attached, or null. */
   submittedAt: z.iso.datetime().nullable(),
   /** How many files have been attached (0 before the first): the current file's version. */
@@ -282,7 +299,12 @@ const transactionFields = {
 export const transactionSummary = z.object(transactionFields);
 export type TransactionSummary = z.infer<typeof transactionSummary>;
 
-export const transaction = z.object({ ...transactionFields, forms: z.array(transactionForm) });
+export const transaction = z.object({
+  ...transactionFields,
+  /** What is known of the property and the deal: each null until set. */
+  facts: transactionFacts,
+  forms: z.array(transactionForm),
+});
 export type Transaction = z.infer<typeof transaction>;
 
 export const transactionsPage = z.object({

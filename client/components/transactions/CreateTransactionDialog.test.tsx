@@ -16,9 +16,33 @@ import {
 import type { AgentChoice } from './useCoordinatedAgents';
 
 const templates: Template[] = [
-  { _id: uuid(1), type: 'Lease', role: '-', forms: ['Lease Agreement'], optionalForms: [], keyDateKinds: [] },
-  { _id: uuid(2), type: 'Sale', role: 'Buyer', forms: ['Offer'], optionalForms: [], keyDateKinds: [] },
-  { _id: uuid(3), type: 'Sale', role: 'Seller', forms: ['Listing'], optionalForms: [], keyDateKinds: [] },
+  {
+    _id: uuid(1),
+    type: 'Lease',
+    role: '-',
+    forms: ['Lease Agreement'],
+    optionalForms: [],
+    keyDateKinds: [],
+    conditionalForms: [],
+  },
+  {
+    _id: uuid(2),
+    type: 'Sale',
+    role: 'Buyer',
+    forms: ['Offer'],
+    optionalForms: [],
+    keyDateKinds: [],
+    conditionalForms: [],
+  },
+  {
+    _id: uuid(3),
+    type: 'Sale',
+    role: 'Seller',
+    forms: ['Listing'],
+    optionalForms: [],
+    keyDateKinds: [],
+    conditionalForms: [],
+  },
 ];
 
 function renderDialog(handlers: Record<string, StubHandler> = {}, agents: AgentChoice[] = []) {
@@ -55,7 +79,15 @@ describe('type and role choices', () => {
   it('lists each type once and the distinct roles of one type', () => {
     const withDuplicate = [
       ...templates,
-      { _id: uuid(4), type: 'Sale', role: 'Buyer', forms: [], optionalForms: [], keyDateKinds: [] },
+      {
+        _id: uuid(4),
+        type: 'Sale',
+        role: 'Buyer',
+        forms: [],
+        optionalForms: [],
+        keyDateKinds: [],
+        conditionalForms: [],
+      },
     ];
     expect(typesOf(withDuplicate)).toEqual(['Lease', 'Sale']);
     expect(rolesOf(withDuplicate, 'Sale')).toEqual(['Buyer', 'Seller']);

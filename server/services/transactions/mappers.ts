@@ -15,6 +15,7 @@ import type { Prisma } from '../../db/generated/client';
 import { downloadName } from '../../storage/keys';
 import { calendarDayOf, todayIn } from '../calendar-days';
 import type { FileLinker } from '../file-links';
+import { factsSelect, toFacts } from './checklist';
 
 /** What is read of a transaction, its forms and comments, and how each becomes its answer. */
 
@@ -81,6 +82,7 @@ export const formSelect = {
   waiverReason: true,
   waiverRequestedAt: true,
   waiverDecidedAt: true,
+  requiredBecause: true,
   comments: { select: commentSelect, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
 } as const satisfies Prisma.TransactionFormSelect;
 
@@ -88,6 +90,7 @@ export const detailSelect = {
   ...summarySelect,
   userId: true,
   officeId: true,
+  ...factsSelect,
   forms: { select: formSelect, orderBy: { position: 'asc' } },
 } as const satisfies Prisma.TransactionSelect;
 
@@ -238,6 +241,7 @@ export async function toForm(linkOf: FileLinker, row: FormRow): Promise<Transact
     fileName: row.fileKey ? downloadName(row.fileKey) : null,
     status: row.status,
     required: row.required,
+    requiredBecause: row.requiredBecause,
     submittedAt: row.submittedAt?.toISOString() ?? null,
     version: row.version,
     pages: row.fileKey ? row.filePages : null,
@@ -248,7 +252,11 @@ export async function toForm(linkOf: FileLinker, row: FormRow): Promise<Transact
 }
 
 export async function toTransaction(linkOf: FileLinker, row: DetailRow, now: Date): Promise<Transaction> {
-  return { ...toSummary(row, now), forms: await Promise.all(row.forms.map((form) => toForm(linkOf, form))) };
+  return {
+    ...toSummary(row, now),
+    facts: toFacts(row),
+    forms: await Promise.all(row.forms.map((form) => toForm(linkOf, form))),
+  };
 }
 
 export const versionSelect = {

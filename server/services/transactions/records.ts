@@ -1,4 +1,5 @@
 import { apiMessages, complianceMessages, toasts } from '../../../shared/messages';
+import { NO_FACTS } from '../../../shared/schemas/facts';
 import type {
   AddressFields,
   AdminUpdateTransactionInput,
@@ -13,6 +14,8 @@ import { fileLinker } from '../file-links';
 import { addClosingDate, rescheduleTransaction } from '../key-dates';
 import { actsFor, assertActsForUser } from '../reach';
 import { closed, findVisible, lockTransactions, notFound } from './access';
+import { factsData, initialItems, mergeFacts, rulesOf } from './checklist';
+import { changeFacts, notifyChecklistChange } from './facts';
 import { type DetailRow, detailSelect, person, toPerson, toSummary, toTransaction } from './mappers';
 import { nameOf, notifyOtherSide, placeOf } from './notify';
 import { emitTransactionEvents } from './webhooks';
@@ -33,13 +36,15 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
   if (!actsFor(caller, agentId)) throw new AppError('FORBIDDEN', apiMessages.forbidden);
   const template = await ctx.db.transactionTemplate.findUnique({
     where: { type_role: { type: input.type, role: input.role } },
-    select: { documents: true, optionalDocuments: true },
+    select: { id: true, documents: true, optionalDocuments: true, conditionalDocuments: true },
   });
   if (!template) {
     throw new AppError('BAD_REQUEST', apiMessages.noTemplate, [
       { path: 'role', message: apiMessages.noTemplate },
     ]);
   }
+  const rules = rulesOf(template.conditionalDocuments);
+  const facts = mergeFacts(NO_FACTS, input.facts);
   return ctx.db.$transaction(async (tx) => {
     const created = await tx.transaction.create({
       data: {
@@ -50,14 +55,13 @@ export async function createTransaction(ctx: CallerContext, input: CreateTransac
         zip: input.zip,
         type: input.type,
         role: input.role,
-        // The checklist is copied: later template edits do not change a deal in progress. The
-        // required items first, then the optional ones.
-        forms: {
-          create: [
-            ...template.documents.map((label) => ({ label, required: true })),
-            ...template.optionalDocuments.map((label) => ({ label, required: false })),
-          ].map((item, position) => ({ ...item, position })),
-        },
+        ...factsData(facts),
+        templateId: template.id,
+        // The checklist is copied: later edits of the plain items do not change a deal in
+        // progress; changes to the rules reach open deals by a job. The required items first,
+        // then the optional ones, then those the facts call for.
+        checklistRules: rules,
+        forms: { create: initialItems(template, rules, facts) },
       },
       select: { id: true },
     });
@@ -98,7 +102,7 @@ type TransactionChanges = AddressFields &
   Partial<
     Pick<
       AdminUpdateTransactionInput,
-      'isTransactionCoordinator' | 'isTitleReport' | 'isNaturalHazardDisclosure'
+      'isTransactionCoordinator' | 'isTitleReport' | 'isNaturalHazardDisclosure' | 'facts'
     >
   >;
 
@@ -112,35 +116,46 @@ async function applyChanges(
     const locked = (await lockTransactions(tx, [before.id])).get(before.id);
     if (!locked || locked.deletedAt) throw notFound();
     if (locked.closedAt && !options.whileClosed) throw closed();
-    const row = await tx.transaction.update({ where: { id: before.id }, data, select: detailSelect });
+    const { facts: factsGiven, ...columns } = data;
+    await tx.transaction.update({ where: { id: before.id }, data: columns, select: { id: true } });
+    const facts = factsGiven ? await changeFacts(tx, locked, factsGiven) : null;
+    // Read after the checklist changed, so the answer shows its items and progress as they are now.
+    const row = await tx.transaction.findUniqueOrThrow({ where: { id: before.id }, select: detailSelect });
     await recordAudit(tx, {
       ...actorOf(ctx.user, { agentId: row.userId }),
       action: 'transaction.update',
       entity: 'Transaction',
       entityId: row.id,
       transactionId: row.id,
-      before: toSummary(before, ctx.deps.clock.now()),
-      after: toSummary(row, ctx.deps.clock.now()),
+      before: { ...toSummary(before, ctx.deps.clock.now()), ...(facts && { facts: facts.before }) },
+      after: {
+        ...toSummary(row, ctx.deps.clock.now()),
+        ...(facts && { facts: facts.after, checklist: facts.checklist }),
+      },
     });
+    await notifyChecklistChange(tx, ctx, row, facts?.checklist ?? null);
     await emitTransactionEvents(tx, ctx, ['transaction.updated'], row);
     return toTransaction(fileLinker(ctx), row, ctx.deps.clock.now());
   });
 }
 
-/** The agent's form changes the address only, and only while the file is open. */
+/** The agent's form changes the address and the facts, and only while the file is open. */
 export async function updateForUser(ctx: CallerContext, input: UpdateTransactionInput) {
   await assertActsForUser(ctx, input.userId);
   const before = await findVisible(ctx, input.id, input.userId);
-  const { streetAddress, city, state, zip } = input;
+  const { streetAddress, city, state, zip, facts } = input;
   return applyChanges(
     ctx,
     before,
-    { streetAddress, city, state, zip },
+    { streetAddress, city, state, zip, facts },
     { whileClosed: ctx.user.role === 'admin' },
   );
 }
 
-/** Admins also set the three checkboxes, closed files included (they are not the checklist). */
+/**
+ * Admins also set the three checkboxes, closed files included (they are not the checklist); facts
+ * change a closed file's checklist, so they wait for it to be reopened.
+ */
 export async function updateAny(ctx: CallerContext, input: AdminUpdateTransactionInput) {
   const before = await findVisible(ctx, input.id);
   const { id: _id, ...data } = input;

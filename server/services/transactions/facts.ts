@@ -1,0 +1,84 @@
+import { complianceMessages } from '../../../shared/messages';
+import type { FactsInput, TransactionFacts } from '../../../shared/schemas/facts';
+import type { Tx } from '../../db/client';
+import { AppError } from '../../errors';
+import type { CallerContext } from '../context';
+import { actsFor } from '../reach';
+import {
+  applyChecklists,
+  factsData,
+  factsSelect,
+  mergeFacts,
+  type PlanSummary,
+  planSummary,
+  rulesOf,
+  sameFacts,
+  toFacts,
+} from './checklist';
+import { notifyOtherSide, placeOf } from './notify';
+
+/**
+ * A change of a transaction's facts, with the checklist changes it brings, under the transaction's
+ * lock: the facts are read after the lock, so two changes naming different facts both land.
+ */
+
+export type FactsChange = {
+  before: TransactionFacts;
+  after: TransactionFacts;
+  /** Null when the facts did not change (nothing else did either). */
+  checklist: PlanSummary | null;
+};
+
+export async function changeFacts(
+  tx: Tx,
+  locked: { id: string; closedAt: Date | null },
+  change: FactsInput,
+): Promise<FactsChange> {
+  const row = await tx.transaction.findUniqueOrThrow({
+    where: { id: locked.id },
+    select: { ...factsSelect, checklistRules: true },
+  });
+  const before = toFacts(row);
+  const after = mergeFacts(before, change);
+  if (sameFacts(before, after)) return { before, after, checklist: null };
+  // A closed file's checklist is frozen: an admin reopens it first.
+  if (locked.closedAt) throw new AppError('CONFLICT', complianceMessages.closedFacts);
+  await tx.transaction.update({ where: { id: locked.id }, data: factsData(after), select: { id: true } });
+  const plans = await applyChecklists(tx, [
+    { id: locked.id, facts: after, rules: rulesOf(row.checklistRules) },
+  ]);
+  const plan = plans.get(locked.id);
+  return { before, after, checklist: plan ? planSummary(plan) : null };
+}
+
+/** What changed on the checklist, in a sentence; null when nothing did. */
+export function checklistChangeInWords(summary: PlanSummary | null): string | null {
+  if (!summary) return null;
+  const parts = [
+    summary.added.length ? `now requires ${summary.added.join(', ')}` : null,
+    summary.nowRequired.length ? `requires again ${summary.nowRequired.join(', ')}` : null,
+    summary.removed.length ? `no longer needs ${summary.removed.join(', ')}` : null,
+    summary.nowOptional.length ? `keeps as optional ${summary.nowOptional.join(', ')}` : null,
+  ].filter((part): part is string => part !== null);
+  return parts.length ? parts.join('; ') : null;
+}
+
+/** The other side hears when a fact change changed the checklist. */
+export async function notifyChecklistChange(
+  tx: Tx,
+  ctx: CallerContext,
+  transaction: { id: string; userId: string; streetAddress: string; city: string },
+  summary: PlanSummary | null,
+) {
+  const words = checklistChangeInWords(summary);
+  if (!words) return;
+  // Admins follow uploads; agents follow what the desk asks of them.
+  const event = actsFor(ctx.user, transaction.userId) ? 'documentUploaded' : 'documentReviewed';
+  await notifyOtherSide(
+    tx,
+    ctx,
+    transaction,
+    `${placeOf(transaction)}: its facts changed, the checklist ${words}`,
+    event,
+  );
+}
