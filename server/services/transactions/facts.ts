@@ -1,6 +1,7 @@
 import { complianceMessages } from '../../../shared/messages';
 import type { FactsInput, TransactionFacts } from '../../../shared/schemas/facts';
 import type { Tx } from '../../db/client';
+import type { Prisma } from '../../db/generated/client';
 import { AppError } from '../../errors';
 import type { CallerContext } from '../context';
 import { actsFor } from '../reach';
@@ -20,6 +21,7 @@ import { notifyOtherSide, placeOf } from './notify';
 /**
  * A change of a transaction's facts, with the checklist changes it brings, under the transaction's
  * lock: the facts are read after the lock, so two changes naming different facts both land.
+ * `columns`, the request's other changes, are written with the facts.
  */
 
 export type FactsChange = {
@@ -33,6 +35,7 @@ export async function changeFacts(
   tx: Tx,
   locked: { id: string; closedAt: Date | null },
   change: FactsInput,
+  columns: Prisma.TransactionUpdateInput = {},
 ): Promise<FactsChange> {
   const row = await tx.transaction.findUniqueOrThrow({
     where: { id: locked.id },
@@ -40,10 +43,17 @@ export async function changeFacts(
   });
   const before = toFacts(row);
   const after = mergeFacts(before, change);
-  if (sameFacts(before, after)) return { before, after, checklist: null };
+  const same = sameFacts(before, after);
   // A closed file's checklist is frozen: an admin reopens it first.
-  if (locked.closedAt) throw new AppError('CONFLICT', complianceMessages.closedFacts);
-  await tx.transaction.update({ where: { id: locked.id }, data: factsData(after), select: { id: true } });
+  if (!same && locked.closedAt) throw new AppError('CONFLICT', complianceMessages.closedFacts);
+  // The other columns of the change in the same UPDATE: each UPDATE of a transaction writes a new
+  // row version, and one that finds no room on its page an entry in each of its indexes too.
+  await tx.transaction.update({
+    where: { id: locked.id },
+    data: same ? columns : { ...columns, ...factsData(after) },
+    select: { id: true },
+  });
+  if (same) return { before, after, checklist: null };
   const plans = await applyChecklists(tx, [
     { id: locked.id, facts: after, rules: rulesOf(row.checklistRules) },
   ]);

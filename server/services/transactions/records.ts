@@ -117,8 +117,9 @@ async function applyChanges(
     if (!locked || locked.deletedAt) throw notFound();
     if (locked.closedAt && !options.whileClosed) throw closed();
     const { facts: factsGiven, ...columns } = data;
-    await tx.transaction.update({ where: { id: before.id }, data: columns, select: { id: true } });
-    const facts = factsGiven ? await changeFacts(tx, locked, factsGiven) : null;
+    const facts = factsGiven ? await changeFacts(tx, locked, factsGiven, columns) : null;
+    if (!facts)
+      await tx.transaction.update({ where: { id: before.id }, data: columns, select: { id: true } });
     // Read after the checklist changed, so the answer shows its items and progress as they are now.
     const row = await tx.transaction.findUniqueOrThrow({ where: { id: before.id }, select: detailSelect });
     await recordAudit(tx, {
