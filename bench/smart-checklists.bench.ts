@@ -23,7 +23,7 @@ import {
 } from './lib/smart-checklists-data';
 import { changeRules, factRows, listTimes, measurePuts } from './lib/smart-checklists-http';
 import { smartChecklistsMarkdown } from './lib/smart-checklists-report';
-import { percentile, round } from './lib/stats';
+import { median, percentile, round } from './lib/stats';
 
 /**
  * Smart checklists on the 1,000,000-transaction dataset. (1) A template's rules change and reach
@@ -200,6 +200,7 @@ function goalsOf({ change, before, during, verdict, unopened, puts, loadNote }: 
   const putP95 = percentile(puts.facts, 95);
   const baseP95 = percentile(puts.baseline, 95);
   const putMet = putP95 <= PUT_GOAL_MS;
+  const quietRounds = puts.perRound.filter((p) => p.facts <= PUT_GOAL_MS).length;
   const goals: Goal[] = [
     {
       name: `Template rules re-applied to its ${thousands(OPEN_ROWS)} open transactions`,
@@ -246,7 +247,17 @@ function goalsOf({ change, before, during, verdict, unopened, puts, loadNote }: 
       measured: `p95 ${ms(putP95)} ms, ${round(putP95 / baseP95, 2)}x the PUT without facts (${thousands(puts.facts.length)} requests each)`,
       met: putMet,
       figures: [{ value: putP95, threshold: PUT_GOAL_MS, unit: 'ms', better: 'lower' }],
-      ...(putMet ? {} : { gap: `see the section (${loadNote}).` }),
+      ...(putMet
+        ? {}
+        : {
+            gap:
+              `the fact change adds 7 statements to the PUT (the facts read, the items read, the item inserted or ` +
+              `deleted with its progress refresh, the agent's coordinators, the notification, the recipients' ` +
+              `deliveries, the mail with its job): ` +
+              `p50 ${ms(median(puts.facts))} against ${ms(median(puts.baseline))} ms. Its p95 follows the machine: ` +
+              `${quietRounds} of ${puts.perRound.length} rounds within ${PUT_GOAL_MS} ms, and the PUT without facts ` +
+              `at p95 ${ms(baseP95)} ms (${loadNote}).`,
+          }),
     },
   ];
   return goals;
