@@ -1,4 +1,5 @@
 import type { Tx } from '../db/client';
+import { Prisma } from '../db/generated/client';
 import { enqueueJobs, JOB_KINDS } from '../queue/enqueue';
 import { recordAudits } from './audit';
 import type { ServiceContext } from './context';
@@ -30,6 +31,20 @@ export async function enqueueTemplateRules(tx: Tx, payload: { templateId: string
 
 type OpenRow = FactsRow & { id: string };
 
+/**
+ * The template's next batch of open transactions after `after`, locked. Ordered by the uuid
+ * column itself: `ORDER BY id` would name the text `id` of the select list, which no index
+ * holds, so each batch would read and sort every open transaction of the template left.
+ */
+export const openBatchSql = (templateId: string, after: string) => Prisma.sql`
+  SELECT t.id::text AS id, t.sale_price_cents AS "salePriceCents", t.year_built AS "yearBuilt",
+         t.financing, t.property_type AS "propertyType", t.hoa
+    FROM transactions t
+   WHERE t.template_id = ${templateId}::uuid AND t.closed_at IS NULL AND t.deleted_at IS NULL
+     AND t.id > ${after}::uuid
+   ORDER BY t.id LIMIT ${TEMPLATE_RULES_BATCH}
+     FOR UPDATE`;
+
 export async function applyTemplateRules(
   ctx: ServiceContext,
   { templateId, actorId }: { templateId: string; actorId: string | null },
@@ -47,14 +62,7 @@ export async function applyTemplateRules(
   for (;;) {
     ctx.signal?.throwIfAborted();
     const batch = await ctx.db.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<OpenRow[]>`
-        SELECT id::text AS id, sale_price_cents AS "salePriceCents", year_built AS "yearBuilt",
-               financing, property_type AS "propertyType", hoa
-          FROM transactions
-         WHERE template_id = ${templateId}::uuid AND closed_at IS NULL AND deleted_at IS NULL
-           AND id > ${after}::uuid
-         ORDER BY id LIMIT ${TEMPLATE_RULES_BATCH}
-           FOR UPDATE`;
+      const rows = await tx.$queryRaw<OpenRow[]>(openBatchSql(templateId, after));
       if (rows.length === 0) return null;
       const stale = await tx.$queryRaw<Array<{ id: string }>>`
         UPDATE transactions SET checklist_rules = ${rulesJson}::jsonb
