@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
-import { TEMPLATE_RULES_BATCH } from '../server/services/template-rules';
+import { openBatchSql, TEMPLATE_RULES_BATCH } from '../server/services/template-rules';
 import { buildServerBundle, startBuiltServer, stopBuiltServer } from '../server/test/built-server';
 import { signIn } from '../server/test/rest-client';
 import { PAGE_SIZE } from '../shared/constants';
@@ -21,7 +21,7 @@ import {
   verifyOpen,
   withClient,
 } from './lib/smart-checklists-data';
-import { changeRules, factRows, listTimes, measurePuts } from './lib/smart-checklists-http';
+import { type Change, changeRules, factRows, listTimes, measurePuts } from './lib/smart-checklists-http';
 import { smartChecklistsMarkdown } from './lib/smart-checklists-report';
 import { median, percentile, round } from './lib/stats';
 
@@ -44,7 +44,9 @@ const LIST_PATH = `/api/admin/transactions?page=1&limit=${PAGE_SIZE}`;
 const bench: Benchmark = {
   name: 'smart-checklists',
   async run({ log, quick }) {
-    const listCount = quick ? 60 : 300;
+    // Ends on the new rules: to them, back, to them again.
+    const cycles = quick ? 1 : 3;
+    const quietCount = quick ? 40 : 120;
     const [rounds, perRound] = quick ? [3, 30] : [6, 100];
     const loadBefore = os.loadavg()[0] ?? 0;
     const dataset = await openDataset(log);
@@ -83,17 +85,35 @@ const bench: Benchmark = {
 
       await listTimes(baseUrl, owner.token, LIST_PATH, 20);
       const loadAtStart = os.loadavg()[0] ?? 0;
-      const before = await listTimes(baseUrl, owner.token, LIST_PATH, listCount);
-      log(`list before: p95 ${round(percentile(before, 95), 1)} ms`);
-      const change = await changeRules(baseUrl, owner.token, dataset.url, templateId, RULES_AFTER, {
-        listPath: LIST_PATH,
-        timeoutS: 600,
-      });
-      const during = change.list.map((timed) => timed.ms);
-      log(
-        `rules changed: job ${round(change.seconds, 1)} s, list during p95 ${round(percentile(during, 95), 1)} ms (${during.length} requests)`,
-      );
-      const after = await listTimes(baseUrl, owner.token, LIST_PATH, listCount);
+      // Quiet and job windows alternate, the rules going to the new ones and back: the machine's
+      // load moves within seconds, so one window of each would compare two different machines.
+      const changes: Change[] = [];
+      for (let n = 0; n < cycles; n++) {
+        const quiet = await listTimes(baseUrl, owner.token, LIST_PATH, quietCount);
+        const to = n % 2 === 0 ? 'after' : 'before';
+        const run = await changeRules(
+          baseUrl,
+          owner.token,
+          dataset.url,
+          templateId,
+          to === 'after' ? RULES_AFTER : RULES_BEFORE,
+          { listPath: LIST_PATH, timeoutS: 600 },
+        );
+        changes.push({ to, run, quiet });
+        log(
+          `rules to ${to}: job ${round(run.seconds, 1)} s; list p95 just before ${round(percentile(quiet, 95), 1)} ms, ` +
+            `during ${round(
+              percentile(
+                run.list.map((t) => t.ms),
+                95,
+              ),
+              1,
+            )} ms (${run.list.length} requests)`,
+        );
+      }
+      const after = await listTimes(baseUrl, owner.token, LIST_PATH, quietCount);
+      const before = changes.flatMap((c) => c.quiet);
+      const during = changes.flatMap((c) => c.run.list.map((timed) => timed.ms));
 
       const verdict = await verifyOpen(dataset.url, templateId);
       const unopenedAfter = await fingerprintOfUnopened(dataset.url, templateId);
@@ -109,20 +129,14 @@ const bench: Benchmark = {
       );
       const loadNote = loadNoteOf(loadAtStart, os.loadavg()[0] ?? Number.NaN);
 
-      const batchPlan = await explainAnalyze(dataset.url, {
-        text: `SELECT id::text AS id, sale_price_cents AS "salePriceCents", year_built AS "yearBuilt",
-                      financing, property_type AS "propertyType", hoa
-                 FROM transactions
-                WHERE template_id = $1::uuid AND closed_at IS NULL AND deleted_at IS NULL
-                  AND id > $2::uuid
-                ORDER BY id LIMIT ${TEMPLATE_RULES_BATCH}
-                  FOR UPDATE`,
-        values: [templateId, '00000000-0000-0000-0000-000000000000'],
-      });
+      const batchPlan = await explainAnalyze(
+        dataset.url,
+        openBatchSql(templateId, '00000000-0000-0000-0000-000000000000'),
+      );
       const counts = await rowCounts(dataset.url, templateId);
 
       const goals = goalsOf({
-        change,
+        changes,
         before,
         during,
         verdict,
@@ -136,7 +150,7 @@ const bench: Benchmark = {
         counts,
         files,
         first,
-        change,
+        changes,
         before,
         during,
         after,
@@ -175,7 +189,7 @@ async function rowCounts(url: string, templateId: string) {
 }
 
 type GoalInputs = {
-  change: Awaited<ReturnType<typeof changeRules>>;
+  changes: Change[];
   before: number[];
   during: number[];
   verdict: Awaited<ReturnType<typeof verifyOpen>>;
@@ -184,9 +198,19 @@ type GoalInputs = {
   loadNote: string;
 };
 
-function goalsOf({ change, before, during, verdict, unopened, puts, loadNote }: GoalInputs): Goal[] {
+function goalsOf({ changes, before, during, verdict, unopened, puts, loadNote }: GoalInputs): Goal[] {
   const ms = (value: number) => round(value, 1);
-  const jobMet = Number.isFinite(change.seconds) && change.seconds <= JOB_GOAL_S && change.attempts <= 1;
+  const seconds = changes.map((c) => c.run.seconds);
+  const slowest = Math.max(...seconds.map((value) => (Number.isFinite(value) ? value : 600)));
+  const failed = changes.find((c) => !Number.isFinite(c.run.seconds));
+  const jobMet = slowest <= JOB_GOAL_S && changes.every((c) => c.run.attempts <= 1);
+  const ratios = changes.map(
+    (c) =>
+      percentile(
+        c.run.list.map((t) => t.ms),
+        95,
+      ) / percentile(c.quiet, 95),
+  );
   const p95Before = percentile(before, 95);
   const p95During = percentile(during, 95);
   const ratio = p95During / p95Before;
@@ -203,28 +227,24 @@ function goalsOf({ change, before, during, verdict, unopened, puts, loadNote }: 
   const quietRounds = puts.perRound.filter((p) => p.facts <= PUT_GOAL_MS).length;
   const goals: Goal[] = [
     {
-      name: `Template rules re-applied to its ${thousands(OPEN_ROWS)} open transactions`,
+      name: `Template rules re-applied to its ${thousands(OPEN_ROWS)} open transactions, each change`,
       goal: `<= ${JOB_GOAL_S} s`,
       baseline: `the template's PUT to the end of templates:apply-rules (built server, batches of ${TEMPLATE_RULES_BATCH})`,
-      measured: Number.isFinite(change.seconds)
-        ? `${round(change.seconds, 1)} s (${thousands(OPEN_ROWS / change.seconds)} transactions/s), ${change.attempts} attempt(s)`
-        : `not done within 600 s (${change.lastError ?? 'no error recorded'})`,
+      measured: failed
+        ? `not done within 600 s (${failed.run.lastError ?? 'no error recorded'})`
+        : `slowest of ${changes.length} ${round(slowest, 1)} s (${seconds.map((value) => round(value, 1)).join(', ')} s; ` +
+          `${thousands(OPEN_ROWS / slowest)} transactions/s), attempts ${changes.map((c) => c.run.attempts).join(', ')}`,
       met: jobMet,
-      figures: [
-        {
-          value: Number.isFinite(change.seconds) ? change.seconds : 600,
-          threshold: JOB_GOAL_S,
-          unit: 's',
-          better: 'lower',
-        },
-      ],
+      figures: [{ value: slowest, threshold: JOB_GOAL_S, unit: 's', better: 'lower' }],
       ...(jobMet ? {} : { gap: `see the section (${loadNote}).` }),
     },
     {
-      name: 'Admin list p95 while the template job runs vs just before',
+      name: 'Admin list p95 while the template job runs vs just before it',
       goal: `<= ${LIST_RATIO_GOAL}x`,
-      baseline: `GET ${LIST_PATH} one at a time just before the change: p95 ${ms(p95Before)} ms`,
-      measured: `during: p95 ${ms(p95During)} ms, ${round(ratio, 2)}x (${thousands(during.length)} requests)`,
+      baseline: `GET ${LIST_PATH} one at a time just before each change: p95 ${ms(p95Before)} ms`,
+      measured:
+        `during: p95 ${ms(p95During)} ms, ${round(ratio, 2)}x (${thousands(during.length)} requests); ` +
+        `each change ${ratios.map((value) => `${round(value, 2)}x`).join(', ')}`,
       met: listMet,
       figures: [{ value: ratio, threshold: LIST_RATIO_GOAL, unit: 'x', better: 'lower' }],
       ...(listMet ? {} : { gap: `see the section (${loadNote}).` }),

@@ -55,6 +55,9 @@ export type RulesRun = {
   list: Timed[];
 };
 
+/** One change of the rules measured: where they went, the job, and the quiet list window before it. */
+export type Change = { to: 'after' | 'before'; run: RulesRun; quiet: number[] };
+
 /**
  * PUT /api/admin/forms/transactions/form/:id with new conditionalForms, then the job engine of the
  * built server runs templates:apply-rules; polled every 100 ms on a connection of its own. With
