@@ -46,7 +46,8 @@ import { createAdmin } from './factories';
  * for real by nine actors (anonymous, agents A and B, an admin, the owner, an office admin of A's
  * office and one of another, a coordinator working for A and one working for B), against a
  * reviewed table of what each may do (./authorization-matrix/: rules.ts states the policy,
- * procedures.ts and routes.ts the rows, world.ts the actors and targets, calls.ts the calls).
+ * procedures.ts and routes.ts the rows, world.ts the actors and targets, calls.ts the calls;
+ * facts.ts calls some of the same paths again with facts and template rules in the body).
  */
 
 // --- Setup ---
