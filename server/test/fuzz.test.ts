@@ -32,7 +32,7 @@ import {
   DEFAULT_PASSWORD,
 } from './factories';
 import { buildTestApp, setupTestDatabase, TEST_DATA_DIR, TestClock, testConfig, testDeps } from './harness';
-import { badFacts, badRules, plainText } from './hostile-facts';
+import { badFacts, plainText } from './hostile-facts';
 import {
   hostileQuery,
   hostileSegment,
@@ -49,6 +49,7 @@ import {
   setOwn,
   toJsonText,
 } from './hostile-inputs';
+import { badRules } from './hostile-rules';
 import { bombPdf, encryptedPdf, pdfOf, photoJpeg, truncated } from './intake-files';
 import { captureLogs } from './log-capture';
 import { guardPrototypes, type PrototypeGuard } from './prototype-guard';

@@ -3,7 +3,6 @@ import {
   FACT_NAMES,
   FACTS,
   type FactName,
-  MAX_CONDITIONAL_FORMS,
   OPS_OF_KIND,
   SALE_PRICE_MAX_CENTS,
   YEAR_BUILT_MAX,
@@ -12,9 +11,9 @@ import {
 import { RawJson, setOwn, toJsonText } from './hostile-inputs';
 
 /**
- * fast-check arbitraries of a transaction's `facts` and a template's `conditionalForms` that are
- * wrong by construction, never by chance: every case must be refused with 400. Each bad part sits
- * among valid ones, so the schema cannot stop at the first field it reads.
+ * fast-check arbitraries of a transaction's `facts` that are wrong by construction, never by chance:
+ * every case must be refused with 400. Each bad part sits among valid ones, so the schema cannot
+ * stop at the first field it reads. hostile-rules.ts builds a template's wrong rules from these.
  */
 
 /** A string of hostile characters (NUL, a lone surrogate) is refused before the schema reads it. */
@@ -22,7 +21,7 @@ export const plainText = (value: unknown) => !/\\u0000|\\ud[89a-f][0-9a-f]{2}/i.
 
 // --- Valid parts ---
 
-const validValue: Record<FactName, fc.Arbitrary<number | string | boolean>> = {
+export const validValue: Record<FactName, fc.Arbitrary<number | string | boolean>> = {
   salePriceCents: fc.integer({ min: 0, max: SALE_PRICE_MAX_CENTS }),
   yearBuilt: fc.integer({ min: YEAR_BUILT_MIN, max: YEAR_BUILT_MAX }),
   financing: fc.constantFrom(...FACTS.financing.values),
@@ -36,7 +35,7 @@ const validFacts: fc.Arbitrary<Record<string, unknown>> = fc.record(
   { requiredKeys: [] },
 );
 
-const validCondition = fc
+export const validCondition = fc
   .constantFrom(...FACT_NAMES)
   .chain((fact) =>
     fc
@@ -49,7 +48,7 @@ const validCondition = fc
       ),
   );
 
-const validWhen = fc.array(validCondition, { minLength: 1, maxLength: 10 });
+export const validWhen = fc.array(validCondition, { minLength: 1, maxLength: 10 });
 
 // --- Wrong values ---
 
@@ -191,154 +190,3 @@ export const badFacts: fc.Arbitrary<BadFacts> = fc.oneof(
   { weight: 1, arbitrary: notAnObject },
   { weight: 1, arbitrary: nested },
 );
-
-// --- conditionalForms in a template body ---
-
-const labelArb = fc.constantFrom('HOA Documents', 'Lead-Based Paint Disclosure', 'FHA Amendatory Clause');
-
-/** A condition wrong in one way: its fact, its operator, its value or its shape. */
-const badCondition: fc.Arbitrary<unknown> = fc.oneof(
-  validCondition.chain((condition) =>
-    fc
-      .oneof(unknownFactName, fc.constantFrom<unknown>(1, null, true, [], {}, ['hoa']))
-      .map((fact) => ({ ...condition, fact })),
-  ),
-  fc
-    .constantFrom(...FACT_NAMES)
-    .chain((fact) =>
-      fc
-        .tuple(
-          fc.constantFrom(...OPS_OF_KIND[FACTS[fact].kind].filter((op) => op !== 'in')),
-          wrongValue(fact, false),
-        )
-        .map(([op, value]) => ({ fact, op, value })),
-    ),
-  fc
-    .constantFrom(...FACT_NAMES)
-    .chain((fact) =>
-      fc
-        .tuple(fc.constantFrom(...badOps(fact)), validValue[fact])
-        .map(([op, value]) => ({ fact, op, value })),
-    ),
-  // `in` with no values, too many, one not a list, or one wrong value among right ones.
-  fc
-    .constantFrom(...FACT_NAMES.filter((fact) => includes(OPS_OF_KIND[FACTS[fact].kind], 'in')))
-    .chain((fact) =>
-      fc
-        .oneof(
-          fc.constant<unknown>([]),
-          fc.array(validValue[fact], { minLength: 21, maxLength: 60 }),
-          validValue[fact],
-          fc.constantFrom<unknown>(null, {}, 'fha,va'),
-          fc
-            .tuple(fc.array(validValue[fact], { maxLength: 5 }), wrongValue(fact, false))
-            .map(([values, wrong]) => [...values, wrong]),
-        )
-        .map((value) => ({ fact, op: 'in', value })),
-    ),
-  validCondition.chain((condition) =>
-    fc.constantFrom('fact', 'op', 'value').map((key) => {
-      const { [key as 'fact']: _dropped, ...rest } = condition;
-      return rest;
-    }),
-  ),
-  fc.constantFrom<unknown>(null, 'hoa', 1, [], [{ fact: 'hoa', op: 'eq', value: true }]),
-);
-
-function includes(list: readonly string[], value: string) {
-  return list.includes(value);
-}
-
-/** Operators no rule has, and those of other kinds of fact (an HOA is not "less than"). */
-function badOps(fact: FactName): unknown[] {
-  const others = ['lt', 'lte', 'gt', 'gte', 'in'].filter(
-    (op) => !includes(OPS_OF_KIND[FACTS[fact].kind], op),
-  );
-  return ['EQ', '==', '=', '<', 'like', 'between', 'in ', '', 1, null, true, [], { eq: 1 }, ...others];
-}
-
-/** One rule wrong in one way: its label, its `when`, or one of its conditions. */
-const badRule: fc.Arbitrary<unknown> = fc.oneof(
-  {
-    weight: 4,
-    arbitrary: fc
-      .tuple(labelArb, fc.array(validCondition, { maxLength: 9 }), badCondition, fc.nat())
-      .map(([label, when, bad, at]) => {
-        const conditions: unknown[] = [...when];
-        conditions.splice(at % (when.length + 1), 0, bad);
-        return { label, when: conditions };
-      }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc
-      .tuple(labelArb, fc.array(validCondition, { minLength: 11, maxLength: 16 }))
-      .map(([label, when]) => ({ label, when })),
-  },
-  {
-    weight: 1,
-    arbitrary: fc
-      .tuple(fc.constantFrom<unknown>('', '   ', 'x'.repeat(201), 1, null, [], { label: 'x' }), validWhen)
-      .map(([label, when]) => ({ label, when })),
-  },
-  { weight: 1, arbitrary: validWhen.map((when) => ({ when })) },
-  {
-    weight: 1,
-    arbitrary: fc
-      .tuple(labelArb, fc.constantFrom<unknown>([], {}, 'hoa', null, 1, true))
-      .map(([label, when]) => ({ label, when })),
-  },
-  { weight: 1, arbitrary: labelArb.map((label) => ({ label })) },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 'HOA Documents', 1, []) },
-);
-
-/** A template's lists with `conditionalForms` that must be refused. */
-export type BadRules = { forms: string[]; optionalForms: string[]; conditionalForms: unknown };
-
-const FORMS = ['Listing Agreement', 'Agency Disclosure'];
-const OPTIONAL = ['Staging Agreement'];
-
-const validRules = (count: number) =>
-  fc
-    .array(validWhen, { minLength: count, maxLength: count })
-    .map((whens) => whens.map((when, index) => ({ label: `Rule document ${index + 1}`, when })));
-
-export const badRules: fc.Arbitrary<BadRules> = fc
-  .oneof(
-    {
-      weight: 6,
-      arbitrary: fc.tuple(validRules(2), badRule, fc.nat(2)).map(([rules, bad, at]) => {
-        const list: unknown[] = [...rules];
-        list.splice(at, 0, bad);
-        return list;
-      }),
-    },
-    // More rules than a template may hold, each of them right.
-    {
-      weight: 1,
-      arbitrary: fc
-        .integer({ min: MAX_CONDITIONAL_FORMS + 1, max: MAX_CONDITIONAL_FORMS + 10 })
-        .chain(validRules),
-    },
-    // The same document twice: on another list, or twice among the rules (case and spaces aside).
-    {
-      weight: 2,
-      arbitrary: fc
-        .tuple(
-          validRules(2),
-          fc.constantFrom(...FORMS, ...OPTIONAL, 'Rule document 1'),
-          fc.constantFrom(
-            (name: string) => name,
-            (name: string) => name.toUpperCase(),
-            (name: string) => ` ${name.toLowerCase()} `,
-          ),
-          validWhen,
-        )
-        .map(([rules, name, spell, when]) => [...rules, { label: spell(name), when }]),
-    },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom<unknown>(null, {}, 'HOA Documents', 1, true, [[]], { 0: { label: 'x' } }),
-    },
-  )
-  .map((conditionalForms) => ({ forms: FORMS, optionalForms: OPTIONAL, conditionalForms }));
