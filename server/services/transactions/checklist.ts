@@ -75,8 +75,10 @@ export function planSummary(plan: ChecklistPlan) {
   return {
     added: plan.add.map((item) => item.label),
     removed: plan.remove.map((item) => item.label),
-    nowRequired: plan.change.filter((item) => item.required).map((item) => item.label),
-    nowOptional: plan.change.filter((item) => !item.required).map((item) => item.label),
+    nowRequired: plan.change.filter((item) => item.required && !item.wasRequired).map((item) => item.label),
+    nowOptional: plan.change.filter((item) => !item.required && item.wasRequired).map((item) => item.label),
+    /** Still required, for other facts (or now by a rule): the reason changed. */
+    reasonChanged: plan.change.filter((item) => item.required && item.wasRequired).map((item) => item.label),
   };
 }
 export type PlanSummary = ReturnType<typeof planSummary>;
