@@ -29,13 +29,10 @@ describe('seed', () => {
     ]);
     for (const template of templates) expect(template.documents.length).toBeGreaterThanOrEqual(3);
     // Documents the law asks for only with some properties and deals follow the facts.
-    const rulesOf = (type: string) =>
-      (
-        templates.find((t) => t.type === type)?.conditionalDocuments as Array<{
-          label: string;
-          when: unknown;
-        }>
-      ).map((rule) => [rule.label, rule.when]);
+    const rulesOf = (type: string) => {
+      const rules = templates.find((t) => t.type === type)?.conditionalDocuments ?? [];
+      return (rules as Array<{ label: string; when: unknown }>).map((rule) => [rule.label, rule.when]);
+    };
     const lead = ['Lead-Based Paint Disclosure', [{ fact: 'yearBuilt', op: 'lt', value: 1978 }]];
     const hoa = ['HOA Documents', [{ fact: 'hoa', op: 'eq', value: true }]];
     const fha = ['FHA Amendatory Clause', [{ fact: 'financing', op: 'eq', value: 'fha' }]];
