@@ -154,14 +154,24 @@ export function initialItems(
   facts: TransactionFacts,
 ) {
   const plain = [
-    ...template.documents.map((label) => ({ label, required: true })),
-    ...template.optionalDocuments.map((label) => ({ label, required: false })),
+    ...template.documents.map((label) => ({
+      label,
+      required: true,
+      conditional: false,
+      requiredBecause: null,
+    })),
+    ...template.optionalDocuments.map((label) => ({
+      label,
+      required: false,
+      conditional: false,
+      requiredBecause: null,
+    })),
   ];
   const byRule = planChecklist([], rules, facts).add.map((item) => ({
     label: item.label,
     required: true,
     conditional: true,
-    requiredBecause: item.requiredBecause,
+    requiredBecause: item.requiredBecause as string | null,
   }));
   return [...plain, ...byRule].map((item, position) => ({ ...item, position }));
 }
