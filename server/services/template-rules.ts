@@ -27,6 +27,7 @@ type OpenRow = FactsRow & { id: string };
 export async function applyTemplateRules(
   ctx: ServiceContext,
   { templateId, actorId }: { templateId: string; actorId: string | null },
+  batchSize = TEMPLATE_RULES_BATCH,
 ): Promise<{ transactions: number; changed: number }> {
   const template = await ctx.db.transactionTemplate.findUnique({
     where: { id: templateId },
@@ -47,7 +48,7 @@ export async function applyTemplateRules(
           FROM transactions
          WHERE template_id = ${templateId}::uuid AND closed_at IS NULL AND deleted_at IS NULL
            AND id > ${after}::uuid
-         ORDER BY id LIMIT ${TEMPLATE_RULES_BATCH}
+         ORDER BY id LIMIT ${batchSize}
            FOR UPDATE`;
       if (rows.length === 0) return null;
       const stale = await tx.$queryRaw<Array<{ id: string }>>`
