@@ -1,3 +1,4 @@
+import type { ChecklistChange } from '../../../shared/checklist-rules';
 import {
   type ConditionalForm,
   type FactsInput,
@@ -71,7 +72,7 @@ export const rulesOf = (stored: unknown): ConditionalForm[] =>
   Array.isArray(stored) ? (stored as ConditionalForm[]) : [];
 
 /** A plan in the words the audit trail and notifications use. */
-export function planSummary(plan: ChecklistPlan) {
+export function planSummary(plan: ChecklistPlan): ChecklistChange {
   return {
     added: plan.add.map((item) => item.label),
     removed: plan.remove.map((item) => item.label),
@@ -81,7 +82,7 @@ export function planSummary(plan: ChecklistPlan) {
     reasonChanged: plan.change.filter((item) => item.required && item.wasRequired).map((item) => item.label),
   };
 }
-export type PlanSummary = ReturnType<typeof planSummary>;
+export type PlanSummary = ChecklistChange;
 
 type ItemRow = PlanItem & { transactionId: string; position: number };
 
@@ -153,14 +154,24 @@ export function initialItems(
   facts: TransactionFacts,
 ) {
   const plain = [
-    ...template.documents.map((label) => ({ label, required: true })),
-    ...template.optionalDocuments.map((label) => ({ label, required: false })),
+    ...template.documents.map((label) => ({
+      label,
+      required: true,
+      conditional: false,
+      requiredBecause: null,
+    })),
+    ...template.optionalDocuments.map((label) => ({
+      label,
+      required: false,
+      conditional: false,
+      requiredBecause: null,
+    })),
   ];
   const byRule = planChecklist([], rules, facts).add.map((item) => ({
     label: item.label,
     required: true,
     conditional: true,
-    requiredBecause: item.requiredBecause,
+    requiredBecause: item.requiredBecause as string | null,
   }));
   return [...plain, ...byRule].map((item, position) => ({ ...item, position }));
 }
