@@ -13,7 +13,7 @@ const USERS_HEADER =
   'id,first_name,last_name,email,company,phone_number,role,status,owner,email_verified,created_at,deactivated_at';
 const TRANSACTIONS_HEADER =
   'id,street_address,city,state,zip,type,role,status,compliant,progress_percent,required,accepted,' +
-  'waived,awaiting_review,rejected,missing,agent_id,agent_name,agent_email,created_at,closed_at';
+  'waived,awaiting_review,rejected,missing,agent_id,agent_name,agent_email,created_at,closed_at,sale_price_cents,year_built,financing,property_type,hoa';
 const QUEUE_HEADER =
   'transaction_id,street_address,city,state,zip,type,role,item_id,item,kind,version,waiver_reason,' +
   'agent_id,agent_name,agent_email,submitted_at,waiting_seconds,office,overdue';

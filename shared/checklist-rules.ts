@@ -103,3 +103,28 @@ export function requiredBecause(facts: TransactionFacts, when: readonly Conditio
   const sentence = [first, ...rest.map(lowerFirst)].join(' and ');
   return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
+
+/** What a change of facts or rules did to a checklist, by item label (the audit trail keeps it). */
+export type ChecklistChange = {
+  added: string[];
+  removed: string[];
+  nowRequired: string[];
+  nowOptional: string[];
+  reasonChanged: string[];
+};
+
+/** A checklist change in words ("now requires HOA Documents; no longer needs ..."); null if none. */
+export function checklistChangeInWords(change: Partial<ChecklistChange> | null | undefined): string | null {
+  if (!change) return null;
+  const list = (labels: string[] | undefined) =>
+    Array.isArray(labels) && labels.length ? labels.join(', ') : null;
+  const parts = [
+    ['now requires', list(change.added)],
+    ['requires again', list(change.nowRequired)],
+    ['no longer needs', list(change.removed)],
+    ['keeps as optional', list(change.nowOptional)],
+  ]
+    .filter(([, labels]) => labels !== null)
+    .map(([words, labels]) => `${words} ${labels}`);
+  return parts.length ? parts.join('; ') : null;
+}

@@ -1,5 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 import { apiMessages } from '../../shared/messages';
+import type { ApiIssue } from '../../shared/schemas/common';
 
 /** A non-2xx answer of the REST API, carrying its `{message, code}` body. */
 export class RestError extends Error {
@@ -36,4 +37,21 @@ export function answeredMessageOr(error: unknown, fallback: string): string {
 /** The text to show for a failed call: the server's message, or a general one without it. */
 export function serverMessageOf(error: unknown): string {
   return answeredMessageOr(error, apiMessages.serviceUnavailable);
+}
+
+/**
+ * The fields a refused call named, each `{path, message}` with a dotted path ('facts.yearBuilt',
+ * 'conditionalForms.0.when.1.value'); empty when the answer named none.
+ */
+export function issuesOf(error: unknown): ApiIssue[] {
+  if (!(error instanceof TRPCClientError)) return [];
+  const issues: unknown = error.data?.issues;
+  if (!Array.isArray(issues)) return [];
+  return issues.filter(
+    (issue): issue is ApiIssue =>
+      typeof issue === 'object' &&
+      issue !== null &&
+      typeof (issue as ApiIssue).path === 'string' &&
+      typeof (issue as ApiIssue).message === 'string',
+  );
 }

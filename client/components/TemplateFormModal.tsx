@@ -1,32 +1,18 @@
-import {
-  ActionIcon,
-  Button,
-  Combobox,
-  Group,
-  InputBase,
-  MultiSelect,
-  Stack,
-  Text,
-  TextInput,
-  useCombobox,
-} from '@mantine/core';
+import { ActionIcon, Button, Group, MultiSelect, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { randomId } from '@mantine/hooks';
 import { IconTrash } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useMemo, useState } from 'react';
 import { z } from 'zod';
 import { validation } from '../../shared/messages';
+import type { ApiIssue } from '../../shared/schemas/common';
 import { KEY_DATE_LABELS } from '../../shared/schemas/key-dates';
-import {
-  normalizeTypeName,
-  TEMPLATE_KEY_DATE_KINDS,
-  type TemplateInput,
-  templateInput,
-} from '../../shared/schemas/templates';
-import { useTRPC } from '../trpc';
+import { TEMPLATE_KEY_DATE_KINDS, type TemplateInput, templateInput } from '../../shared/schemas/templates';
 import { DialogActions } from './DialogActions';
 import { type EditDialogProps, FormModal } from './FormModal';
+import { TypeField, useTemplateTypes } from './TemplateTypeField';
+import { ConditionalItemsEditor } from './template-rules/ConditionalItemsEditor';
+import { conditionalFormsOf, type RuleAnswer } from './template-rules/conditional-items';
+import { conditionalErrorsOf, useConditionalItems } from './template-rules/useConditionalItems';
 
 /**
  * The add and update dialog of a checklist template. The form holds
@@ -99,9 +85,19 @@ function toTemplateInput(values: {
 
 /** `initial` is what the fields start with: a template's own values on update, nothing on add. */
 type TemplateFormModalProps = EditDialogProps<
-  { type: string; role: string; forms: string[]; optionalForms?: string[]; keyDateKinds?: string[] },
+  {
+    type: string;
+    role: string;
+    forms: string[];
+    optionalForms?: string[];
+    keyDateKinds?: string[];
+    conditionalForms?: RuleAnswer[];
+  },
   TemplateInput
->;
+> & {
+  /** What the server refused in the last submit, shown on the fields it names. */
+  issues?: ApiIssue[];
+};
 
 export function TemplateFormModal({ opened, title, onClose, ...form }: TemplateFormModalProps) {
   return (
@@ -117,103 +113,11 @@ const KEY_DATE_OPTIONS = TEMPLATE_KEY_DATE_KINDS.map((kind) => ({
   label: KEY_DATE_LABELS[kind as keyof typeof KEY_DATE_LABELS],
 }));
 
-/** The option that adds the typed text as a new type. */
-const CREATE_TYPE = '\u0000create';
-
-const sameType = (a: string, b: string) =>
-  normalizeTypeName(a).toLowerCase() === normalizeTypeName(b).toLowerCase();
-
-type TypeFieldProps = {
-  /** The types the templates have now. */
-  types: string[];
-  defaultValue: string;
-  error: ReactNode;
-  onChange: (type: string) => void;
-};
-
-/**
- * The Type of a template: each type is an entry in every agent's menu, so it is chosen
- * from the existing types, and a new one is added only by picking "Create type" explicitly. Text
- * that only differs from an existing type in case or spacing is that type; other text left
- * without a choice goes back to the type chosen before.
- */
-function TypeField({ types, defaultValue, error, onChange }: TypeFieldProps) {
-  const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
-  const [value, setValue] = useState(defaultValue);
-  const [search, setSearch] = useState(defaultValue);
-  const choose = (type: string) => {
-    setValue(type);
-    setSearch(type);
-    onChange(type);
-  };
-
-  const typed = normalizeTypeName(search);
-  const existing = typed ? types.find((type) => sameType(type, typed)) : undefined;
-  // The whole list until the user types something else than the chosen type.
-  const shown =
-    search === value ? types : types.filter((type) => type.toLowerCase().includes(typed.toLowerCase()));
-
-  return (
-    <Combobox
-      store={combobox}
-      onOptionSubmit={(option) => {
-        choose(option === CREATE_TYPE ? typed : option);
-        combobox.closeDropdown();
-      }}
-    >
-      <Combobox.Target withExpandedAttribute>
-        <InputBase
-          label="Type"
-          withAsterisk
-          description='Pick an existing type, or type a new one and choose "Create type"'
-          value={search}
-          error={error}
-          rightSection={<Combobox.Chevron />}
-          rightSectionPointerEvents="none"
-          onChange={(event) => {
-            combobox.openDropdown();
-            combobox.updateSelectedOptionIndex();
-            setSearch(event.currentTarget.value);
-          }}
-          onClick={() => combobox.openDropdown()}
-          onFocus={() => combobox.openDropdown()}
-          onBlur={() => {
-            combobox.closeDropdown();
-            if (existing) choose(existing);
-            else if (!typed) choose('');
-            else setSearch(value);
-          }}
-        />
-      </Combobox.Target>
-      <Combobox.Dropdown>
-        <Combobox.Options>
-          {shown.map((type) => (
-            <Combobox.Option value={type} key={type} active={type === value}>
-              {type}
-            </Combobox.Option>
-          ))}
-          {typed && !existing && (
-            <Combobox.Option value={CREATE_TYPE}>+ Create type "{typed}"</Combobox.Option>
-          )}
-          {shown.length === 0 && !typed && <Combobox.Empty>No types yet: type the first one</Combobox.Empty>}
-        </Combobox.Options>
-      </Combobox.Dropdown>
-    </Combobox>
-  );
-}
-
-/** The distinct types of every template, in the order of the list. */
-function useTemplateTypes(): string[] {
-  const trpc = useTRPC();
-  const all = useQuery(trpc.templates.all.queryOptions());
-  return useMemo(() => [...new Set((all.data ?? []).map((template) => template.type))], [all.data]);
-}
-
 type TemplateFormProps = Omit<TemplateFormModalProps, 'opened' | 'title' | 'onClose'> & {
   onCancel: () => void;
 };
 
-function TemplateForm({ initial, submitting, onSubmit, onCancel }: TemplateFormProps) {
+function TemplateForm({ initial, submitting, issues, onSubmit, onCancel }: TemplateFormProps) {
   const form = useForm<TemplateFormValues>({
     mode: 'uncontrolled',
     initialValues: {
@@ -229,7 +133,23 @@ function TemplateForm({ initial, submitting, onSubmit, onCancel }: TemplateFormP
   });
 
   const types = useTemplateTypes();
-  const submit = form.onSubmit((values) => onSubmit(templateInput.parse(toTemplateInput(values))));
+  const conditional = useConditionalItems(initial?.conditionalForms, issues);
+  /** The whole input checked by the contract: the conditional items' problems shown on them. */
+  const checked = (values: TemplateFormValues) => {
+    const result = templateInput.safeParse({
+      ...toTemplateInput(values),
+      conditionalForms: conditionalFormsOf(conditional.items),
+    });
+    conditional.setErrors(result.success ? {} : conditionalErrorsOf(result.error.issues));
+    return result;
+  };
+  const submit = form.onSubmit(
+    (values) => {
+      const result = checked(values);
+      if (result.success) onSubmit(result.data);
+    },
+    () => checked(form.getValues()),
+  );
   const documents = form.getValues().documents;
   const listError = form.errors.documents;
   const optional = form.getValues().optional;
@@ -333,6 +253,11 @@ function TemplateForm({ initial, submitting, onSubmit, onCancel }: TemplateFormP
             </Button>
           </Group>
         </Stack>
+        <ConditionalItemsEditor
+          items={conditional.items}
+          errors={conditional.errors}
+          onChange={conditional.change}
+        />
         <MultiSelect
           label="Key dates"
           description="Dates each new transaction of this type starts with, to be filled in on its page"

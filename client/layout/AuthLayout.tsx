@@ -1,7 +1,14 @@
 import { Box, Center, Flex, Paper, Stack, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Logo } from '../components/Logo';
-import { SkylineIllustration } from '../components/SkylineIllustration';
+
+/**
+ * Decoration, drawn once the form is there: kept out of the first download, which has a budget
+ * (scripts/check-bundle-budget.mjs). Its box has its size already, so nothing moves when it comes.
+ */
+const SkylineIllustration = lazy(() =>
+  import('../components/SkylineIllustration').then((module) => ({ default: module.SkylineIllustration })),
+);
 
 type AuthLayoutProps = {
   title: string;
@@ -43,7 +50,9 @@ export function AuthLayout({ title, children, withIllustration = false, width = 
           style={{ overflow: 'hidden' }}
           data-testid="login-illustration"
         >
-          <SkylineIllustration />
+          <Suspense fallback={null}>
+            <SkylineIllustration />
+          </Suspense>
         </Box>
       )}
     </Flex>

@@ -538,6 +538,30 @@ describe('history in words', () => {
         after: { city: 'Venice', zip: '90401', isTitleReport: true },
       }),
     ).toBe('Updated the transaction (City, Title Report)');
+    expect(
+      say({
+        action: 'transaction.update',
+        before: { city: 'Venice', facts: { yearBuilt: 1990 } },
+        after: {
+          city: 'Venice',
+          facts: { yearBuilt: 1965 },
+          checklist: {
+            added: ['Lead-Based Paint Disclosure'],
+            removed: [],
+            nowRequired: [],
+            nowOptional: ['X'],
+          },
+        },
+      }),
+    ).toBe(
+      'Updated the transaction (Facts); the checklist now requires Lead-Based Paint Disclosure; keeps as optional X',
+    );
+    expect(
+      say({
+        action: 'transaction.checklist',
+        after: { checklist: { added: [], removed: ['HOA Documents'], nowRequired: [], nowOptional: [] } },
+      }),
+    ).toBe("The template's rules changed the checklist: it no longer needs HOA Documents");
     expect(say({ action: 'form.review', after: { label: 'Deed', status: 'rejected' } })).toBe(
       'Rejected "Deed"',
     );

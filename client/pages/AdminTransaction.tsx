@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toasts } from '../../shared/messages';
-import type { TransactionForm } from '../../shared/schemas/transactions';
+import type { FactsInput } from '../../shared/schemas/facts';
+import type { Transaction, TransactionForm } from '../../shared/schemas/transactions';
 import { serverMessageOf } from '../api/errors';
 import { CloseControls, ClosedBanner } from '../components/transactions/Closing';
+import { FactsCard } from '../components/transactions/FactsCard';
 import { type Decision, FormsChecklist } from '../components/transactions/FormsChecklist';
 import { KeyDatesEditor } from '../components/transactions/KeyDatesEditor';
 import { TransactionDetailLayout } from '../components/transactions/TransactionDetailLayout';
@@ -29,6 +31,8 @@ export function AdminTransaction() {
   // Asked only once the transaction is known to exist, so a missing one makes one failing call.
   const history = useQuery(trpc.adminTransactions.history.queryOptions({ id }, { enabled: query.isSuccess }));
 
+  // Its own mutation: a facts save neither leaves the page nor busies the address form's button.
+  const updateFacts = useMutation(trpc.adminTransactions.update.mutationOptions());
   const review = useMutation(trpc.adminTransactions.review.mutationOptions());
   const close = useMutation(trpc.adminTransactions.close.mutationOptions());
   const reopen = useMutation(trpc.adminTransactions.reopen.mutationOptions());
@@ -81,6 +85,16 @@ export function AdminTransaction() {
     return true;
   };
 
+  /** The update names the address as loaded (the body requires it) and the facts that changed. */
+  const saveFacts = async (transaction: Transaction, facts: FactsInput) => {
+    const { streetAddress, city, state, zip } = transaction;
+    const saved = await updateFacts.mutateAsync({ id, streetAddress, city, state, zip, facts });
+    // The answer holds the checklist as the new facts make it; the history records the change.
+    queryClient.setQueryData(trpc.adminTransactions.get.queryKey({ id }), saved);
+    void reload();
+    return saved;
+  };
+
   return (
     <TransactionDetailLayout {...detail.layout}>
       {(transaction) => (
@@ -93,6 +107,7 @@ export function AdminTransaction() {
             onReopen={() => void setClosed(false)}
           />
           <KeyDatesEditor transactionId={transaction._id} closed={transaction.closedAt !== null} />
+          <FactsCard transaction={transaction} onSave={(facts) => saveFacts(transaction, facts)} />
           <FormsChecklist
             transaction={transaction}
             onComment={(form, text) => sendReview(form, undefined, text)}

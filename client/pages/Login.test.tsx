@@ -23,15 +23,19 @@ async function signIn(user: ReturnType<typeof renderLogin>['user'], email: strin
 }
 
 describe('Login page', () => {
-  it('shows the logo, the register and reset links and a decorative picture for wide screens only', () => {
+  it('shows the logo, the register and reset links and a decorative picture for wide screens only', async () => {
     const { container } = renderLogin();
     expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
     expect(screen.getByRole('img', { name: 'Brokerage Portal' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', '/auth/reset');
     expect(screen.getByRole('link', { name: 'Register' })).toHaveAttribute('href', '/auth/register');
     // Mantine's visibleFrom="md" hides it below the md breakpoint with a CSS class.
-    const picture = container.querySelector('.mantine-visible-from-md[data-testid="login-illustration"] svg');
-    expect(picture).not.toBeNull();
+    // The picture arrives in a chunk of its own, after the form.
+    const picture = await waitFor(() => {
+      const found = container.querySelector('.mantine-visible-from-md[data-testid="login-illustration"] svg');
+      expect(found).not.toBeNull();
+      return found;
+    });
     expect(picture).toHaveAttribute('aria-hidden', 'true');
     expect(container.querySelector('form')).toHaveAttribute('novalidate');
   });

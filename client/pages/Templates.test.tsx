@@ -224,6 +224,7 @@ describe('Templates page', () => {
         forms: ['Referral Agreement', 'W-9'],
         optionalForms: [],
         keyDateKinds: [],
+        conditionalForms: [],
       },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -341,6 +342,7 @@ describe('Templates page', () => {
         forms: ['Listing Agreement', 'Lead Paint Disclosure', 'Title Report', 'Wire Fraud Advisory'],
         optionalForms: [],
         keyDateKinds: [],
+        conditionalForms: [],
       },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -402,6 +404,7 @@ describe('Templates page', () => {
         forms: ['Lease Agreement', 'Agency Disclosure'],
         optionalForms: ['Parking Agreement', 'HOA Rules'],
         keyDateKinds: [],
+        conditionalForms: [],
       },
     ]);
   });
@@ -575,6 +578,7 @@ describe('Templates page', () => {
         forms: listing.forms,
         optionalForms: [],
         keyDateKinds: ['inspection', 'closing'],
+        conditionalForms: [],
       },
     ]);
   });

@@ -4,8 +4,9 @@ import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } fr
 import { useState } from 'react';
 import { PAGE_SIZE, TEMPLATE_PREVIEW_DOCUMENTS } from '../../shared/constants';
 import { toasts, ui } from '../../shared/messages';
+import type { ApiIssue } from '../../shared/schemas/common';
 import type { Template, TemplateInput } from '../../shared/schemas/templates';
-import { answeredMessageOr, serverMessageOf } from '../api/errors';
+import { answeredMessageOr, issuesOf, serverMessageOf } from '../api/errors';
 import { confirmDelete } from '../components/confirm-delete';
 import { ListPage } from '../components/ListPage';
 import { isListLoading, ListTable } from '../components/ListTable';
@@ -13,6 +14,7 @@ import { useIsOwner } from '../components/offices/scope';
 import { Pager } from '../components/Pager';
 import { TemplateDocumentsModal } from '../components/TemplateDocumentsModal';
 import { TemplateFormModal } from '../components/TemplateFormModal';
+import { documentsOf, type TemplateDocument } from '../components/template-rules/documents';
 import { useListSearch } from '../components/useListSearch';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
@@ -59,13 +61,12 @@ export function Templates() {
   useLoadFailureToast(LOAD_ERROR_TOAST_ID, LOAD_ERROR_TEXT, error, refetch);
 
   const [documentsOpened, documentsModal] = useDisclosure(false);
-  const [shownDocuments, setShownDocuments] = useState<Pick<Template, 'forms' | 'optionalForms'>>({
-    forms: [],
-    optionalForms: [],
-  });
+  const [shownDocuments, setShownDocuments] = useState<TemplateDocument[]>([]);
   const [formOpened, formModal] = useDisclosure(false);
   // Kept after closing, so the dialog's title and fields stay put while it animates out.
   const [editing, setEditing] = useState<Editing>({ mode: 'add' });
+  // What the server refused of a conditional document: shown on its field, the dialog left open.
+  const [refused, setRefused] = useState<ApiIssue[] | undefined>(undefined);
 
   const refreshTemplates = () => queryClient.invalidateQueries({ queryKey: trpc.templates.pathKey() });
 
@@ -74,16 +75,23 @@ export function Templates() {
   const remove = useMutation(trpc.templates.delete.mutationOptions());
 
   const submitTemplate = (input: TemplateInput) => {
-    // Success or failure, the dialog closes and a toast tells the outcome.
-    const settled = () => {
-      formModal.close();
+    setRefused(undefined);
+    // A refused conditional document keeps the dialog open, its message on the field it names;
+    // any other outcome closes the dialog and a toast tells it.
+    const keptOpen = (failure: unknown) => {
+      const issues = issuesOf(failure).filter((issue) => issue.path.startsWith('conditionalForms'));
+      if (issues.length) setRefused(issues);
+      return issues.length > 0;
+    };
+    const settled = (failure: unknown) => {
+      if (!failure || !keptOpen(failure)) formModal.close();
       void refreshTemplates();
     };
     if (editing.mode === 'add') {
       create.mutate(input, {
         onSuccess: () => notifySuccess(toasts.documentAdded),
         onError: (failure) => notifyError(serverMessageOf(failure)),
-        onSettled: settled,
+        onSettled: (_data, failure) => settled(failure),
       });
     } else {
       update.mutate(
@@ -91,7 +99,7 @@ export function Templates() {
         {
           onSuccess: () => notifySuccess(toasts.documentUpdated),
           onError: (failure) => notifyError(answeredMessageOr(failure, toasts.somethingWentWrong)),
-          onSettled: settled,
+          onSettled: (_data, failure) => settled(failure),
         },
       );
     }
@@ -120,15 +128,17 @@ export function Templates() {
     );
 
   const openAdd = () => {
+    setRefused(undefined);
     setEditing({ mode: 'add' });
     formModal.open();
   };
   const openUpdate = (template: Template) => {
+    setRefused(undefined);
     setEditing({ mode: 'update', template });
     formModal.open();
   };
   const openDocuments = (template: Template) => {
-    setShownDocuments(template);
+    setShownDocuments(documentsOf(template));
     documentsModal.open();
   };
 
@@ -162,8 +172,7 @@ export function Templates() {
 
       <TemplateDocumentsModal
         opened={documentsOpened}
-        documents={shownDocuments.forms}
-        optionalDocuments={shownDocuments.optionalForms}
+        documents={shownDocuments}
         onClose={documentsModal.close}
       />
       <TemplateFormModal
@@ -171,6 +180,7 @@ export function Templates() {
         title={editing.mode === 'add' ? 'Add Transactions Forms' : 'Update Transactions Forms'}
         initial={editing.mode === 'update' ? editing.template : undefined}
         submitting={create.isPending || update.isPending}
+        issues={refused}
         onSubmit={submitTemplate}
         onClose={formModal.close}
       />
@@ -186,8 +196,8 @@ type TemplateRowProps = {
 };
 
 function TemplateRow({ template, onSeeMore, onUpdate, onDelete }: TemplateRowProps) {
-  // The required documents first, then the optional ones, marked so.
-  const documents = [...template.forms, ...template.optionalForms.map((name) => `${name} (optional)`)];
+  // The required documents first, then the optional and the conditional ones, marked so.
+  const documents = documentsOf(template);
   const preview = documents.slice(0, TEMPLATE_PREVIEW_DOCUMENTS);
   return (
     <Table.Tr>
@@ -195,11 +205,16 @@ function TemplateRow({ template, onSeeMore, onUpdate, onDelete }: TemplateRowPro
       <Table.Td>{template.role}</Table.Td>
       <Table.Td>
         <Stack gap={4} align="flex-start">
-          {preview.map((name, index) => (
+          {preview.map(({ name, rule }, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: names may repeat; the preview is static
-            <Text key={index} size="sm">
-              {name}
-            </Text>
+            <div key={index}>
+              <Text size="sm">{name}</Text>
+              {rule && (
+                <Text size="xs" c="dimmed">
+                  {rule}
+                </Text>
+              )}
+            </div>
           ))}
           {documents.length > TEMPLATE_PREVIEW_DOCUMENTS && (
             <Button variant="subtle" size="compact-xs" px={0} onClick={onSeeMore}>

@@ -1,9 +1,11 @@
 import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toasts } from '../../shared/messages';
-import type { TransactionForm } from '../../shared/schemas/transactions';
+import type { FactsInput } from '../../shared/schemas/facts';
+import type { Transaction as TransactionAnswer, TransactionForm } from '../../shared/schemas/transactions';
 import { serverMessageOf } from '../api/errors';
 import { getUserId } from '../auth/session';
 import { ClosedBanner } from '../components/transactions/Closing';
+import { FactsCard } from '../components/transactions/FactsCard';
 import { FormsChecklist } from '../components/transactions/FormsChecklist';
 import { KeyDatesEditor } from '../components/transactions/KeyDatesEditor';
 import { TransactionDetailLayout } from '../components/transactions/TransactionDetailLayout';
@@ -31,6 +33,8 @@ export function Transaction() {
     back: { href: paths.home, label: 'Back to transactions' },
   });
 
+  // Its own mutation: a facts save neither leaves the page nor busies the address form's button.
+  const updateFacts = useMutation(trpc.transactions.update.mutationOptions());
   const addComment = useMutation(trpc.transactions.addComment.mutationOptions());
   // The transaction, and the list rows whose progress and badge a file or a waiver changes.
   const reload = () =>
@@ -57,12 +61,31 @@ export function Transaction() {
     if (userId) detail.save({ id, userId, streetAddress, city, state, zip });
   };
 
+  /** The update names the address as loaded (the body requires it) and the facts that changed. */
+  const saveFacts = async (transaction: TransactionAnswer, facts: FactsInput) => {
+    const { streetAddress, city, state, zip } = transaction;
+    const saved = await updateFacts.mutateAsync({
+      id,
+      userId: userId ?? '',
+      streetAddress,
+      city,
+      state,
+      zip,
+      facts,
+    });
+    // The answer holds the checklist as the new facts make it.
+    queryClient.setQueryData(trpc.transactions.get.queryKey({ id, userId: userId ?? '' }), saved);
+    void reload();
+    return saved;
+  };
+
   return (
     <TransactionDetailLayout {...detail.layout}>
       {(transaction) => (
         <>
           <ClosedBanner transaction={transaction} />
           <KeyDatesEditor transactionId={transaction._id} closed={transaction.closedAt !== null} />
+          <FactsCard transaction={transaction} onSave={(facts) => saveFacts(transaction, facts)} />
           <FormsChecklist transaction={transaction} onComment={postComment} onFileStored={reload} />
           <UpdateTransactionForm
             key={transaction._id}

@@ -22,10 +22,19 @@ const CODE_BY_STATUS: Record<number, { code: number; name: string }> = {
   503: { code: -32603, name: 'SERVICE_UNAVAILABLE' },
 };
 
-/** The error a tRPC call rejects with when the server answered `httpStatus` with `message`. */
-export function trpcError(httpStatus: number, message: string): TRPCClientError<AppRouter> {
+/**
+ * The error a tRPC call rejects with when the server answered `httpStatus` with `message`, and
+ * the fields it named (`issues`, as a validation failure carries them).
+ */
+export function trpcError(
+  httpStatus: number,
+  message: string,
+  issues?: Array<{ path: string; message: string }>,
+): TRPCClientError<AppRouter> {
   const { code, name } = CODE_BY_STATUS[httpStatus] ?? { code: -32603, name: 'INTERNAL_SERVER_ERROR' };
-  return TRPCClientError.from({ error: { code, message, data: { code: name, httpStatus } } });
+  return TRPCClientError.from({
+    error: { code, message, data: { code: name, httpStatus, ...(issues ? { issues } : {}) } },
+  });
 }
 
 function stubLink(handlers: Record<string, StubHandler>, calls: StubCall[]): TRPCLink<AppRouter> {

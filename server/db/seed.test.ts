@@ -28,6 +28,21 @@ describe('seed', () => {
       'Referral/-',
     ]);
     for (const template of templates) expect(template.documents.length).toBeGreaterThanOrEqual(3);
+    // Documents the law asks for only with some properties and deals follow the facts.
+    const rulesOf = (type: string) => {
+      const rules = templates.find((t) => t.type === type)?.conditionalDocuments ?? [];
+      return (rules as Array<{ label: string; when: unknown }>).map((rule) => [rule.label, rule.when]);
+    };
+    const lead = ['Lead-Based Paint Disclosure', [{ fact: 'yearBuilt', op: 'lt', value: 1978 }]];
+    const hoa = ['HOA Documents', [{ fact: 'hoa', op: 'eq', value: true }]];
+    const fha = ['FHA Amendatory Clause', [{ fact: 'financing', op: 'eq', value: 'fha' }]];
+    expect(rulesOf('Purchase')).toEqual([lead, hoa, fha]);
+    expect(rulesOf('Listing')).toEqual([lead, hoa, fha]);
+    expect(templates.find((t) => t.role === 'Landlord')?.conditionalDocuments).toEqual([
+      { label: lead[0], when: lead[1] },
+    ]);
+    for (const template of templates)
+      expect(template.documents, 'a conditional item is on no plain list').not.toContain(lead[0]);
   });
 
   test('later starts change nothing, and never bring back a template an admin deleted', async () => {

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { FINANCING } from '../../shared/schemas/facts';
 import type { Db } from '../db/client';
 import { hashPassword, type PasswordCost } from '../security/passwords';
 import { scheduleReminders } from '../services/reminders';
+import { factsData, initialItems, rulesOf } from '../services/transactions/checklist';
 import { libraryFileKey, transactionFileKey } from '../storage/keys';
 import { onePagePdf } from '../storage/sample-pdf';
 import type { Storage } from '../storage/storage';
@@ -121,7 +123,14 @@ export async function seedDemo(
   const passwordHash = await hashPassword(DEMO_PASSWORD, options.cost);
   const admin = await db.user.findFirst({ where: { isOwner: true }, select: { id: true } });
   const templates = await db.transactionTemplate.findMany({
-    select: { type: true, role: true, documents: true, optionalDocuments: true },
+    select: {
+      id: true,
+      type: true,
+      role: true,
+      documents: true,
+      optionalDocuments: true,
+      conditionalDocuments: true,
+    },
   });
   if (templates.length === 0) return false;
 
@@ -155,6 +164,16 @@ export async function seedDemo(
     const template = pick(templates);
     const [city, state, zip] = pick(CITIES);
     const createdAt = new Date(options.now.getTime() - Math.floor(random() * 90 * 24 * 3600 * 1000));
+    // Facts from the file's number, not the generator, so the rest of the demo stays as it was:
+    // old and new houses, with and without an HOA, every kind of financing.
+    const facts = {
+      salePriceCents: (250_000 + ((i * 37_000) % 900_000)) * 100,
+      yearBuilt: 1940 + ((i * 7) % 80),
+      financing: FINANCING[i % FINANCING.length] ?? null,
+      propertyType: i % 4 === 0 ? ('condo' as const) : ('single-family' as const),
+      hoa: i % 4 === 0 || i % 5 === 0,
+    };
+    const rules = rulesOf(template.conditionalDocuments);
     const transaction = await db.transaction.create({
       data: {
         userId: agent.id,
@@ -166,6 +185,9 @@ export async function seedDemo(
         role: template.role,
         isTitleReport: random() < 0.4,
         createdAt,
+        ...factsData(facts),
+        templateId: template.id,
+        checklistRules: rules,
       },
       select: { id: true },
     });
@@ -177,22 +199,21 @@ export async function seedDemo(
     const compliant = i % 6 === 3;
     const settled = complete || compliant;
     const waivedPosition = compliant && template.documents.length > 1 ? template.documents.length - 1 : -1;
-    const items = [
-      ...template.documents.map((label) => ({ label, required: true })),
-      ...template.optionalDocuments.map((label) => ({ label, required: false })),
-    ];
-    for (const [position, { label, required }] of items.entries()) {
+    const items = initialItems(template, rules, facts);
+    for (const { position, label, required, ...byRule } of items) {
       const waived = position === waivedPosition;
-      const roll = settled ? 0 : random();
+      // An item the facts call for draws nothing from the generator, so the rest of the demo stays
+      // as it was: still missing on an open file, accepted on a settled one.
+      const roll = settled ? 0 : byRule.conditional ? 1 : random();
       const uploaded = !waived && roll < (required ? 0.7 : 0.3);
       const status = !uploaded ? 'pending' : roll < 0.35 ? 'accepted' : roll < 0.45 ? 'rejected' : 'pending';
       // What still waits for the desk arrived in the last few days, as on a real desk; what was
       // decided was uploaded soon after the deal opened.
-      const waiting = status === 'pending' && !settled;
+      const waiting = status === 'pending' && !settled && !byRule.conditional;
       const uploadedAt = waiting
         ? new Date(options.now.getTime() - Math.floor(random() * 4 * 24 * hour))
         : new Date(createdAt.getTime() + (1 + position) * hour);
-      const waiverAsked = waived || (required && !uploaded && random() < 0.15);
+      const waiverAsked = waived || (required && !uploaded && !byRule.conditional && random() < 0.15);
       const form = await db.transactionForm.create({
         data: {
           transactionId: transaction.id,
@@ -200,6 +221,7 @@ export async function seedDemo(
           required,
           position,
           createdAt,
+          ...byRule,
           ...(waiverAsked
             ? {
                 waiverStatus: !waived && random() < 0.5 ? 'requested' : 'approved',

@@ -64,7 +64,7 @@ function parseCsv(text: string): string[][] {
 
 const TRANSACTION_HEADER =
   'id,street_address,city,state,zip,type,role,status,compliant,progress_percent,required,accepted,' +
-  'waived,awaiting_review,rejected,missing,agent_id,agent_name,agent_email,created_at,closed_at';
+  'waived,awaiting_review,rejected,missing,agent_id,agent_name,agent_email,created_at,closed_at,sale_price_cents,year_built,financing,property_type,hoa';
 const QUEUE_HEADER =
   'transaction_id,street_address,city,state,zip,type,role,item_id,item,kind,version,waiver_reason,' +
   'agent_id,agent_name,agent_email,submitted_at,waiting_seconds,office,overdue';
@@ -101,6 +101,11 @@ beforeAll(async () => {
     streetAddress: '12 Main Street',
     city: 'Springfield',
     createdAt: new Date('2026-11-01T10:00:00.000Z'),
+    salePriceCents: 45_000_000n,
+    yearBuilt: 1965,
+    financing: 'fha',
+    propertyType: 'condo',
+    hoa: true,
   });
   deals.hostile = await create(bob.id, {
     streetAddress: '=HYPERLINK("http://evil.test","x")',
@@ -255,11 +260,11 @@ describe('GET /api/admin/transactions.csv', () => {
     expect(res.body).toBe(
       `${TRANSACTION_HEADER}\r\n` +
         `${hostile},"'=HYPERLINK(""http://evil.test"",""x"")","Portland, ME",'+1,"'-2\n3",'\tTab,"'\rCR",` +
-        `needs-review,false,0,3,0,0,0,0,3,${bob.id},"'@Bob Broker, ""Jr.""",bob@export.test,2026-11-02T10:00:00.000Z,\r\n` +
+        `needs-review,false,0,3,0,0,0,0,3,${bob.id},"'@Bob Broker, ""Jr.""",bob@export.test,2026-11-02T10:00:00.000Z,,,,,,\r\n` +
         `${main},12 Main Street,Springfield,CA,90210,Purchase,Buyer,needs-review,false,0,3,0,0,1,0,2,` +
-        `${alice.id},Alice Agent,alice@export.test,2026-11-01T10:00:00.000Z,\r\n` +
+        `${alice.id},Alice Agent,alice@export.test,2026-11-01T10:00:00.000Z,,45000000,1965,fha,condo,true\r\n` +
         `${closed},7 Harbor Lane,Springfield,CA,90210,Purchase,Buyer,closed,true,100,1,1,0,0,0,0,` +
-        `${alice.id},Alice Agent,alice@export.test,2026-10-01T10:00:00.000Z,2026-11-10T00:00:00.000Z\r\n`,
+        `${alice.id},Alice Agent,alice@export.test,2026-10-01T10:00:00.000Z,2026-11-10T00:00:00.000Z,,,,,\r\n`,
     );
     // A CSV reader gets the values back as stored (with the injection prefix).
     const rows = parseCsv(res.body);

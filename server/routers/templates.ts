@@ -83,7 +83,7 @@ export const templatesRouter = router({
       rest: {
         method: 'PUT',
         path: '/api/admin/forms/transactions/form/:id',
-        summary: 'Change a template; existing transactions keep their checklists',
+        summary: 'Change a template; open transactions take a change of its conditional items',
         tag: 'templates',
         scope: 'libraries:write',
         errors: [409],

@@ -108,6 +108,12 @@ const TRANSACTION_COLUMN_SQL: readonly Column[] = [
   ['agent_email', 'u.email::text', 'text'],
   ['created_at', iso('t.created_at'), 'safe'],
   ['closed_at', iso('t.closed_at'), 'safe'],
+  // The facts, empty where not set; money in integer cents, as the API answers it.
+  ['sale_price_cents', 't.sale_price_cents', 'safe'],
+  ['year_built', 't.year_built', 'safe'],
+  ['financing', 't.financing', 'safe'],
+  ['property_type', 't.property_type', 'safe'],
+  ['hoa', 't.hoa', 'safe'],
 ];
 export const TRANSACTION_COLUMNS = headerOf(TRANSACTION_COLUMN_SQL);
 

@@ -38,18 +38,23 @@ type OpenRow = FactsRow & { id: string };
  * column itself: `ORDER BY id` would name the text `id` of the select list, which no index
  * holds, so each batch would read and sort every open transaction of the template left.
  */
-export const openBatchSql = (templateId: string, after: string) => Prisma.sql`
+export const openBatchSql = (
+  templateId: string,
+  after: string,
+  batchSize = TEMPLATE_RULES_BATCH,
+) => Prisma.sql`
   SELECT t.id::text AS id, t.sale_price_cents AS "salePriceCents", t.year_built AS "yearBuilt",
          t.financing, t.property_type AS "propertyType", t.hoa
     FROM transactions t
    WHERE t.template_id = ${templateId}::uuid AND t.closed_at IS NULL AND t.deleted_at IS NULL
      AND t.id > ${after}::uuid
-   ORDER BY t.id LIMIT ${TEMPLATE_RULES_BATCH}
+   ORDER BY t.id LIMIT ${batchSize}
      FOR UPDATE`;
 
 export async function applyTemplateRules(
   ctx: ServiceContext,
   { templateId, actorId }: { templateId: string; actorId: string | null },
+  batchSize = TEMPLATE_RULES_BATCH,
 ): Promise<{ transactions: number; changed: number }> {
   const template = await ctx.db.transactionTemplate.findUnique({
     where: { id: templateId },
@@ -65,7 +70,7 @@ export async function applyTemplateRules(
     ctx.signal?.throwIfAborted();
     const began = performance.now();
     const batch = await ctx.db.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<OpenRow[]>(openBatchSql(templateId, after));
+      const rows = await tx.$queryRaw<OpenRow[]>(openBatchSql(templateId, after, batchSize));
       if (rows.length === 0) return null;
       const stale = await tx.$queryRaw<Array<{ id: string }>>`
         UPDATE transactions SET checklist_rules = ${rulesJson}::jsonb

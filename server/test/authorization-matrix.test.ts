@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationMessages } from '../../shared/messages';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../../shared/schemas/api-keys';
@@ -16,6 +17,7 @@ import {
   procedureTypes,
   sendRoute,
 } from './authorization-matrix/calls';
+import { FACTS_ROWS } from './authorization-matrix/facts';
 import { PROCEDURES } from './authorization-matrix/procedures';
 import { EXPORT_ROUTE_PROCEDURES, ROUTES, UPLOAD_ROUTE_PROCEDURES } from './authorization-matrix/routes';
 import { OK, type Outcome, uniform } from './authorization-matrix/rules';
@@ -44,7 +46,8 @@ import { createAdmin } from './factories';
  * for real by nine actors (anonymous, agents A and B, an admin, the owner, an office admin of A's
  * office and one of another, a coordinator working for A and one working for B), against a
  * reviewed table of what each may do (./authorization-matrix/: rules.ts states the policy,
- * procedures.ts and routes.ts the rows, world.ts the actors and targets, calls.ts the calls).
+ * procedures.ts and routes.ts the rows, world.ts the actors and targets, calls.ts the calls;
+ * facts.ts calls some of the same paths again with facts and template rules in the body).
  */
 
 // --- Setup ---
@@ -150,6 +153,26 @@ describe('HTTP routes', () => {
   for (const [key, row] of Object.entries(ROUTES)) {
     it(key, async () => {
       expect(await mismatches(row.expect, (actor) => callRoute(key, row, actor))).toEqual({});
+    });
+  }
+});
+
+describe('facts and conditional items, through the paths that set them', () => {
+  for (const [name, row] of Object.entries(FACTS_ROWS)) {
+    it(name, async () => {
+      const wanted = named(row.row.expect);
+      const held: Partial<Record<ActorName, unknown>> = {};
+      const wrong = await mismatches(row.row.expect, async (actor) => {
+        const outcome =
+          'procedure' in row
+            ? await callProcedure(row.procedure, row.row, actor)
+            : await callRoute(row.route, row.row, actor);
+        const found = await row.stored();
+        const expected = wanted[actor] === OK ? row.applied : row.untouched;
+        if (!isDeepStrictEqual(found, expected)) held[actor] = found;
+        return outcome;
+      });
+      expect({ wrong, held }).toEqual({ wrong: {}, held: {} });
     });
   }
 });

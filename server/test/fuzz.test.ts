@@ -32,6 +32,7 @@ import {
   DEFAULT_PASSWORD,
 } from './factories';
 import { buildTestApp, setupTestDatabase, TEST_DATA_DIR, TestClock, testConfig, testDeps } from './harness';
+import { badFacts, plainText } from './hostile-facts';
 import {
   hostileQuery,
   hostileSegment,
@@ -45,8 +46,10 @@ import {
   oversizedJson,
   POLLUTION_PROBES,
   percentEncode,
+  setOwn,
   toJsonText,
 } from './hostile-inputs';
+import { badRules } from './hostile-rules';
 import { bombPdf, encryptedPdf, pdfOf, photoJpeg, truncated } from './intake-files';
 import { captureLogs } from './log-capture';
 import { guardPrototypes, type PrototypeGuard } from './prototype-guard';
@@ -1119,6 +1122,125 @@ function exportRequest(): fc.Arbitrary<FuzzRequest> {
 }
 
 /**
+ * A body that is right but for its `facts` or its `conditionalForms`, to the paths that take them,
+ * over REST and tRPC, by a caller they are meant for: only the wrong part can refuse it.
+ */
+type Wrong = { names: string[] };
+function wrongBodyRequest(
+  targets: Array<{ rest: [string, string]; trpc: string; body: () => object; who: ActorName[] }>,
+  wrong: fc.Arbitrary<{ part: object; names: string[] }>,
+): fc.Arbitrary<FuzzRequest & Wrong> {
+  return fc
+    .record({
+      target: fc.constantFrom(...targets),
+      overTrpc: fc.boolean(),
+      wrong,
+      actor: fc.nat(),
+      remoteAddress,
+    })
+    .map(({ target, overTrpc, wrong: { part, names }, actor, remoteAddress: from }) => {
+      const body = { ...target.body() };
+      for (const [key, value] of Object.entries(part)) setOwn(body, key, value);
+      // API keys are for the REST paths.
+      const who = overTrpc ? target.who.filter((one) => one !== 'apiKey') : target.who;
+      const name = who[actor % who.length] ?? 'admin';
+      const [method, url] = overTrpc ? ['POST', `/trpc/${target.trpc}`] : target.rest;
+      const rest = `${target.rest[0]} ${target.rest[1].replace(/\/[0-9a-f-]{36}/g, '/:id')}`;
+      const request = new FuzzRequest(
+        overTrpc ? `mutation ${target.trpc}` : rest,
+        method,
+        url,
+        as(name),
+        from,
+        'application/json',
+        toJsonText(body),
+      );
+      return Object.assign(request, { names });
+    });
+}
+
+function factsRequest() {
+  const address = { streetAddress: '12 Harbor Lane', city: 'Portland', state: 'ME', zip: '04101' };
+  const id = world.transaction.id;
+  return wrongBodyRequest(
+    [
+      {
+        rest: ['POST', '/api/transactions'],
+        trpc: 'transactions.create',
+        body: () => ({ ...address, ...world.template }),
+        who: ['agent', 'apiKey'],
+      },
+      {
+        rest: ['PUT', `/api/transactions/${id}/${users.agent.id}`],
+        trpc: 'transactions.update',
+        body: () => ({ id, userId: users.agent.id, ...address }),
+        who: ['agent', 'admin'],
+      },
+      {
+        rest: ['PUT', `/api/admin/transactions/${id}`],
+        trpc: 'adminTransactions.update',
+        body: () => ({ id, ...address, isTitleReport: true }),
+        who: ['admin', 'owner', 'apiKey'],
+      },
+    ],
+    badFacts.map(({ facts, names }) => ({ part: { facts }, names })),
+  );
+}
+
+function rulesRequest() {
+  const id = world.spareTemplateId;
+  return wrongBodyRequest(
+    [
+      {
+        rest: ['POST', '/api/admin/forms/transactions/insert'],
+        trpc: 'templates.create',
+        body: () => ({ type: 'FuzzRules', role: 'Seller' }),
+        who: ['owner', 'apiKey'],
+      },
+      {
+        rest: ['PUT', `/api/admin/forms/transactions/form/${id}`],
+        trpc: 'templates.update',
+        body: () => ({ id, type: 'FuzzSpare', role: 'Buyer' }),
+        who: ['admin', 'owner', 'apiKey'],
+      },
+    ],
+    badRules.map((lists) => ({
+      part: lists,
+      names: plainText(lists.conditionalForms) ? ['conditionalForms'] : [],
+    })),
+  );
+}
+
+/** Every string of a JSON answer (messages, issue paths), to find what the answer names. */
+function stringsOf(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (value !== null && typeof value === 'object')
+    for (const item of Object.values(value)) stringsOf(item, out);
+  return out;
+}
+
+/** Refused with 400, in the documented body, naming what was wrong. */
+function refusedNaming(request: FuzzRequest & Wrong) {
+  return (response: Answer) => {
+    if (response.statusCode !== 400) return `answered ${response.statusCode}, not 400`;
+    if (!request.url.startsWith('/trpc/')) {
+      const problem = restErrorBody(request.method)(response);
+      if (problem) return problem;
+    }
+    let strings: string[];
+    try {
+      strings = stringsOf(JSON.parse(response.body));
+    } catch {
+      return 'the 400 is not JSON';
+    }
+    const unnamed = request.names.filter((name) => !strings.some((text) => text.includes(name)));
+    return unnamed.length
+      ? `the 400 does not name ${unnamed.map((name) => JSON.stringify(name)).join(', ')}`
+      : undefined;
+  };
+}
+
+/**
  * /metrics by every actor (sessions and the bad authorizations), with any method and hostile query
  * strings, one of which carries the metrics token itself: only the header may open it.
  */
@@ -1443,7 +1565,8 @@ describe('regressions found by fuzzing', () => {
       body.contentType,
       body.payload,
     );
-  const cases: Array<[string, () => FuzzRequest]> = [
+  /** A case, and what its answer must say when a bare 400 is not enough. */
+  const cases: Array<[string, () => FuzzRequest, string?]> = [
     [
       'U+0000 in a text field (PostgreSQL refuses it)',
       () =>
@@ -1482,6 +1605,20 @@ describe('regressions found by fuzzing', () => {
           json,
           '{"status":"accepted","text":"\\udfff"}',
         ),
+    ],
+    [
+      "a rule on a name every object inherits (toString): it answered the TypeError's message",
+      () =>
+        new FuzzRequest(
+          'regression',
+          'PUT',
+          `/api/admin/forms/transactions/form/${world.spareTemplateId}`,
+          as('admin'),
+          '10.9.0.1',
+          json,
+          '{"type":"FuzzSpare","role":"Buyer","forms":["A"],"conditionalForms":[{"label":"X","when":[{"fact":"toString","op":"eq","value":1}]}]}',
+        ),
+      'Unknown fact \\"toString\\"',
     ],
     [
       'a mutation called with GET',
@@ -1547,7 +1684,7 @@ describe('regressions found by fuzzing', () => {
       },
     ],
   ];
-  for (const [name, request] of cases) {
+  for (const [name, request, says] of cases) {
     it(name, async () => {
       const uploadDir = path.join(TEST_DATA_DIR, 'uploads', 'transactions', world.transaction.id);
       await exercise('regressions', request(), {
@@ -1555,7 +1692,9 @@ describe('regressions found by fuzzing', () => {
         answer: (response) =>
           response.statusCode === 400
             ? restErrorBody('GET')(response) === undefined || response.body.includes('"httpStatus":400')
-              ? undefined
+              ? says === undefined || response.body.includes(says)
+                ? undefined
+                : `the 400 does not say ${says}`
               : 'the 400 has no documented error body'
             : `answered ${response.statusCode}, not 400`,
       });
@@ -1639,6 +1778,23 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
     const all = procedures();
     await fuzzFamily('tRPC', all.length, fc.oneof(...all.map(trpcRequest)), () => ({
       innerStatuses: trpcCallStatuses,
+    }));
+  });
+
+  it('facts: wrong values and unknown facts on create and both updates (REST and tRPC)', {
+    timeout: 180_000,
+  }, async () => {
+    const requests = factsRequest();
+    await fuzzFamily('facts', 6, requests, (request) => ({
+      answer: refusedNaming(request as FuzzRequest & Wrong),
+    }));
+  });
+
+  it('conditionalForms: wrong rules on template insert and update (REST and tRPC)', {
+    timeout: 180_000,
+  }, async () => {
+    await fuzzFamily('conditionalForms', 4, rulesRequest(), (request) => ({
+      answer: refusedNaming(request as FuzzRequest & Wrong),
     }));
   });
 

@@ -127,7 +127,8 @@ export function conditionProblem(condition: { fact: unknown; op: unknown; value:
   message: string;
 } | null {
   const { fact, op, value } = condition;
-  if (typeof fact !== 'string' || !(fact in FACTS))
+  // Own keys only: `in` would take constructor or toString, which every object inherits.
+  if (typeof fact !== 'string' || !Object.hasOwn(FACTS, fact))
     return { path: 'fact', message: unknownFact(String(fact)) };
   const definition = FACTS[fact as FactName];
   const ops: readonly string[] = OPS_OF_KIND[definition.kind];

@@ -28,6 +28,12 @@ export function FormCardStatus({ form, warningsShownByUpload }: FormCardStatusPr
           <Text size="sm" data-testid="form-state">
             {`${form.required ? 'Required' : 'Optional'} · ${itemState(form)}`}
           </Text>
+          {form.requiredBecause && (
+            // A template's rule put the item here: the facts that call for it.
+            <Text size="sm" data-testid="form-required-because" style={{ overflowWrap: 'anywhere' }}>
+              {`Required because ${form.requiredBecause}`}
+            </Text>
+          )}
         </Stack>
         <Badge color={FORM_STATUS_COLOR[form.status]} variant="light" tt="none" data-testid="form-status">
           {FORM_STATUS_LABEL[form.status]}

@@ -1,5 +1,6 @@
 import { Stack, Table, Text, Title } from '@mantine/core';
 import { type ReactNode, useId } from 'react';
+import { type ChecklistChange, checklistChangeInWords } from '../../../shared/checklist-rules';
 import { ui } from '../../../shared/messages';
 import type { HistoryEntry } from '../../../shared/schemas/transactions';
 import { formatDateTime } from '../../dates';
@@ -46,7 +47,16 @@ export function describeHistoryEntry(entry: HistoryRow): string {
         (name) => field(entry.before, name) !== field(entry.after, name),
       );
       const labels = changed.map((name) => FIELD_LABELS[name]);
-      return labels.length > 0 ? `Updated the transaction (${labels.join(', ')})` : 'Updated the transaction';
+      if (JSON.stringify(field(entry.before, 'facts')) !== JSON.stringify(field(entry.after, 'facts')))
+        labels.push('Facts');
+      const updated =
+        labels.length > 0 ? `Updated the transaction (${labels.join(', ')})` : 'Updated the transaction';
+      const checklist = checklistChangeInWords(field(entry.after, 'checklist') as ChecklistChange | null);
+      return checklist ? `${updated}; the checklist ${checklist}` : updated;
+    }
+    case 'transaction.checklist': {
+      const checklist = checklistChangeInWords(field(entry.after, 'checklist') as ChecklistChange | null);
+      return `The template's rules changed the checklist${checklist ? `: it ${checklist}` : ''}`;
     }
     case 'transaction.delete':
       return 'Deleted the transaction';

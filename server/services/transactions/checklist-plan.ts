@@ -22,7 +22,13 @@ export type PlanItem = {
   hasComments: boolean;
 };
 
-export type ItemChange = { id: string; label: string; required: boolean; requiredBecause: string | null };
+export type ItemChange = {
+  id: string;
+  label: string;
+  required: boolean;
+  requiredBecause: string | null;
+  wasRequired: boolean;
+};
 
 export type ChecklistPlan = {
   add: Array<{ label: string; requiredBecause: string }>;
@@ -53,10 +59,22 @@ export function planChecklist(
     if (rule && allHold(facts, rule.when)) {
       const because = requiredBecause(facts, rule.when);
       if (!item.conditional || !item.required || item.requiredBecause !== because)
-        plan.change.push({ id: item.id, label: item.label, required: true, requiredBecause: because });
+        plan.change.push({
+          id: item.id,
+          label: item.label,
+          required: true,
+          requiredBecause: because,
+          wasRequired: item.required,
+        });
     } else if (item.hasFile || item.hasComments) {
       if (!item.conditional || item.required || item.requiredBecause !== null)
-        plan.change.push({ id: item.id, label: item.label, required: false, requiredBecause: null });
+        plan.change.push({
+          id: item.id,
+          label: item.label,
+          required: false,
+          requiredBecause: null,
+          wasRequired: item.required,
+        });
     } else {
       plan.remove.push({ id: item.id, label: item.label });
     }

@@ -1,3 +1,4 @@
+import type { ChecklistChange } from '../../../shared/checklist-rules';
 import {
   type ConditionalForm,
   type FactsInput,
@@ -71,15 +72,17 @@ export const rulesOf = (stored: unknown): ConditionalForm[] =>
   Array.isArray(stored) ? (stored as ConditionalForm[]) : [];
 
 /** A plan in the words the audit trail and notifications use. */
-export function planSummary(plan: ChecklistPlan) {
+export function planSummary(plan: ChecklistPlan): ChecklistChange {
   return {
     added: plan.add.map((item) => item.label),
     removed: plan.remove.map((item) => item.label),
-    nowRequired: plan.change.filter((item) => item.required).map((item) => item.label),
-    nowOptional: plan.change.filter((item) => !item.required).map((item) => item.label),
+    nowRequired: plan.change.filter((item) => item.required && !item.wasRequired).map((item) => item.label),
+    nowOptional: plan.change.filter((item) => !item.required && item.wasRequired).map((item) => item.label),
+    /** Still required, for other facts (or now by a rule): the reason changed. */
+    reasonChanged: plan.change.filter((item) => item.required && item.wasRequired).map((item) => item.label),
   };
 }
-export type PlanSummary = ReturnType<typeof planSummary>;
+export type PlanSummary = ChecklistChange;
 
 type ItemRow = PlanItem & { transactionId: string; position: number };
 
@@ -151,14 +154,24 @@ export function initialItems(
   facts: TransactionFacts,
 ) {
   const plain = [
-    ...template.documents.map((label) => ({ label, required: true })),
-    ...template.optionalDocuments.map((label) => ({ label, required: false })),
+    ...template.documents.map((label) => ({
+      label,
+      required: true,
+      conditional: false,
+      requiredBecause: null,
+    })),
+    ...template.optionalDocuments.map((label) => ({
+      label,
+      required: false,
+      conditional: false,
+      requiredBecause: null,
+    })),
   ];
   const byRule = planChecklist([], rules, facts).add.map((item) => ({
     label: item.label,
     required: true,
     conditional: true,
-    requiredBecause: item.requiredBecause,
+    requiredBecause: item.requiredBecause as string | null,
   }));
   return [...plain, ...byRule].map((item, position) => ({ ...item, position }));
 }

@@ -1,3 +1,4 @@
+import { checklistChangeInWords } from '../../../shared/checklist-rules';
 import { complianceMessages } from '../../../shared/messages';
 import type { FactsInput, TransactionFacts } from '../../../shared/schemas/facts';
 import type { Tx } from '../../db/client';
@@ -59,18 +60,6 @@ export async function changeFacts(
   ]);
   const plan = plans.get(locked.id);
   return { before, after, checklist: plan ? planSummary(plan) : null };
-}
-
-/** What changed on the checklist, in a sentence; null when nothing did. */
-export function checklistChangeInWords(summary: PlanSummary | null): string | null {
-  if (!summary) return null;
-  const parts = [
-    summary.added.length ? `now requires ${summary.added.join(', ')}` : null,
-    summary.nowRequired.length ? `requires again ${summary.nowRequired.join(', ')}` : null,
-    summary.removed.length ? `no longer needs ${summary.removed.join(', ')}` : null,
-    summary.nowOptional.length ? `keeps as optional ${summary.nowOptional.join(', ')}` : null,
-  ].filter((part): part is string => part !== null);
-  return parts.length ? parts.join('; ') : null;
 }
 
 /** The other side hears when a fact change changed the checklist. */
