@@ -281,3 +281,14 @@ export const officeMessages = {
   notFound: 'Office not found',
   onlyAgentsCoordinate: 'Only agents can coordinate for other agents',
 } as const;
+
+/** Commission plans and a transaction's commission. The ones docs/API.md quotes are part of the API. */
+export const commissionMessages = {
+  nameRequired: 'Plan name is required',
+  nameTaken: 'A commission plan with this name already exists',
+  unknownPlan: 'There is no such commission plan',
+  needsSalePrice: 'Set the sale price first',
+  grossOrRate: 'Give grossCommissionCents or ratePercent, not both',
+  threeDecimals: 'At most 3 decimals',
+  closed: 'This transaction is closed: reopen it to change its commission',
+} as const;

@@ -33,6 +33,7 @@ import {
   freshDealWithWaiver,
   freshLibraryItem,
   freshOffice,
+  freshPlanId,
   freshTemplate,
   freshWebhook,
   freshWebhookDelivery,
@@ -303,6 +304,27 @@ export const ROUTES: Record<string, RouteRow> = {
     expect: BROKERAGE,
     request: () => ({ url: '/api/admin/rejection-reasons/missing-initials', payload: { active: true } }),
   },
+  'GET /api/admin/commission-plans': { expect: ADMINS, request: get('/api/admin/commission-plans') },
+  'POST /api/admin/commission-plans': {
+    expect: BROKERAGE,
+    request: () => ({
+      url: '/api/admin/commission-plans',
+      payload: { name: `Matrix plan ${unique()}`, agentSplit: 80, capCents: null },
+    }),
+  },
+  'PUT /api/admin/commission-plans/:id': {
+    expect: BROKERAGE,
+    request: async () => ({
+      url: `/api/admin/commission-plans/${await freshPlanId()}`,
+      payload: {
+        name: `Matrix plan ${unique()}`,
+        agentSplit: 75,
+        capCents: 1_600_000,
+        transactionFeeCents: 0,
+      },
+    }),
+  },
+
   'GET /api/admin/transactions/:id/history': {
     expect: ADMINS_ON_NORTH,
     request: () => ({ url: `/api/admin/transactions/${world.deal.id}/history` }),
