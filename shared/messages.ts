@@ -288,7 +288,6 @@ export const commissionMessages = {
   nameTaken: 'A commission plan with this name already exists',
   unknownPlan: 'There is no such commission plan',
   needsSalePrice: 'Set the sale price first',
-  grossOrRate: 'Give grossCommissionCents or ratePercent, not both',
+  grossOrRate: 'Give exactly one of grossCommissionCents and ratePercent',
   threeDecimals: 'At most 3 decimals',
-  closed: 'This transaction is closed: reopen it to change its commission',
 } as const;

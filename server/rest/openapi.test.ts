@@ -422,7 +422,11 @@ async function scenario() {
     body: { dates: [{ kind: 'closing', date: '2026-12-15' }] },
   });
   await call('GET', '/api/transactions/{id}/dates', { params: { id: tx.id }, who: agent });
-
+  await call('PUT', '/api/transactions/{id}/commission', {
+    params: { id: tx.id },
+    who: agent,
+    body: { grossCommissionCents: 1_125_000, referral: { name: 'Harbor Referrals LLC', percent: 25 } },
+  });
   await call('GET', '/api/calendar', { query: { from: '2026-11-01', to: '2026-12-31' }, who: agent });
   const feed = await call<{ url: string }>('POST', '/api/calendar/feed', { who: agent });
   const file = new URL(feed.url, 'http://localhost').pathname.split('/').pop() ?? '';

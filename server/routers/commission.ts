@@ -2,13 +2,16 @@ import {
   commissionPlan,
   commissionPlanInput,
   commissionPlansAnswer,
+  setCommissionInput,
   updateCommissionPlanInput,
 } from '../../shared/schemas/commission';
+import { transaction } from '../../shared/schemas/transactions';
 import * as plans from '../services/commission/plans';
-import { adminProcedure, router } from '../trpc/init';
+import { setCommission } from '../services/commission/transaction-commission';
+import { adminProcedure, protectedProcedure, router } from '../trpc/init';
 import examples from './commission.examples.json';
 
-/** Commission plans, kept by admins. */
+/** Commission plans, kept by admins, and a transaction's commission. */
 export const commissionRouter = router({
   listPlans: adminProcedure
     .meta({
@@ -57,4 +60,21 @@ export const commissionRouter = router({
     .input(updateCommissionPlanInput)
     .output(commissionPlan)
     .mutation(({ ctx, input }) => plans.updatePlan(ctx, input)),
+
+  setForTransaction: protectedProcedure
+    .meta({
+      rest: {
+        method: 'PUT',
+        path: '/api/transactions/:id/commission',
+        summary:
+          "Set a transaction's commission: a gross amount or a rate of the sale price, and a referral (409 when closed)",
+        tag: 'commission',
+        scope: 'transactions:write',
+        errors: [409],
+        examples: examples.setForTransaction,
+      },
+    })
+    .input(setCommissionInput)
+    .output(transaction)
+    .mutation(({ ctx, input }) => setCommission(ctx, input)),
 });

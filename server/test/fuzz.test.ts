@@ -32,7 +32,7 @@ import {
   DEFAULT_PASSWORD,
 } from './factories';
 import { buildTestApp, setupTestDatabase, TEST_DATA_DIR, TestClock, testConfig, testDeps } from './harness';
-import { badPlan } from './hostile-commission';
+import { badGrossCommission, badPlan, badRateCommission } from './hostile-commission';
 import { badFacts, plainText } from './hostile-facts';
 import {
   hostileQuery,
@@ -293,7 +293,11 @@ function validInputs(w: World): Record<string, unknown> {
     },
     'commission.createPlan': { ...FUZZ_PLAN, name: 'Fuzz plan created' },
     'commission.updatePlan': { id: w.planId, ...FUZZ_PLAN },
-
+    'commission.setForTransaction': {
+      id: transactionId,
+      grossCommissionCents: 1_250_000,
+      referral: { name: 'Harbor Referrals LLC', percent: 25 },
+    },
     'offices.create': { name: 'Fuzz Office', reviewTargetHours: 24, retentionYears: 7 },
     'offices.update': { id: w.officeId, name: 'Fuzz North', reviewTargetHours: 12 },
     'offices.delete': { id: w.doomedOfficeId },
@@ -1224,24 +1228,35 @@ function rulesRequest() {
 }
 
 function commissionRequest() {
+  const id = world.transaction.id;
   const plan = world.planId;
   const admins: ActorName[] = ['admin', 'owner', 'apiKey'];
-  return wrongBodyRequest(
-    [
-      {
-        rest: ['POST', '/api/admin/commission-plans'],
-        trpc: 'commission.createPlan',
-        body: () => ({ ...FUZZ_PLAN, name: 'Fuzz plan wrong' }),
-        who: admins,
-      },
-      {
-        rest: ['PUT', `/api/admin/commission-plans/${plan}`],
-        trpc: 'commission.updatePlan',
-        body: () => ({ id: plan, ...FUZZ_PLAN }),
-        who: admins,
-      },
-    ],
-    badPlan,
+  const onDeal = (body: object) => ({
+    rest: ['PUT', `/api/transactions/${id}/commission`] as [string, string],
+    trpc: 'commission.setForTransaction',
+    body: () => ({ id, ...body }),
+    who: ['agent', 'admin', 'apiKey'] as ActorName[],
+  });
+  return fc.oneof(
+    wrongBodyRequest([onDeal({ grossCommissionCents: 1_250_000 })], badGrossCommission),
+    wrongBodyRequest([onDeal({ ratePercent: 2.5 })], badRateCommission),
+    wrongBodyRequest(
+      [
+        {
+          rest: ['POST', '/api/admin/commission-plans'],
+          trpc: 'commission.createPlan',
+          body: () => ({ ...FUZZ_PLAN, name: 'Fuzz plan wrong' }),
+          who: admins,
+        },
+        {
+          rest: ['PUT', `/api/admin/commission-plans/${plan}`],
+          trpc: 'commission.updatePlan',
+          body: () => ({ id: plan, ...FUZZ_PLAN }),
+          who: admins,
+        },
+      ],
+      badPlan,
+    ),
   );
 }
 
@@ -1841,10 +1856,10 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
     }));
   });
 
-  it('commission: wrong plans (REST and tRPC)', {
+  it('commission: wrong plans, amounts, rates and referrals (REST and tRPC)', {
     timeout: 180_000,
   }, async () => {
-    await fuzzFamily('commission', 4, commissionRequest(), (request) => ({
+    await fuzzFamily('commission', 8, commissionRequest(), (request) => ({
       answer: refusedNaming(request as FuzzRequest & Wrong),
     }));
   });

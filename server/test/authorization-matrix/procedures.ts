@@ -234,7 +234,8 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
     input: () => ({ code: 'missing-signature', label: 'Missing signature', active: true }),
   },
 
-  // Commission plans: every admin reads them, brokerage-wide admins keep them.
+  // Commission plans: every admin reads them, brokerage-wide admins keep them; a transaction's
+  // commission is set by whoever works on the transaction.
   'commission.listPlans': { expect: ADMINS },
   'commission.createPlan': {
     expect: BROKERAGE,
@@ -243,6 +244,10 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
   'commission.updatePlan': {
     expect: BROKERAGE,
     input: async () => ({ id: await freshPlanId(), ...matrixPlan(), name: `Matrix plan ${unique()}` }),
+  },
+  'commission.setForTransaction': {
+    expect: A_OR_ADMINS_BY_ID,
+    input: async () => ({ id: (await freshDeal()).id, grossCommissionCents: 1_250_000 }),
   },
 
   // API keys: admins keep them; what a key itself may call is checked per scope below.

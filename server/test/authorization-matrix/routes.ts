@@ -324,7 +324,13 @@ export const ROUTES: Record<string, RouteRow> = {
       },
     }),
   },
-
+  'PUT /api/transactions/:id/commission': {
+    expect: A_OR_ADMINS_BY_ID,
+    request: async () => ({
+      url: `/api/transactions/${(await freshDeal()).id}/commission`,
+      payload: { grossCommissionCents: 1_250_000, referral: { name: 'Harbor Referrals LLC', percent: 25 } },
+    }),
+  },
   'GET /api/admin/transactions/:id/history': {
     expect: ADMINS_ON_NORTH,
     request: () => ({ url: `/api/admin/transactions/${world.deal.id}/history` }),
