@@ -281,3 +281,13 @@ export const officeMessages = {
   notFound: 'Office not found',
   onlyAgentsCoordinate: 'Only agents can coordinate for other agents',
 } as const;
+
+/** Commission plans and a transaction's commission. The ones docs/API.md quotes are part of the API. */
+export const commissionMessages = {
+  nameRequired: 'Plan name is required',
+  nameTaken: 'A commission plan with this name already exists',
+  unknownPlan: 'There is no such commission plan',
+  needsSalePrice: 'Set the sale price first',
+  grossOrRate: 'Give exactly one of grossCommissionCents and ratePercent',
+  threeDecimals: 'At most 3 decimals',
+} as const;

@@ -108,6 +108,7 @@ export function transaction(overrides: Partial<Transaction> = {}): Transaction {
     state: 'CA',
     zip: '90401',
     facts: { salePriceCents: null, yearBuilt: null, financing: null, propertyType: null, hoa: null },
+    commission: null,
     forms: [
       checklistForm(1, {
         label: 'Purchase Agreement',

@@ -22,6 +22,7 @@ export function testProfile(overrides: Partial<PublicUser> = {}): PublicUser {
     officeId: null,
     coordinatesFor: [],
     isCoordinator: false,
+    commissionPlanId: null,
     ...overrides,
   };
 }

@@ -267,10 +267,21 @@ async function scenario() {
     body: { retentionYears: 10 },
   });
   const coordinator = await createUser(database.db);
+  const plan = await call<{ _id: string }>('POST', '/api/admin/commission-plans', {
+    who: admin,
+    body: { name: 'Capped 70/30', agentSplit: 70, capCents: 1_800_000, transactionFeeCents: 39_500 },
+    status: 201,
+  });
+  await call('PUT', '/api/admin/commission-plans/{id}', {
+    params: { id: plan._id },
+    who: admin,
+    body: { name: 'Capped 75/25', agentSplit: 75, capCents: 1_600_000, transactionFeeCents: 39_500 },
+  });
+  await call('GET', '/api/admin/commission-plans', { who: admin });
   await call('PUT', '/api/users/{id}', {
     params: { id: coordinator.id },
     who: admin,
-    body: { coordinatesFor: [agent.id] },
+    body: { coordinatesFor: [agent.id], commissionPlanId: plan._id },
   });
   const empty = await call<{ _id: string }>('POST', '/api/admin/offices', {
     who: admin,
@@ -411,6 +422,11 @@ async function scenario() {
     body: { dates: [{ kind: 'closing', date: '2026-12-15' }] },
   });
   await call('GET', '/api/transactions/{id}/dates', { params: { id: tx.id }, who: agent });
+  await call('PUT', '/api/transactions/{id}/commission', {
+    params: { id: tx.id },
+    who: agent,
+    body: { grossCommissionCents: 1_125_000, referral: { name: 'Harbor Referrals LLC', percent: 25 } },
+  });
   await call('GET', '/api/calendar', { query: { from: '2026-11-01', to: '2026-12-31' }, who: agent });
   const feed = await call<{ url: string }>('POST', '/api/calendar/feed', { who: agent });
   const file = new URL(feed.url, 'http://localhost').pathname.split('/').pop() ?? '';

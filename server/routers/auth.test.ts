@@ -168,6 +168,7 @@ describe('registration, verification and approval', () => {
       officeId: null,
       coordinatesFor: [],
       isCoordinator: false,
+      commissionPlanId: null,
     });
   });
 

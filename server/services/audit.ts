@@ -32,7 +32,8 @@ export type AuditEntry = {
     | 'ApiKey'
     | 'WebhookEndpoint'
     | 'WebhookDelivery'
-    | 'Office';
+    | 'Office'
+    | 'CommissionPlan';
   entityId: string;
   transactionId?: string;
   before?: unknown;

@@ -18,6 +18,7 @@ export const publicUserSelect = {
   deactivatedAt: true,
   createdAt: true,
   officeId: true,
+  commissionPlanId: true,
   coordinating: { select: { agentId: true }, orderBy: { agentId: 'asc' } },
 } as const satisfies Prisma.UserSelect;
 
@@ -56,5 +57,6 @@ export function toPublicUser(row: PublicUserRow): PublicUser {
     officeId: row.officeId,
     coordinatesFor: row.coordinating.map((c) => c.agentId),
     isCoordinator: row.coordinating.length > 0,
+    commissionPlanId: row.commissionPlanId,
   };
 }

@@ -3,6 +3,7 @@ import type { PublicUser, UpdateUserInput } from '../../shared/schemas/users';
 import type { Tx } from '../db/client';
 import { AppError } from '../errors';
 import { actorOf, recordAudit } from './audit';
+import { assertPlanExists } from './commission/plans';
 import type { CallerContext } from './context';
 import { publicUserSelect, toPublicUser } from './public-user';
 import { isOfficeAdmin, reachedUsersWhere, reachesUser } from './reach';
@@ -68,8 +69,9 @@ export async function writeCoordinations(
 }
 
 /**
- * An admin moves a user to an office (or out of every office) and sets the agents it coordinates
- * for. A user of another office is not found. The user's transactions follow its office (the
+ * An admin moves a user to an office (or out of every office), sets the agents it coordinates
+ * for, and its commission plan (any existing plan; an unknown one is a 400 naming
+ * commissionPlanId). A user of another office is not found. The user's transactions follow its office (the
  * database moves them), and its next call already sees what the new office reaches.
  */
 export async function updateUser(ctx: CallerContext, input: UpdateUserInput): Promise<PublicUser> {
@@ -78,8 +80,16 @@ export async function updateUser(ctx: CallerContext, input: UpdateUserInput): Pr
   await assertAssignable(ctx, { id: row.id, role: row.role }, input);
   const before = toPublicUser(row);
   return ctx.db.$transaction(async (tx) => {
-    if (input.officeId !== undefined) {
-      await tx.user.update({ where: { id: input.id }, data: { officeId: input.officeId } });
+    // Read in the change's transaction; the foreign key refuses a plan deleted meanwhile.
+    await assertPlanExists(tx, input.commissionPlanId);
+    if (input.officeId !== undefined || input.commissionPlanId !== undefined) {
+      await tx.user.update({
+        where: { id: input.id },
+        data: {
+          ...(input.officeId !== undefined ? { officeId: input.officeId } : {}),
+          ...(input.commissionPlanId !== undefined ? { commissionPlanId: input.commissionPlanId } : {}),
+        },
+      });
     }
     if (input.coordinatesFor !== undefined) await writeCoordinations(tx, input.id, input.coordinatesFor);
     const after = toPublicUser(

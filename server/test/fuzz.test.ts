@@ -32,6 +32,7 @@ import {
   DEFAULT_PASSWORD,
 } from './factories';
 import { buildTestApp, setupTestDatabase, TEST_DATA_DIR, TestClock, testConfig, testDeps } from './harness';
+import { badGrossCommission, badPlan, badRateCommission } from './hostile-commission';
 import { badFacts, plainText } from './hostile-facts';
 import {
   hostileQuery,
@@ -213,6 +214,8 @@ type World = {
   officeId: string;
   doomedOfficeId: string;
   coordinatorId: string;
+  /** A commission plan to change and to give a user. */
+  planId: string;
   template: { type: string; role: string };
   spareTemplateId: string;
   doomedTemplateId: string;
@@ -243,6 +246,7 @@ type World = {
 };
 
 const TUTORIAL_LINK = 'https://example.com/tutorials/closing';
+const FUZZ_PLAN = { name: 'Fuzz plan', agentSplit: 70, capCents: 1_800_000, transactionFeeCents: 39_500 };
 
 /** A valid input for each procedure (by path); the fuzzer starts from these and bends them. */
 function validInputs(w: World): Record<string, unknown> {
@@ -281,7 +285,19 @@ function validInputs(w: World): Record<string, unknown> {
     'users.list': { ...paging, query: 'agent' },
     'users.activate': { id: w.victimId },
     'users.deactivate': { id: w.victimId },
-    'users.update': { id: w.coordinatorId, officeId: w.officeId, coordinatesFor: [agentId] },
+    'users.update': {
+      id: w.coordinatorId,
+      officeId: w.officeId,
+      coordinatesFor: [agentId],
+      commissionPlanId: w.planId,
+    },
+    'commission.createPlan': { ...FUZZ_PLAN, name: 'Fuzz plan created' },
+    'commission.updatePlan': { id: w.planId, ...FUZZ_PLAN },
+    'commission.setForTransaction': {
+      id: transactionId,
+      grossCommissionCents: 1_250_000,
+      referral: { name: 'Harbor Referrals LLC', percent: 25 },
+    },
     'offices.create': { name: 'Fuzz Office', reviewTargetHours: 24, retentionYears: 7 },
     'offices.update': { id: w.officeId, name: 'Fuzz North', reviewTargetHours: 12 },
     'offices.delete': { id: w.doomedOfficeId },
@@ -1211,6 +1227,39 @@ function rulesRequest() {
   );
 }
 
+function commissionRequest() {
+  const id = world.transaction.id;
+  const plan = world.planId;
+  const admins: ActorName[] = ['admin', 'owner', 'apiKey'];
+  const onDeal = (body: object) => ({
+    rest: ['PUT', `/api/transactions/${id}/commission`] as [string, string],
+    trpc: 'commission.setForTransaction',
+    body: () => ({ id, ...body }),
+    who: ['agent', 'admin', 'apiKey'] as ActorName[],
+  });
+  return fc.oneof(
+    wrongBodyRequest([onDeal({ grossCommissionCents: 1_250_000 })], badGrossCommission),
+    wrongBodyRequest([onDeal({ ratePercent: 2.5 })], badRateCommission),
+    wrongBodyRequest(
+      [
+        {
+          rest: ['POST', '/api/admin/commission-plans'],
+          trpc: 'commission.createPlan',
+          body: () => ({ ...FUZZ_PLAN, name: 'Fuzz plan wrong' }),
+          who: admins,
+        },
+        {
+          rest: ['PUT', `/api/admin/commission-plans/${plan}`],
+          trpc: 'commission.updatePlan',
+          body: () => ({ id: plan, ...FUZZ_PLAN }),
+          who: admins,
+        },
+      ],
+      badPlan,
+    ),
+  );
+}
+
 /** Every string of a JSON answer (messages, issue paths), to find what the answer names. */
 function stringsOf(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
@@ -1401,6 +1450,15 @@ beforeAll(async () => {
     officeId: (await db.office.create({ data: { name: 'Fuzz Harbor' } })).id,
     doomedOfficeId: (await db.office.create({ data: { name: 'Fuzz Closing' } })).id,
     coordinatorId: (await createUser(db)).id,
+    planId: (
+      await db.commissionPlan.create({
+        data: {
+          ...FUZZ_PLAN,
+          capCents: BigInt(FUZZ_PLAN.capCents),
+          transactionFeeCents: BigInt(FUZZ_PLAN.transactionFeeCents),
+        },
+      })
+    ).id,
     template: { type: template.type, role: template.role },
     spareTemplateId: spareTemplate.id,
     doomedTemplateId: doomedTemplate.id,
@@ -1794,6 +1852,14 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
     timeout: 180_000,
   }, async () => {
     await fuzzFamily('conditionalForms', 4, rulesRequest(), (request) => ({
+      answer: refusedNaming(request as FuzzRequest & Wrong),
+    }));
+  });
+
+  it('commission: wrong plans, amounts, rates and referrals (REST and tRPC)', {
+    timeout: 180_000,
+  }, async () => {
+    await fuzzFamily('commission', 8, commissionRequest(), (request) => ({
       answer: refusedNaming(request as FuzzRequest & Wrong),
     }));
   });

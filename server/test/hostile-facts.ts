@@ -53,7 +53,7 @@ export const validWhen = fc.array(validCondition, { minLength: 1, maxLength: 10 
 // --- Wrong values ---
 
 /** Numbers that JSON carries but no count or year is: fractions, Infinity (1e999), beyond 2^53. */
-const HUGE = ['1e999', '-1e999', '123456789012345678901234567890', '9007199254740993.5'].map(
+export const HUGE = ['1e999', '-1e999', '123456789012345678901234567890', '9007199254740993.5'].map(
   (text) => new RawJson(text),
 );
 /** Strings that look like numbers or words to a lenient parser. */
@@ -70,8 +70,8 @@ const NUMBER_LIKE = [
   '-0',
   'null',
 ];
-const SHAPES: unknown[] = [[], [1965], {}, { value: 1965 }, { $gt: 1 }, { eq: true }, [[[]]]];
-const hostileStrings = fc.oneof(
+export const SHAPES: unknown[] = [[], [1965], {}, { value: 1965 }, { $gt: 1 }, { eq: true }, [[[]]]];
+export const hostileStrings = fc.oneof(
   fc.constantFrom(
     ...NUMBER_LIKE,
     'true',
@@ -87,7 +87,7 @@ const hostileStrings = fc.oneof(
   fc.string({ maxLength: 30 }),
 );
 
-const wrongNumber = (min: number, max: number, nullOk: boolean): fc.Arbitrary<unknown> =>
+export const wrongNumber = (min: number, max: number, nullOk: boolean): fc.Arbitrary<unknown> =>
   fc.oneof(
     fc.integer({ min: Number.MIN_SAFE_INTEGER, max: min - 1 }),
     fc.integer({ min: max + 1, max: Number.MAX_SAFE_INTEGER }),

@@ -3,6 +3,7 @@ import { apiKeysRouter } from '../routers/api-keys';
 import { authRouter } from '../routers/auth';
 import { bannersRouter } from '../routers/banners';
 import { calendarRouter } from '../routers/calendar';
+import { commissionRouter } from '../routers/commission';
 import { dashboardRouter } from '../routers/dashboard';
 import { exportsRouter } from '../routers/exports';
 import { keyDatesRouter } from '../routers/key-dates';
@@ -36,6 +37,7 @@ export const appRouter = router({
   reviewQueue: reviewQueueRouter,
   dashboard: dashboardRouter,
   rejectionReasons: rejectionReasonsRouter,
+  commission: commissionRouter,
   apiKeys: apiKeysRouter,
   uploads: uploadsRouter,
   notifications: notificationsRouter,

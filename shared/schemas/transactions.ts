@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FORM_STATUSES, ROLES } from '../constants';
 import { complianceMessages, validation } from '../messages';
+import { transactionCommission } from './commission';
 import { idSchema, pagingInput } from './common';
 import { factsInput, transactionFacts } from './facts';
 import { intakeSuggestion, uploadWarning } from './intake';
@@ -303,6 +304,8 @@ export const transaction = z.object({
   ...transactionFields,
   /** What is known of the property and the deal: each null until set. */
   facts: transactionFacts,
+  /** The commission as given (a gross amount or a rate of the sale price); null until set. */
+  commission: transactionCommission.nullable(),
   forms: z.array(transactionForm),
 });
 export type Transaction = z.infer<typeof transaction>;

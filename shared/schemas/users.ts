@@ -37,6 +37,8 @@ export const publicUser = z.object({
   coordinatesFor: z.array(idSchema),
   /** coordinatesFor is not empty. */
   isCoordinator: z.boolean(),
+  /** The commission plan the user's commissions split by; null: none yet. */
+  commissionPlanId: idSchema.nullable(),
 });
 export type PublicUser = z.infer<typeof publicUser>;
 export type AccountStatus = PublicUser['status'];
@@ -68,8 +70,12 @@ const officeAssignment = {
   coordinatesFor: z.array(idSchema).max(500).optional(),
 };
 
-/** An admin changes a user's office or the agents it coordinates for. */
-export const updateUserInput = z.object({ id: idSchema, ...officeAssignment });
+/** An admin changes a user's office, the agents it coordinates for, or its commission plan (null: none). */
+export const updateUserInput = z.object({
+  id: idSchema,
+  ...officeAssignment,
+  commissionPlanId: idSchema.nullable().optional(),
+});
 export type UpdateUserInput = z.infer<typeof updateUserInput>;
 
 /** The Add user dialog: its own messages, the 123-456-7890 phone form. */

@@ -14,6 +14,7 @@ import type {
 import type { Prisma } from '../../db/generated/client';
 import { downloadName } from '../../storage/keys';
 import { calendarDayOf, todayIn } from '../calendar-days';
+import { commissionSelect, toCommission } from '../commission/answer';
 import type { FileLinker } from '../file-links';
 import { factsSelect, toFacts } from './checklist';
 
@@ -91,6 +92,7 @@ export const detailSelect = {
   userId: true,
   officeId: true,
   ...factsSelect,
+  ...commissionSelect,
   forms: { select: formSelect, orderBy: { position: 'asc' } },
 } as const satisfies Prisma.TransactionSelect;
 
@@ -255,6 +257,7 @@ export async function toTransaction(linkOf: FileLinker, row: DetailRow, now: Dat
   return {
     ...toSummary(row, now),
     facts: toFacts(row),
+    commission: toCommission(row),
     forms: await Promise.all(row.forms.map((form) => toForm(linkOf, form))),
   };
 }

@@ -33,6 +33,7 @@ import {
   freshDealWithWaiver,
   freshLibraryItem,
   freshOffice,
+  freshPlanId,
   freshTemplate,
   freshWebhook,
   freshWebhookDelivery,
@@ -67,6 +68,8 @@ export type ProcedureRow = {
    */
   via?: string;
 };
+
+const matrixPlan = () => ({ agentSplit: 70, capCents: 1_800_000, transactionFeeCents: 39_500 });
 
 export const PROCEDURES: Record<string, ProcedureRow> = {
   // Sign-in and recovery are public: a signed-in caller may use them too.
@@ -229,6 +232,22 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
   'rejectionReasons.update': {
     expect: BROKERAGE,
     input: () => ({ code: 'missing-signature', label: 'Missing signature', active: true }),
+  },
+
+  // Commission plans: every admin reads them, brokerage-wide admins keep them; a transaction's
+  // commission is set by whoever works on the transaction.
+  'commission.listPlans': { expect: ADMINS },
+  'commission.createPlan': {
+    expect: BROKERAGE,
+    input: () => ({ ...matrixPlan(), name: `Matrix plan ${unique()}` }),
+  },
+  'commission.updatePlan': {
+    expect: BROKERAGE,
+    input: async () => ({ id: await freshPlanId(), ...matrixPlan(), name: `Matrix plan ${unique()}` }),
+  },
+  'commission.setForTransaction': {
+    expect: A_OR_ADMINS_BY_ID,
+    input: async () => ({ id: (await freshDeal()).id, grossCommissionCents: 1_250_000 }),
   },
 
   // API keys: admins keep them; what a key itself may call is checked per scope below.

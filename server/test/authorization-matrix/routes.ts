@@ -33,6 +33,7 @@ import {
   freshDealWithWaiver,
   freshLibraryItem,
   freshOffice,
+  freshPlanId,
   freshTemplate,
   freshWebhook,
   freshWebhookDelivery,
@@ -302,6 +303,33 @@ export const ROUTES: Record<string, RouteRow> = {
   'PUT /api/admin/rejection-reasons/:code': {
     expect: BROKERAGE,
     request: () => ({ url: '/api/admin/rejection-reasons/missing-initials', payload: { active: true } }),
+  },
+  'GET /api/admin/commission-plans': { expect: ADMINS, request: get('/api/admin/commission-plans') },
+  'POST /api/admin/commission-plans': {
+    expect: BROKERAGE,
+    request: () => ({
+      url: '/api/admin/commission-plans',
+      payload: { name: `Matrix plan ${unique()}`, agentSplit: 80, capCents: null },
+    }),
+  },
+  'PUT /api/admin/commission-plans/:id': {
+    expect: BROKERAGE,
+    request: async () => ({
+      url: `/api/admin/commission-plans/${await freshPlanId()}`,
+      payload: {
+        name: `Matrix plan ${unique()}`,
+        agentSplit: 75,
+        capCents: 1_600_000,
+        transactionFeeCents: 0,
+      },
+    }),
+  },
+  'PUT /api/transactions/:id/commission': {
+    expect: A_OR_ADMINS_BY_ID,
+    request: async () => ({
+      url: `/api/transactions/${(await freshDeal()).id}/commission`,
+      payload: { grossCommissionCents: 1_250_000, referral: { name: 'Harbor Referrals LLC', percent: 25 } },
+    }),
   },
   'GET /api/admin/transactions/:id/history': {
     expect: ADMINS_ON_NORTH,

@@ -90,6 +90,15 @@ export async function tokenOf(actor: ActorName): Promise<string | undefined> {
 
 // --- Fresh targets: every cell that changes or deletes something gets its own ---
 
+/** A commission plan of its own, for a cell that changes one. */
+export async function freshPlanId(): Promise<string> {
+  const plan = await database.db.commissionPlan.create({
+    data: { name: `Matrix plan ${unique()}`, agentSplit: 70, capCents: null, transactionFeeCents: 0n },
+    select: { id: true },
+  });
+  return plan.id;
+}
+
 export async function freshDeal(): Promise<Deal> {
   const deal = await createTransaction(database.db, {
     userId: A().id,

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { commissionMessages } from '../messages';
+import { idSchema } from './common';
+import { SALE_PRICE_MAX_CENTS } from './facts';
+
+/**
+ * Commission plans (how an agent's commissions split with the brokerage) and a transaction's
+ * commission. Money is integer cents; percents of a commission carry up to 3 decimals.
+ */
+
+const MAX_NAME = 100;
+/** Any amount of cents the portal takes: up to the largest sale price. */
+const cents = z.number().int().min(0).max(SALE_PRICE_MAX_CENTS);
+
+export const commissionPlanInput = z.strictObject({
+  name: z
+    .string({ error: commissionMessages.nameRequired })
+    .trim()
+    .min(1, { error: commissionMessages.nameRequired })
+    .max(MAX_NAME, { error: `Cannot exceed ${MAX_NAME} characters` }),
+  /** The agent's whole percent of what remains after any referral; the brokerage takes the rest. */
+  agentSplit: z.number().int().min(0).max(100),
+  /** The most the brokerage takes of one agent's commissions in a calendar year; null: no cap. */
+  capCents: cents.nullable(),
+  /** Moved from the agent's share to the brokerage on every transaction. */
+  transactionFeeCents: cents.default(0),
+});
+export type CommissionPlanInput = z.infer<typeof commissionPlanInput>;
+export const updateCommissionPlanInput = commissionPlanInput.extend({ id: idSchema });
+export type UpdateCommissionPlanInput = z.infer<typeof updateCommissionPlanInput>;
+
+export const commissionPlan = z.object({
+  _id: idSchema,
+  name: z.string(),
+  agentSplit: z.number().int(),
+  capCents: z.number().int().nullable(),
+  transactionFeeCents: z.number().int(),
+  createdAt: z.iso.datetime(),
+});
+export type CommissionPlan = z.infer<typeof commissionPlan>;
+export const commissionPlansAnswer = z.array(commissionPlan);
+
+/** A percent with at most 3 decimals (12.345), so it is stored exactly in thousandths. */
+const hasThreeDecimals = (value: number) => Math.abs(value * 1000 - Math.round(value * 1000)) < 1e-6;
+const percent = (max: { value: number; inclusive: boolean }) =>
+  z
+    .number()
+    .gt(0)
+    .refine((value) => (max.inclusive ? value <= max.value : value < max.value), {
+      error: `Must be ${max.inclusive ? 'at most' : 'below'} ${max.value}`,
+    })
+    .refine(hasThreeDecimals, { error: commissionMessages.threeDecimals });
+
+export const referral = z.strictObject({
+  name: z.string().trim().min(1).max(MAX_NAME),
+  /** The referral's percent of the gross commission: above 0, below 100. */
+  percent: percent({ value: 100, inclusive: false }),
+});
+
+/** Exactly one of grossCommissionCents and ratePercent (of the sale price). */
+export const setCommissionInput = z
+  .strictObject({
+    id: idSchema,
+    grossCommissionCents: cents.min(1).optional(),
+    ratePercent: percent({ value: 100, inclusive: true }).optional(),
+    referral: referral.nullable().optional(),
+  })
+  .refine((input) => (input.grossCommissionCents === undefined) !== (input.ratePercent === undefined), {
+    error: commissionMessages.grossOrRate,
+    path: ['grossCommissionCents'],
+  });
+export type SetCommissionInput = z.infer<typeof setCommissionInput>;
+
+/**
+ * A transaction's commission. With a rate, grossCents is the rate of the sale price as it is now,
+ * rounded down to the cent (null while the sale price is not set); ratePercent is null when a
+ * gross amount was given.
+ */
+export const transactionCommission = z.object({
+  grossCents: z.number().int().nullable(),
+  ratePercent: z.number().nullable(),
+  referral: z.object({ name: z.string(), percent: z.number() }).nullable(),
+});
+export type TransactionCommission = z.infer<typeof transactionCommission>;
