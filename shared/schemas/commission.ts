@@ -45,7 +45,8 @@ const hasThreeDecimals = (value: number) => Math.abs(value * 1000 - Math.round(v
 const percent = (max: { value: number; inclusive: boolean }) =>
   z
     .number()
-    .gt(0)
+    // The least percent 3 decimals hold: anything smaller would be stored as 0.
+    .gte(0.001, { error: 'Must be at least 0.001' })
     .refine((value) => (max.inclusive ? value <= max.value : value < max.value), {
       error: `Must be ${max.inclusive ? 'at most' : 'below'} ${max.value}`,
     })

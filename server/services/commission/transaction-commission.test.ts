@@ -147,6 +147,9 @@ describe("a transaction's commission", () => {
       { ratePercent: 2.1234 },
       { grossCommissionCents: 1_000, referral: { name: 'Relo Co', percent: 100 } },
       { grossCommissionCents: 1_000, referral: { name: 'Relo Co', percent: 0 } },
+      // Below the least percent three decimals hold: it would be stored as 0.
+      { grossCommissionCents: 1_000, referral: { name: 'Relo Co', percent: 5e-324 } },
+      { ratePercent: 1e-10 },
       { grossCommissionCents: 1_000, referral: { name: '', percent: 10 } },
       { grossCommissionCents: 1_000, referral: { name: 'Relo Co' } },
     ]) {
