@@ -7,6 +7,7 @@ import type { CallerContext } from '../context';
 import { fileLinker } from '../file-links';
 import { findVisible, lockForChange } from '../transactions/access';
 import { detailSelect, toTransaction } from '../transactions/mappers';
+import { emitTransactionEvents } from '../transactions/webhooks';
 import { commissionSelect, toCommission } from './answer';
 import { thousandthsOf } from './split';
 
@@ -49,6 +50,8 @@ export async function setCommission(ctx: CallerContext, input: SetCommissionInpu
       before: { commission: toCommission(before) },
       after: { commission: toCommission(row) },
     });
+    // The commission is part of the transaction integrators receive, as its other changes are.
+    await emitTransactionEvents(tx, ctx, ['transaction.updated'], row);
     return toTransaction(fileLinker(ctx), row, ctx.deps.clock.now());
   });
 }

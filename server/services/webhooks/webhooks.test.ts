@@ -17,6 +17,7 @@ import { buildTestApp, serviceContext, setupTestDatabase, testConfig, testDeps }
 import { restCalls } from '../../test/rest-calls';
 import { until } from '../../test/until';
 import { type Receiver, startReceiver } from '../../test/webhook-receiver';
+import { setCommission } from '../commission/transaction-commission';
 import * as transactions from '../transactions';
 import { activateUser, createUser as addUser, deactivateUser } from '../users';
 import { deliverWebhook } from './deliver';
@@ -214,6 +215,18 @@ describe('delivery', () => {
       ['transaction.updated', 200],
     ]);
     expect(to.received[2]?.payload.data).toMatchObject({ _id: deal._id, isTitleReport: true });
+  });
+
+  it('a commission change is a transaction.updated event carrying the commission', async () => {
+    const to = await receiver();
+    await endpointFor(to, ['transaction.updated']);
+    const deal = await openDeal();
+    await setCommission(agentCtx(), { id: deal._id, grossCommissionCents: 1_250_000 });
+    await until(() => to.received.length === 1, 15_000);
+    expect(to.received[0]?.payload).toMatchObject({
+      type: 'transaction.updated',
+      data: { _id: deal._id, commission: { grossCents: 1_250_000, ratePercent: null, referral: null } },
+    });
   });
 
   it('a receiver down while the job engine restarts still gets every event, once it is back', async () => {
