@@ -290,4 +290,13 @@ export const commissionMessages = {
   needsSalePrice: 'Set the sale price first',
   grossOrRate: 'Give exactly one of grossCommissionCents and ratePercent',
   threeDecimals: 'At most 3 decimals',
+  needsCommission: 'Set the commission first',
+  overrideReasonRequired: 'Give the reason for the override',
+  overrideBrokerageWide: 'Only a brokerage-wide admin can override compliance',
+  needsPlan: 'Give the agent a commission plan first',
+  cdaPaidAlready: 'This CDA is paid already',
+  cdaSuperseded: 'This CDA was superseded by a later version',
+  cdaPaidCannotReplace: "This transaction's CDA is paid: it cannot be replaced",
+  paidAtFuture: 'The payment date cannot be in the future',
+  unknownCda: 'There is no such CDA',
 } as const;

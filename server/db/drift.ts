@@ -30,6 +30,11 @@ export const RAW_ONLY_INDEXES: Record<string, string> = {
   // A template's open transactions, for the job that copies its rules to them.
   transactions_open_template_idx:
     'btree(template_id, id) WHERE ((closed_at IS NULL) AND (deleted_at IS NULL))',
+  // A transaction's current CDA, an agent's year for its cap, paid CDAs by payment (migration
+  // 20261206090000_cdas).
+  cdas_current_key: "UNIQUE btree(transaction_id) WHERE (status <> 'superseded'::text)",
+  cdas_agent_year_idx: "btree(agent_id, issued_at) WHERE (status <> 'superseded'::text)",
+  cdas_paid_at_idx: "btree(paid_at) WHERE (status = 'paid'::text)",
   // Reminders still to send (migration 20261127090000_jobs_mail_key_dates).
   reminders_due_idx: 'btree(due_at) WHERE (sent_at IS NULL)',
   // The broker dashboard's covering indexes (migration 20261129090000_broker_dashboard); like

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { commissionMessages } from '../messages';
+import { commissionMessages, keyDateMessages } from '../messages';
 import { idSchema } from './common';
 import { SALE_PRICE_MAX_CENTS } from './facts';
+import { calendarDay } from './key-dates';
 
 /**
  * Commission plans (how an agent's commissions split with the brokerage) and a transaction's
@@ -83,3 +84,79 @@ export const transactionCommission = z.object({
   referral: z.object({ name: z.string(), percent: z.number() }).nullable(),
 });
 export type TransactionCommission = z.infer<typeof transactionCommission>;
+
+/** Who a CDA line pays: a referral, the brokerage (its share and the transaction fee), the agent. */
+export const CDA_LINE_KINDS = ['referral', 'brokerage', 'agent', 'fee'] as const;
+export const CDA_STATUSES = ['issued', 'paid', 'superseded'] as const;
+
+export const issueCdaInput = z.strictObject({
+  id: idSchema,
+  /** For a file that is not compliant yet: brokerage-wide admins only, with the reason. */
+  override: z
+    .strictObject({
+      reason: z
+        .string({ error: commissionMessages.overrideReasonRequired })
+        .trim()
+        .min(1, { error: commissionMessages.overrideReasonRequired })
+        .max(500, { error: 'Cannot exceed 500 characters' }),
+    })
+    .optional(),
+});
+export type IssueCdaInput = z.infer<typeof issueCdaInput>;
+
+export const markCdaPaidInput = z.strictObject({
+  id: idSchema,
+  cdaId: idSchema,
+  /** When the money went out; default now. Not in the future. */
+  paidAt: z.iso.datetime({ offset: true }).optional(),
+});
+export type MarkCdaPaidInput = z.infer<typeof markCdaPaidInput>;
+
+export const cdaLine = z.object({
+  kind: z.enum(CDA_LINE_KINDS),
+  /** The referral's name, the brokerage's name, or the agent's name. */
+  payee: z.string(),
+  amountCents: z.number().int().nonnegative(),
+});
+export type CdaLine = z.infer<typeof cdaLine>;
+
+const userRef = z.object({ _id: idSchema, name: z.string() });
+
+export const cda = z.object({
+  _id: idSchema,
+  transactionId: idSchema,
+  version: z.number().int().positive(),
+  status: z.enum(CDA_STATUSES),
+  lines: z.array(cdaLine),
+  grossCents: z.number().int().positive(),
+  /** A signed link to the PDF, valid for a while like every download link. */
+  pdfUrl: z.string(),
+  /** Hex SHA-256 of the PDF's bytes. */
+  sha256: z.string(),
+  issuedAt: z.iso.datetime(),
+  issuedBy: userRef,
+  /** Set when a brokerage-wide admin issued it for a file that was not compliant. */
+  override: z.object({ reason: z.string() }).nullable(),
+  paidAt: z.iso.datetime().nullable(),
+  paidBy: userRef.nullable(),
+  supersededAt: z.iso.datetime().nullable(),
+  /** The plan as it was when issued, and the brokerage's shares of the agent's year before it. */
+  plan: z.object({
+    name: z.string(),
+    agentSplit: z.number().int(),
+    capCents: z.number().int().nullable(),
+    transactionFeeCents: z.number().int(),
+  }),
+  brokerageYearToDateCents: z.number().int().nonnegative(),
+});
+export type Cda = z.infer<typeof cda>;
+export const cdasAnswer = z.array(cda);
+
+/** The paid CDAs' lines, by the day they were paid (UTC days, both inclusive; default: all). */
+export const payoutsInput = z
+  .object({ from: calendarDay.optional(), to: calendarDay.optional() })
+  .refine((value) => !value.from || !value.to || value.from <= value.to, {
+    error: keyDateMessages.rangeReversed,
+    path: ['to'],
+  });
+export type PayoutsInput = z.infer<typeof payoutsInput>;

@@ -22,6 +22,8 @@ export const WEBHOOK_EVENTS = [
   'user.activated',
   'user.deactivated',
   'key_date.due',
+  'cda.issued',
+  'cda.paid',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 /** What the test button sends; no endpoint subscribes to it. */
