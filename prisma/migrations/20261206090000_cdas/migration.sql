@@ -10,6 +10,9 @@ CREATE TABLE "cdas" (
   "status" TEXT NOT NULL DEFAULT 'issued',
   -- The agent paid (the transaction's agent when issued): the year's cap is counted per agent.
   "agent_id" UUID NOT NULL,
+  -- The payees as named when the CDA was issued: a later rename never rewrites a CDA.
+  "agent_name" TEXT NOT NULL,
+  "brokerage_name" TEXT NOT NULL,
   "gross_cents" BIGINT NOT NULL,
   "referral_name" TEXT,
   "referral_thousandths" INTEGER,
