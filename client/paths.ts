@@ -28,6 +28,8 @@ export const paths = {
   adminTransactions: '/adminTransactions',
   adminTransaction: '/adminTransactions/transactions/:id',
   templates: '/admin/forms/transactions/view',
+  // How agents' commissions split with the brokerage.
+  commissionPlans: '/admin/commission-plans',
   // The broker dashboard.
   dashboard: '/admin/dashboard',
   // The compliance desk.

@@ -47,6 +47,7 @@ const ADMIN_PAGES: [path: string, heading: string][] = [
   ['/adminTransactions', 'Admin Transactions'],
   [`/adminTransactions/transactions/${TRANSACTION_ID}`, 'Transaction'],
   ['/admin/forms/transactions/view', 'Transactions Forms'],
+  ['/admin/commission-plans', 'Commission Plans'],
   ['/admin/review', 'Review Queue'],
   ['/admin/rejection-reasons', 'Rejection Reasons'],
   ['/admin/api-keys', 'API Keys'],

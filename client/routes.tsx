@@ -152,6 +152,14 @@ const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
     adminOnly: true,
   },
   {
+    path: paths.commissionPlans,
+    page: lazyPage(
+      () => import('./pages/CommissionPlans'),
+      (m) => m.CommissionPlans,
+    ),
+    adminOnly: true,
+  },
+  {
     path: paths.webhooks,
     page: lazyPage(
       () => import('./pages/Webhooks'),

@@ -22,6 +22,7 @@ const ADMIN_LINKS = [
   'Review Queue',
   'Admin Transactions',
   'Transactions Forms',
+  'Commission Plans',
   'API Keys',
   'Webhooks',
 ];

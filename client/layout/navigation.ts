@@ -25,6 +25,7 @@ const ADMIN_NAVIGATION: NavigationItem[] = [
   { label: 'Review Queue', href: paths.reviewQueue },
   { label: 'Admin Transactions', href: paths.adminTransactions },
   { label: 'Transactions Forms', href: paths.templates },
+  { label: 'Commission Plans', href: paths.commissionPlans },
   { label: 'API Keys', href: paths.apiKeys },
   { label: 'Webhooks', href: paths.webhooks },
 ];

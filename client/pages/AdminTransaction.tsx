@@ -3,6 +3,7 @@ import { toasts } from '../../shared/messages';
 import type { FactsInput } from '../../shared/schemas/facts';
 import type { Transaction, TransactionForm } from '../../shared/schemas/transactions';
 import { serverMessageOf } from '../api/errors';
+import { CommissionCard } from '../components/commission/CommissionCard';
 import { CloseControls, ClosedBanner } from '../components/transactions/Closing';
 import { FactsCard } from '../components/transactions/FactsCard';
 import { type Decision, FormsChecklist } from '../components/transactions/FormsChecklist';
@@ -95,6 +96,12 @@ export function AdminTransaction() {
     return saved;
   };
 
+  /** The commission's save answers with the transaction; the history records the change. */
+  const savedCommission = (saved: Transaction) => {
+    queryClient.setQueryData(trpc.adminTransactions.get.queryKey({ id }), saved);
+    return reload();
+  };
+
   return (
     <TransactionDetailLayout {...detail.layout}>
       {(transaction) => (
@@ -108,6 +115,7 @@ export function AdminTransaction() {
           />
           <KeyDatesEditor transactionId={transaction._id} closed={transaction.closedAt !== null} />
           <FactsCard transaction={transaction} onSave={(facts) => saveFacts(transaction, facts)} />
+          <CommissionCard transaction={transaction} onSaved={(saved) => void savedCommission(saved)} />
           <FormsChecklist
             transaction={transaction}
             onComment={(form, text) => sendReview(form, undefined, text)}

@@ -4,6 +4,7 @@ import type { FactsInput } from '../../shared/schemas/facts';
 import type { Transaction as TransactionAnswer, TransactionForm } from '../../shared/schemas/transactions';
 import { serverMessageOf } from '../api/errors';
 import { getUserId } from '../auth/session';
+import { CommissionCard } from '../components/commission/CommissionCard';
 import { ClosedBanner } from '../components/transactions/Closing';
 import { FactsCard } from '../components/transactions/FactsCard';
 import { FormsChecklist } from '../components/transactions/FormsChecklist';
@@ -79,6 +80,12 @@ export function Transaction() {
     return saved;
   };
 
+  /** The commission's save answers with the transaction: shown at once, the lists refreshed. */
+  const savedCommission = (saved: TransactionAnswer) => {
+    queryClient.setQueryData(trpc.transactions.get.queryKey({ id, userId: userId ?? '' }), saved);
+    return reload();
+  };
+
   return (
     <TransactionDetailLayout {...detail.layout}>
       {(transaction) => (
@@ -86,6 +93,7 @@ export function Transaction() {
           <ClosedBanner transaction={transaction} />
           <KeyDatesEditor transactionId={transaction._id} closed={transaction.closedAt !== null} />
           <FactsCard transaction={transaction} onSave={(facts) => saveFacts(transaction, facts)} />
+          <CommissionCard transaction={transaction} onSaved={(saved) => void savedCommission(saved)} />
           <FormsChecklist transaction={transaction} onComment={postComment} onFileStored={reload} />
           <UpdateTransactionForm
             key={transaction._id}

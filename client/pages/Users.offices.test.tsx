@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { officeMessages } from '../../shared/messages';
+import { commissionMessages, officeMessages } from '../../shared/messages';
 import type { PublicUser } from '../../shared/schemas/users';
 import { setSession } from '../auth/session';
 import { OFFICE_DIALOG_TITLE } from '../components/users/UserOfficeModal';
@@ -50,6 +50,25 @@ const adam = testProfile({
   role: 'admin',
 });
 
+const PLANS = [
+  {
+    _id: 'c0000000-0000-4000-8000-000000000001',
+    name: 'Standard 70/30',
+    agentSplit: 70,
+    capCents: 1_600_000,
+    transactionFeeCents: 0,
+    createdAt: '2026-01-01T00:00:00.000Z',
+  },
+  {
+    _id: 'c0000000-0000-4000-8000-000000000002',
+    name: 'Top producer',
+    agentSplit: 90,
+    capCents: null,
+    transactionFeeCents: 50_000,
+    createdAt: '2026-01-01T00:00:00.000Z',
+  },
+];
+
 const listAnswer = (users: PublicUser[]) => ({ users, totalUsers: users.length, totalPages: 1 });
 
 function renderUsers(handlers: Record<string, StubHandler> = {}) {
@@ -57,6 +76,7 @@ function renderUsers(handlers: Record<string, StubHandler> = {}) {
     'settings.getUser': () => wideAdminProfile(),
     'offices.list': () => testOffices(),
     'users.list': () => listAnswer([dana, sam, tara, gone, adam]),
+    'commission.listPlans': () => PLANS,
     ...handlers,
   });
   const view = renderWithProviders(<Users />, { path: '/users', trpcClient: stub.client });
@@ -113,6 +133,40 @@ describe('Users page: offices and coordinators', { timeout: 30_000 }, () => {
     expect(rowOf('dana@example.com').queryByText('Coordinator')).not.toBeInTheDocument();
   });
 
+  it("sets an agent's commission plan, clears it, and shows an unknown plan on the field", async () => {
+    const planned = { ...dana, commissionPlanId: PLANS[0]?._id ?? null };
+    let refuse = false;
+    const { user, stub } = renderUsers({
+      'users.list': () => listAnswer([planned, sam]),
+      'users.update': (input) => {
+        if (refuse) throw trpcError(400, commissionMessages.unknownPlan);
+        return { ...planned, ...(input as object) };
+      },
+    });
+    let dialog = await openOfficeDialog(user, 'dana@example.com');
+    const plan = dialog.getByRole('combobox', { name: 'Commission plan' });
+    await waitFor(() => expect(optionNames(plan)).toEqual(['No plan', 'Standard 70/30', 'Top producer']));
+    expect(plan).toHaveValue(PLANS[0]?._id);
+    await user.selectOptions(plan, 'Top producer');
+    await user.click(dialog.getByRole('button', { name: 'Submit' }));
+    expect(await toast(userToasts.officeSaved)).toBeVisible();
+    expect(stub.callsTo('users.update').at(-1)).toMatchObject({
+      id: dana._id,
+      commissionPlanId: PLANS[1]?._id,
+    });
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    dialog = await openOfficeDialog(user, 'dana@example.com');
+    await user.selectOptions(dialog.getByRole('combobox', { name: 'Commission plan' }), 'No plan');
+    refuse = true;
+    await user.click(dialog.getByRole('button', { name: 'Submit' }));
+    expect(stub.callsTo('users.update').at(-1)).toMatchObject({ id: dana._id, commissionPlanId: null });
+    expect(await dialog.findByText(commissionMessages.unknownPlan)).toBeVisible();
+    expect(dialog.getByRole('combobox', { name: 'Commission plan' })).toHaveAccessibleDescription(
+      expect.stringContaining(commissionMessages.unknownPlan),
+    );
+  });
+
   it('moves a user to an office and sets the active agents it coordinates for', async () => {
     const { user, stub } = renderUsers({ 'users.update': (input) => ({ ...tara, ...(input as object) }) });
     const dialog = await openOfficeDialog(user, 'tara@example.com');
@@ -135,7 +189,7 @@ describe('Users page: offices and coordinators', { timeout: 30_000 }, () => {
 
     expect(await toast(userToasts.officeSaved)).toBeVisible();
     expect(stub.callsTo('users.update')).toEqual([
-      { id: tara._id, officeId: SOUTH_ID, coordinatesFor: [dana._id, sam._id] },
+      { id: tara._id, officeId: SOUTH_ID, coordinatesFor: [dana._id, sam._id], commissionPlanId: null },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await waitFor(() => expect(stub.callsTo('users.list').length).toBeGreaterThanOrEqual(3));

@@ -2,7 +2,7 @@ import { MultiSelect, NativeSelect, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { MAX_PAGE_SIZE } from '../../../shared/constants';
-import { officeMessages } from '../../../shared/messages';
+import { commissionMessages, officeMessages } from '../../../shared/messages';
 import type { PublicUser } from '../../../shared/schemas/users';
 import { serverMessageOf } from '../../api/errors';
 import { notifyError } from '../../notify';
@@ -30,12 +30,15 @@ export function UserOfficeModal({ user, onClose, onSaved }: UserOfficeModalProps
 }
 
 /** Where the server's refusal belongs: the field it is about, else a toast. */
-const FIELD_OF_MESSAGE: Record<string, 'officeId' | 'coordinatesFor'> = {
+const FIELD_OF_MESSAGE: Record<string, 'officeId' | 'coordinatesFor' | 'commissionPlanId'> = {
   [officeMessages.onlyActiveAgentsCoordinated]: 'coordinatesFor',
   [officeMessages.onlyAgentsCoordinate]: 'coordinatesFor',
   [officeMessages.officeAdminStaysInOffice]: 'officeId',
   [officeMessages.notFound]: 'officeId',
+  [commissionMessages.unknownPlan]: 'commissionPlanId',
 };
+
+export const NO_PLAN = 'No plan';
 
 function UserOfficeForm({
   user,
@@ -64,14 +67,29 @@ function UserOfficeForm({
 
   const [officeId, setOfficeId] = useState(user.officeId ?? '');
   const [coordinatesFor, setCoordinatesFor] = useState<string[]>(user.coordinatesFor);
-  const [errors, setErrors] = useState<{ officeId?: string; coordinatesFor?: string }>({});
+  // An agent's commissions split by its plan.
+  const plans = useQuery(trpc.commission.listPlans.queryOptions(undefined, { enabled: coordinates }));
+  const planChoices = [
+    { value: '', label: NO_PLAN },
+    ...(plans.data ?? []).map((plan) => ({ value: plan._id, label: plan.name })),
+  ];
+  const [commissionPlanId, setCommissionPlanId] = useState(user.commissionPlanId ?? '');
+  const [errors, setErrors] = useState<{
+    officeId?: string;
+    coordinatesFor?: string;
+    commissionPlanId?: string;
+  }>({});
   const update = useMutation(trpc.users.update.mutationOptions());
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setErrors({});
     update.mutate(
-      { id: user._id, officeId: officeId || null, ...(coordinates ? { coordinatesFor } : {}) },
+      {
+        id: user._id,
+        officeId: officeId || null,
+        ...(coordinates ? { coordinatesFor, commissionPlanId: commissionPlanId || null } : {}),
+      },
       {
         onSuccess: onSaved,
         onError: (failure) => {
@@ -111,6 +129,21 @@ function UserOfficeForm({
             nothingFoundMessage="No active agent found"
             error={errors.coordinatesFor}
             comboboxProps={{ withinPortal: true }}
+          />
+        )}
+        {coordinates && (
+          <NativeSelect
+            label="Commission plan"
+            description="How this agent's commissions split with the brokerage."
+            value={commissionPlanId}
+            onChange={(event) => setCommissionPlanId(event.currentTarget.value)}
+            // The current plan stays a choice while the list loads, so the field never reads wrong.
+            data={
+              plans.data || !commissionPlanId
+                ? planChoices
+                : [...planChoices, { value: commissionPlanId, label: 'Current plan' }]
+            }
+            error={errors.commissionPlanId}
           />
         )}
         <DialogActions pending={update.isPending} onCancel={onCancel} />
