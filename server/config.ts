@@ -112,6 +112,7 @@ const environmentSchema = z
       .refine((v) => /^smtps?:\/\/.+/.test(v), { error: 'must be an smtp:// or smtps:// URL' })
       .optional(),
     MAIL_FROM: z.string().trim().min(3).default('Brokerage Portal <no-reply@localhost>'),
+    BROKERAGE_NAME: z.string().trim().min(1).max(200).default('Brokerage'),
     STORAGE_DRIVER: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
     S3_ENDPOINT: httpUrl.optional(),
     S3_PUBLIC_ENDPOINT: httpUrl.optional(),
@@ -175,6 +176,8 @@ export type AppConfig = {
   seedDemo: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** The brokerage's name as its documents print it: the payee of a CDA's brokerage lines. */
+  brokerageName: string;
   storage: { driver: 'local' } | ({ driver: 's3' } & S3Settings);
   maxUploadBytes: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -256,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    brokerageName: e.BROKERAGE_NAME,
     storage:
       e.STORAGE_DRIVER === 's3'
         ? {

@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { apiMessages, integrationMessages } from '../shared/messages';
-import type { ApiError, ApiErrorCode, ApiIssue } from '../shared/schemas/common';
+import type { ApiError, ApiErrorCode, ApiErrorDetails, ApiIssue } from '../shared/schemas/common';
 
 /**
  * The one place that turns anything thrown into an HTTP status and a safe body (docs/API.md,
@@ -14,6 +14,8 @@ export class AppError extends Error {
     readonly code: ApiErrorCode,
     message: string,
     readonly issues?: ApiIssue[],
+    /** Fields the body carries beside message, code and issues (ApiErrorDetails). */
+    readonly details?: ApiErrorDetails,
   ) {
     super(message);
     this.name = 'AppError';
@@ -55,11 +57,16 @@ export type ClassifiedError = {
   internal: boolean;
 };
 
-function answer(code: ApiErrorCode, message = DEFAULT_MESSAGE[code], issues?: ApiIssue[]): ClassifiedError {
+function answer(
+  code: ApiErrorCode,
+  message = DEFAULT_MESSAGE[code],
+  issues?: ApiIssue[],
+  details?: ApiErrorDetails,
+): ClassifiedError {
   const status = STATUS_BY_CODE[code];
   return {
     status,
-    body: issues?.length ? { message, code, issues } : { message, code },
+    body: { ...(issues?.length ? { message, code, issues } : { message, code }), ...details },
     internal: status >= 500,
   };
 }
@@ -70,7 +77,7 @@ function answer(code: ApiErrorCode, message = DEFAULT_MESSAGE[code], issues?: Ap
  * failure it stands for (S3 or the database refusing, set as its cause) is, like any INTERNAL.
  */
 function answerAppError(error: AppError): ClassifiedError {
-  const answered = answer(error.code, error.message, error.issues);
+  const answered = answer(error.code, error.message, error.issues, error.details);
   return {
     ...answered,
     internal: error.code === 'INTERNAL' || (answered.internal && error.cause !== undefined),

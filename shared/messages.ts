@@ -298,5 +298,8 @@ export const commissionMessages = {
   cdaSuperseded: 'This CDA was superseded by a later version',
   cdaPaidCannotReplace: "This transaction's CDA is paid: it cannot be replaced",
   paidAtFuture: 'The payment date cannot be in the future',
+  paidBeforeIssued: 'The payment date cannot be before the CDA was issued',
   unknownCda: 'There is no such CDA',
+  cdaIssuedNotice: (place: string, version: number) => `CDA issued for ${place} (version ${version})`,
+  cdaPaidNotice: (place: string, version: number) => `CDA paid for ${place} (version ${version})`,
 } as const;

@@ -33,7 +33,8 @@ export type AuditEntry = {
     | 'WebhookEndpoint'
     | 'WebhookDelivery'
     | 'Office'
-    | 'CommissionPlan';
+    | 'CommissionPlan'
+    | 'Cda';
   entityId: string;
   transactionId?: string;
   before?: unknown;

@@ -22,6 +22,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppDeps['config'
     seedDemo: false,
     smtpUrl: undefined,
     mailFrom: 'Portal <no-reply@example.com>',
+    brokerageName: 'Harbor Realty',
     storage: { driver: 'local' },
     maxUploadBytes: 25 * 1024 * 1024,
     logLevel: 'silent',

@@ -92,16 +92,19 @@ const t = initTRPC
     isDev: false,
     errorFormatter({ shape, error }) {
       const { status, body } = classifyError(error);
+      const { message, code: appCode, issues, ...details } = body;
       // Built from scratch so nothing of the original (stack, library message) leaks.
       return {
         code: shape.code,
-        message: body.message,
+        message,
         data: {
           code: shape.data.code,
           httpStatus: status,
-          appCode: body.code,
+          appCode,
           path: shape.data.path,
-          ...(body.issues ? { issues: body.issues } : {}),
+          ...(issues ? { issues } : {}),
+          // What the REST body carries beside them (ApiErrorDetails), under the same names.
+          ...details,
         },
       };
     },

@@ -35,12 +35,23 @@ export type ApiErrorCode = z.infer<typeof apiErrorCode>;
 export const apiIssue = z.object({ path: z.string(), message: z.string() });
 export type ApiIssue = z.infer<typeof apiIssue>;
 
+/** A required checklist item that is neither accepted nor waived. */
+export const missingItem = z.object({ formId: idSchema, label: z.string() });
+export type MissingItem = z.infer<typeof missingItem>;
+
 /** The body of every REST error. */
 export const apiError = z.object({
   message: z.string(),
   code: apiErrorCode,
   issues: z.array(apiIssue).optional(),
+  /** A refusal because the file is not compliant: the required items still open. */
+  missing: z.array(missingItem).optional(),
 });
 export type ApiError = z.infer<typeof apiError>;
+/**
+ * What an error may carry beside its message and issues, for a client to act on: each is a field
+ * of the REST body and of tRPC's `error.data`.
+ */
+export type ApiErrorDetails = Omit<ApiError, 'message' | 'code' | 'issues'>;
 
 export const messageAnswer = z.object({ message: z.string() });
