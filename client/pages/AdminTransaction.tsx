@@ -3,6 +3,7 @@ import { toasts } from '../../shared/messages';
 import type { FactsInput } from '../../shared/schemas/facts';
 import type { Transaction, TransactionForm } from '../../shared/schemas/transactions';
 import { serverMessageOf } from '../api/errors';
+import { CdaSection } from '../components/commission/CdaSection';
 import { CommissionCard } from '../components/commission/CommissionCard';
 import { CloseControls, ClosedBanner } from '../components/transactions/Closing';
 import { FactsCard } from '../components/transactions/FactsCard';
@@ -115,7 +116,9 @@ export function AdminTransaction() {
           />
           <KeyDatesEditor transactionId={transaction._id} closed={transaction.closedAt !== null} />
           <FactsCard transaction={transaction} onSave={(facts) => saveFacts(transaction, facts)} />
-          <CommissionCard transaction={transaction} onSaved={(saved) => void savedCommission(saved)} />
+          <CommissionCard transaction={transaction} onSaved={(saved) => void savedCommission(saved)}>
+            <CdaSection transaction={transaction} admin />
+          </CommissionCard>
           <FormsChecklist
             transaction={transaction}
             onComment={(form, text) => sendReview(form, undefined, text)}

@@ -4,6 +4,7 @@ import type { FactsInput } from '../../shared/schemas/facts';
 import type { Transaction as TransactionAnswer, TransactionForm } from '../../shared/schemas/transactions';
 import { serverMessageOf } from '../api/errors';
 import { getUserId } from '../auth/session';
+import { CdaSection } from '../components/commission/CdaSection';
 import { CommissionCard } from '../components/commission/CommissionCard';
 import { ClosedBanner } from '../components/transactions/Closing';
 import { FactsCard } from '../components/transactions/FactsCard';
@@ -93,7 +94,9 @@ export function Transaction() {
           <ClosedBanner transaction={transaction} />
           <KeyDatesEditor transactionId={transaction._id} closed={transaction.closedAt !== null} />
           <FactsCard transaction={transaction} onSave={(facts) => saveFacts(transaction, facts)} />
-          <CommissionCard transaction={transaction} onSaved={(saved) => void savedCommission(saved)} />
+          <CommissionCard transaction={transaction} onSaved={(saved) => void savedCommission(saved)}>
+            <CdaSection transaction={transaction} />
+          </CommissionCard>
           <FormsChecklist transaction={transaction} onComment={postComment} onFileStored={reload} />
           <UpdateTransactionForm
             key={transaction._id}

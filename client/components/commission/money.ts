@@ -1,3 +1,5 @@
+import { formatCents } from '../../../shared/money';
+
 /**
  * Money and percents as people type and read them, exactly: "1,234.56" is 123456 cents and
  * "12.345" is 12345 thousandths of a percent, read digit by digit, never through a float that
@@ -37,20 +39,12 @@ export function percentOfText(text: string): number | null {
   return Number.isSafeInteger(thousandths) ? thousandths / 1000 : Number.NaN;
 }
 
-const WHOLE_DOLLARS = new Intl.NumberFormat('en-US');
-
-/** Integer cents as dollars with thousands commas and two decimals: 123456 -> "1,234.56". */
+/** Integer cents as dollars to type again, without the sign: 123456 -> "1,234.56". */
 export function dollarsText(cents: number): string {
-  const negative = cents < 0;
-  const magnitude = Math.abs(cents);
-  const text = `${WHOLE_DOLLARS.format(Math.floor(magnitude / 100))}.${String(magnitude % 100).padStart(2, '0')}`;
-  return negative ? `-${text}` : text;
+  return formatCents(cents).replace('$', '');
 }
 
-/** Integer cents as an amount to read: 123456 -> "$1,234.56". */
-export function formatCents(cents: number): string {
-  return cents < 0 ? `-$${dollarsText(-cents)}` : `$${dollarsText(cents)}`;
-}
+export { formatCents };
 
 /** A percent as the fields show it again: 12.5 -> "12.5". */
 export function percentText(percent: number): string {
