@@ -132,9 +132,7 @@ function IssueCda({
               }}
             />
             <Group>
-              <SubmitButton pending={issue.isPending} color="orange">
-                Override and issue
-              </SubmitButton>
+              <SubmitButton pending={issue.isPending}>Override and issue</SubmitButton>
             </Group>
           </Stack>
         </form>
@@ -193,9 +191,7 @@ function MarkPaid({
             setError(null);
           }}
         />
-        <SubmitButton pending={markPaid.isPending} variant="light" color="green">
-          Mark paid
-        </SubmitButton>
+        <SubmitButton pending={markPaid.isPending}>Mark paid</SubmitButton>
       </Group>
     </form>
   );

@@ -63,26 +63,25 @@ function CdaVersion({ cda }: { cda: Cda }) {
             Gross {formatCents(cda.grossCents)}
           </Text>
         </Group>
-        <Table.ScrollContainer minWidth={320}>
-          <Table verticalSpacing={4} aria-label={`Version ${cda.version} lines`}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Payee</Table.Th>
-                <Table.Th>Kind</Table.Th>
-                <Table.Th style={{ textAlign: 'right' }}>Amount</Table.Th>
+        {/* Three short columns fit a phone: no sideways scrolling region to reach by keyboard. */}
+        <Table verticalSpacing={4} aria-label={`Version ${cda.version} lines`}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Payee</Table.Th>
+              <Table.Th>Kind</Table.Th>
+              <Table.Th style={{ textAlign: 'right' }}>Amount</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {cda.lines.map((line) => (
+              <Table.Tr key={`${line.kind}-${line.payee}`}>
+                <Table.Td>{line.payee}</Table.Td>
+                <Table.Td>{CDA_LINE_KIND_LABELS[line.kind]}</Table.Td>
+                <Table.Td style={{ textAlign: 'right' }}>{formatCents(line.amountCents)}</Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {cda.lines.map((line) => (
-                <Table.Tr key={`${line.kind}-${line.payee}`}>
-                  <Table.Td>{line.payee}</Table.Td>
-                  <Table.Td>{CDA_LINE_KIND_LABELS[line.kind]}</Table.Td>
-                  <Table.Td style={{ textAlign: 'right' }}>{formatCents(line.amountCents)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            ))}
+          </Table.Tbody>
+        </Table>
         <Text size="sm">
           Issued {formatDateTime(cda.issuedAt)} by {cda.issuedBy.name}
           {cda.paidAt && ` · paid ${formatDateTime(cda.paidAt)}${cda.paidBy ? ` by ${cda.paidBy.name}` : ''}`}
