@@ -232,6 +232,16 @@ function ownerStops(tour: TourData): Stop[] {
       },
     },
     {
+      name: 'commission-plans',
+      path: paths.commissionPlans,
+      ready: async (page) => {
+        await heading('Commission Plans')(page);
+        await expect(
+          page.getByRole('cell', { name: /^No commission plans yet\.$|%$/ }).first(),
+        ).toBeVisible();
+      },
+    },
+    {
       name: 'templates',
       path: paths.templates,
       ready: async (page) => {

@@ -531,6 +531,14 @@ describe('history in words', () => {
   it('describes each recorded action', () => {
     const say = (overrides: Partial<HistoryEntry>) => describeHistoryEntry(historyEntry(1, overrides));
     expect(say({ action: 'transaction.delete' })).toBe('Deleted the transaction');
+    expect(say({ action: 'transaction.commission' })).toBe('Set the commission');
+    expect(say({ action: 'cda.issued', after: { version: 2, override: null } })).toBe(
+      'Issued the CDA, version 2',
+    );
+    expect(
+      say({ action: 'cda.issued', after: { version: 1, override: { reason: 'Broker approved' } } }),
+    ).toBe('Issued the CDA, version 1, overriding compliance: Broker approved');
+    expect(say({ action: 'cda.paid', after: { status: 'paid' } })).toBe('Marked the CDA paid');
     expect(
       say({
         action: 'transaction.update',

@@ -69,6 +69,16 @@ export function describeHistoryEntry(entry: HistoryRow): string {
     }
     case 'comment.create':
       return `Commented on${documentOf(entry)}`;
+    case 'transaction.commission':
+      return 'Set the commission';
+    case 'cda.issued': {
+      const version = field(entry.after, 'version');
+      const override = field(field(entry.after, 'override'), 'reason');
+      const issued = `Issued the CDA${typeof version === 'number' ? `, version ${version}` : ''}`;
+      return typeof override === 'string' ? `${issued}, overriding compliance: ${override}` : issued;
+    }
+    case 'cda.paid':
+      return 'Marked the CDA paid';
     default:
       return entry.action;
   }
