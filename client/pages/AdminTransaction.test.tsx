@@ -135,7 +135,8 @@ async function disclosureCard() {
 beforeEach(() => signInAs('admin'));
 afterEach(() => notifications.clean());
 
-describe('Transaction detail (admin)', () => {
+// The page is compiled on its first render: on a loaded two-core machine that alone neared 5 s.
+describe('Transaction detail (admin)', { timeout: 30_000 }, () => {
   it('warns about an empty comment without calling the server', async () => {
     const { user, stub } = renderAdminDetail({});
     const card = await disclosureCard();

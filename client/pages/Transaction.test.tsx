@@ -44,7 +44,8 @@ afterEach(() => {
   vi.mocked(uploadFile).mockReset();
 });
 
-describe('Transaction detail (agent)', () => {
+// The page is compiled on its first render: on a loaded two-core machine that alone neared 5 s.
+describe('Transaction detail (agent)', { timeout: 30_000 }, () => {
   it('shows the address and one card per form with status, View and comments', async () => {
     const { stub, user } = renderDetail({ 'transactions.get': () => transaction() });
     expect(screen.getByRole('heading', { level: 1, name: 'Transaction' })).toBeVisible();
