@@ -124,4 +124,33 @@ describe("a CDA's payment", () => {
     expect(unknown.statusCode).toBe(404);
     expect((await database.db.cda.findUniqueOrThrow({ where: { id: current._id } })).status).toBe('issued');
   });
+
+  it('is sent to integrators as cda.paid after cda.issued: the CDA without its link, with its transaction', async () => {
+    const endpoint = await database.db.webhookEndpoint.create({
+      data: {
+        url: 'https://books.example.com/hooks',
+        events: ['cda.issued', 'cda.paid'],
+        secretSealed: 'v1.test',
+      },
+    });
+    try {
+      const { deal, cda } = await issuedCda();
+      const paid: Cda = (await pay(cda)).json();
+      const events = await database.db.webhookEvent.findMany({
+        where: { transactionId: deal.id },
+        orderBy: { createdAt: 'asc' },
+        select: { type: true, body: true },
+      });
+      expect(events.map((event) => event.type)).toEqual(['cda.issued', 'cda.paid']);
+      const [issued, settled] = events.map((event) => JSON.parse(event.body).data);
+      const { pdfUrl: _issuedLink, ...issuedData } = cda;
+      const { pdfUrl: _paidLink, ...paidData } = paid;
+      expect(issued).toEqual(issuedData);
+      expect(settled).toEqual(paidData);
+      expect(settled).toMatchObject({ transactionId: deal.id, status: 'paid' });
+      expect(settled).not.toHaveProperty('pdfUrl');
+    } finally {
+      await database.db.webhookEndpoint.delete({ where: { id: endpoint.id } });
+    }
+  });
 });
