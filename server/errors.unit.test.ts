@@ -20,6 +20,18 @@ describe('classifyError', () => {
     expect(classifyError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error })).status).toBe(403);
   });
 
+  test("an AppError's details go in the body beside its message, also when tRPC wrapped it", () => {
+    const missing = [{ formId: '00000000-0000-4000-8000-000000000001', label: 'Disclosure' }];
+    const error = new AppError('CONFLICT', 'Not compliant', undefined, { missing });
+    const expected = {
+      status: 409,
+      body: { message: 'Not compliant', code: 'CONFLICT', missing },
+      internal: false,
+    };
+    expect(classifyError(error)).toEqual(expected);
+    expect(classifyError(new TRPCError({ code: 'CONFLICT', cause: error }))).toEqual(expected);
+  });
+
   test('an AppError 503 is a failure to log only when it carries the failure as its cause', () => {
     const decided = new AppError('SERVICE_UNAVAILABLE', apiMessages.searchTooSlow);
     const failed = Object.assign(new AppError('SERVICE_UNAVAILABLE', apiMessages.storageUnavailable), {

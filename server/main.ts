@@ -8,6 +8,7 @@ import { migrate } from './db/migrate';
 import { seed } from './db/seed';
 import { type RunningDatabase, startDatabase } from './db/start';
 import { seedDemo } from './demo/demo';
+import { seedDemoCdas } from './demo/demo-cdas';
 import { describeErrorForLog } from './errors';
 import {
   EVENT_LOOP_REPORT_SIGNAL,
@@ -73,9 +74,9 @@ async function main(): Promise<void> {
 
     const storage = createStorage(resolved, systemClock);
     const bus = createNotificationBus(database.url, log);
-    if (resolved.seedDemo) {
-      await seedDemo(db, storage, { cost: passwordCostFor(resolved.env), now: systemClock.now() }, log);
-    }
+    const seededDemo = resolved.seedDemo
+      ? await seedDemo(db, storage, { cost: passwordCostFor(resolved.env), now: systemClock.now() }, log)
+      : false;
 
     const draining = new AbortController();
     const appDeps = {
@@ -89,6 +90,8 @@ async function main(): Promise<void> {
       bus,
       shutdown: draining.signal,
     };
+    // The demo's CDAs are issued through the service, which needs the app's dependencies.
+    if (seededDemo) await seedDemoCdas(appDeps, log);
     const app = buildApp(appDeps, { loggerInstance: log });
     // Every instance runs jobs (mail, reminders, digests): started with the app, stopped before
     // the database in the shutdown below.

@@ -511,6 +511,20 @@ async function scenario() {
   });
   await call('POST', '/api/admin/transactions/{id}/close', { params: { id: tx.id }, who: admin });
   await call('POST', '/api/admin/transactions/{id}/reopen', { params: { id: tx.id }, who: admin });
+  // Its CDA: the file is compliant and has a commission; its agent gets a plan.
+  await database.db.user.update({ where: { id: agent.id }, data: { commissionPlanId: plan._id } });
+  const cda = await call<{ _id: string }>('POST', '/api/admin/transactions/{id}/cda', {
+    params: { id: tx.id },
+    who: admin,
+    body: {},
+    status: 201,
+  });
+  await call('GET', '/api/transactions/{id}/cda', { params: { id: tx.id }, who: agent });
+  await call('POST', '/api/admin/transactions/{id}/cda/{cdaId}/paid', {
+    params: { id: tx.id, cdaId: cda._id },
+    who: admin,
+    body: {},
+  });
 
   // Admin transactions
   await call('GET', '/api/admin/transactions', { who: admin, query: { page: '1', limit: '100' } });

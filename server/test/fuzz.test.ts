@@ -32,7 +32,13 @@ import {
   DEFAULT_PASSWORD,
 } from './factories';
 import { buildTestApp, setupTestDatabase, TEST_DATA_DIR, TestClock, testConfig, testDeps } from './harness';
-import { badGrossCommission, badPlan, badRateCommission } from './hostile-commission';
+import {
+  badCdaOverride,
+  badGrossCommission,
+  badPaidAt,
+  badPlan,
+  badRateCommission,
+} from './hostile-commission';
 import { badFacts, plainText } from './hostile-facts';
 import {
   hostileQuery,
@@ -216,6 +222,8 @@ type World = {
   coordinatorId: string;
   /** A commission plan to change and to give a user. */
   planId: string;
+  /** An issued CDA of `transaction`, to pay. */
+  cdaId: string;
   template: { type: string; role: string };
   spareTemplateId: string;
   doomedTemplateId: string;
@@ -298,6 +306,9 @@ function validInputs(w: World): Record<string, unknown> {
       grossCommissionCents: 1_250_000,
       referral: { name: 'Harbor Referrals LLC', percent: 25 },
     },
+    'commission.issueCda': { id: transactionId, override: { reason: 'Title confirmed the disclosure' } },
+    'commission.listCdas': { id: transactionId },
+    'commission.markCdaPaid': { id: transactionId, cdaId: w.cdaId, paidAt: '2026-11-21T11:00:00.000Z' },
     'offices.create': { name: 'Fuzz Office', reviewTargetHours: 24, retentionYears: 7 },
     'offices.update': { id: w.officeId, name: 'Fuzz North', reviewTargetHours: 12 },
     'offices.delete': { id: w.doomedOfficeId },
@@ -1237,7 +1248,26 @@ function commissionRequest() {
     body: () => ({ id, ...body }),
     who: ['agent', 'admin', 'apiKey'] as ActorName[],
   });
+  const cdaPaths = {
+    issue: `/api/admin/transactions/${id}/cda`,
+    paid: `/api/admin/transactions/${id}/cda/${world.cdaId}/paid`,
+  };
   return fc.oneof(
+    wrongBodyRequest(
+      [{ rest: ['POST', cdaPaths.issue], trpc: 'commission.issueCda', body: () => ({ id }), who: admins }],
+      badCdaOverride,
+    ),
+    wrongBodyRequest(
+      [
+        {
+          rest: ['POST', cdaPaths.paid],
+          trpc: 'commission.markCdaPaid',
+          body: () => ({ id, cdaId: world.cdaId }),
+          who: admins,
+        },
+      ],
+      badPaidAt,
+    ),
     wrongBodyRequest([onDeal({ grossCommissionCents: 1_250_000 })], badGrossCommission),
     wrongBodyRequest([onDeal({ ratePercent: 2.5 })], badRateCommission),
     wrongBodyRequest(
@@ -1456,6 +1486,28 @@ beforeAll(async () => {
           ...FUZZ_PLAN,
           capCents: BigInt(FUZZ_PLAN.capCents),
           transactionFeeCents: BigInt(FUZZ_PLAN.transactionFeeCents),
+        },
+      })
+    ).id,
+    cdaId: (
+      await db.cda.create({
+        data: {
+          transactionId: transaction.id,
+          version: 1,
+          agentId: rows.agent.id,
+          agentName: 'Alice Agent',
+          brokerageName: 'Harbor Realty',
+          grossCents: 1_000_000n,
+          brokerageCents: 300_000n,
+          agentCents: 700_000n,
+          planName: FUZZ_PLAN.name,
+          agentSplit: FUZZ_PLAN.agentSplit,
+          transactionFeeCents: 0n,
+          brokerageYearToDateCents: 0n,
+          pdfKey: transactionKey,
+          sha256: '0'.repeat(64),
+          issuedBy: rows.admin.id,
+          issuedAt: new Date('2026-01-02T00:00:00.000Z'),
         },
       })
     ).id,

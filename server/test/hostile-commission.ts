@@ -77,3 +77,38 @@ export const badPlan: fc.Arbitrary<BadPart> = fc.oneof(
     .constantFrom<unknown>('', '   ', 'x'.repeat(101), 42, null, true, ['Plan'], { name: 'Plan' })
     .map((v) => named('name', v)),
 );
+
+/** Bad parts of a CDA's issue: an override that is no override, or one without a reason. */
+export const badCdaOverride: fc.Arbitrary<BadPart> = fc
+  .oneof(
+    fc.constantFrom<unknown>('because', 42, true, null, [], [{ reason: 'x' }], ...HUGE),
+    fc
+      .constantFrom<unknown>('', '   ', '\t\n', 'x'.repeat(501), 7, null, ['why'], { text: 'why' })
+      .map((reason) => ({
+        reason,
+      })),
+    fc.constant({}),
+    fc.constant({ reason: 'Title is on its way', approvedBy: 'owner' }),
+  )
+  .map((override) => named('override', override));
+
+/** Bad parts of a CDA's payment: a paidAt that is no ISO date and time. */
+export const badPaidAt: fc.Arbitrary<BadPart> = fc
+  .oneof(
+    fc.constantFrom<unknown>(
+      '',
+      'yesterday',
+      '2026-12-04',
+      '2026-12-04 16:00',
+      '2026-13-04T16:00:00Z',
+      '2026-12-04T25:00:00Z',
+      '2026-12-04T16:00:00+25:00',
+      1_796_000_000_000,
+      true,
+      null,
+      ...SHAPES,
+      ...HUGE,
+    ),
+    fc.integer(),
+  )
+  .map((paidAt) => named('paidAt', paidAt));

@@ -87,6 +87,9 @@ describe('issuing a CDA', () => {
 
     const bytes = await download(cda.pdfUrl);
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(cda.sha256);
+    // Recorded like any stored file of the transaction.
+    const stored = await database.db.storedFile.findFirstOrThrow({ where: { transactionId: deal.id } });
+    expect(stored).toMatchObject({ sha256: cda.sha256, size: bytes.length, contentType: 'application/pdf' });
     const text = (await firstPagesText(bytes)).join('\n');
     for (const words of [
       'Commission Disbursement Authorization',

@@ -179,8 +179,21 @@ export async function issueCda(ctx: CallerContext, input: IssueCdaInput): Promis
       });
       const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
       const key = transactionFileKey(deal.id, `CDA-v${version}.pdf`, 'pdf');
-      await ctx.deps.storage.put(key, Readable.from([bytes]), { contentType: PDF_TYPE });
+      const { size } = await ctx.deps.storage.put(key, Readable.from([bytes]), { contentType: PDF_TYPE });
       written.push(key);
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      // Every stored file has its row, as uploads do: storage and database agree.
+      await tx.storedFile.create({
+        data: {
+          key,
+          size,
+          contentType: PDF_TYPE,
+          sha256,
+          pages: 1,
+          transactionId: deal.id,
+          uploadedBy: ctx.user.id,
+        },
+      });
 
       // Before the insert: at most one CDA of a transaction is current (a partial unique index).
       if (current) {
@@ -205,7 +218,7 @@ export async function issueCda(ctx: CallerContext, input: IssueCdaInput): Promis
           brokerageYearToDateCents: BigInt(yearToDate),
           overrideReason,
           pdfKey: key,
-          sha256: createHash('sha256').update(bytes).digest('hex'),
+          sha256,
           issuedBy: ctx.user.id,
           issuedAt: now,
         },

@@ -140,4 +140,45 @@ describe('splitCommission', () => {
       { numRuns: 2000 },
     );
   });
+
+  it("keeps an agent's year under the cap over any sequence of CDAs, versions replacing others", () => {
+    // One step: a CDA on a transaction of the agent's (a later step on the same one replaces it).
+    const step = fc.record({
+      transaction: fc.integer({ min: 0, max: 5 }),
+      grossCents: fc.integer({ min: 0, max: 50_000_000 }),
+      referralPercent: fc.option(
+        fc.integer({ min: 1, max: 99_999 }).map((thousandths) => thousandths / 1000),
+      ),
+    });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 5_000_000 }),
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.array(step, { minLength: 1, maxLength: 25 }),
+        (agentSplit, capCents, transactionFeeCents, steps) => {
+          // The brokerage share of each transaction's current CDA, as the service sums them.
+          const current = new Map<number, number>();
+          for (const { transaction, grossCents, referralPercent } of steps) {
+            let yearToDate = 0;
+            for (const [other, cents] of current) if (other !== transaction) yearToDate += cents;
+            const lines = splitCommission({
+              grossCents,
+              referralPercent,
+              plan: { agentSplit, capCents, transactionFeeCents },
+              brokerageYearToDateCents: yearToDate,
+            });
+            expect(total(lines)).toBe(grossCents);
+            expect(
+              lines.every((line) => Number.isSafeInteger(line.amountCents) && line.amountCents >= 0),
+            ).toBe(true);
+            current.set(transaction, amount(lines, 'brokerage'));
+            const year = [...current.values()].reduce((sum, cents) => sum + cents, 0);
+            expect(year).toBeLessThanOrEqual(capCents);
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
 });

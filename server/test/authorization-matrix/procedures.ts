@@ -27,6 +27,8 @@ import {
   freshAgent,
   freshApiKeyId,
   freshBanner,
+  freshCda,
+  freshCdaDeal,
   freshCompliantDeal,
   freshDeal,
   freshDealAwaitingReview,
@@ -249,6 +251,13 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
     expect: A_OR_ADMINS_BY_ID,
     input: async () => ({ id: (await freshDeal()).id, grossCommissionCents: 1_250_000 }),
   },
+  // CDAs: the desk issues and pays them on the files it reaches; whoever sees the file reads them.
+  'commission.issueCda': {
+    expect: ADMINS_ON_NORTH,
+    input: async () => ({ id: (await freshCdaDeal()).id }),
+  },
+  'commission.listCdas': { expect: A_OR_ADMINS_BY_ID, input: () => ({ id: world.deal.id }) },
+  'commission.markCdaPaid': { expect: ADMINS_ON_NORTH, input: () => freshCda() },
 
   // API keys: admins keep them; what a key itself may call is checked per scope below.
   'apiKeys.list': { expect: ADMINS },

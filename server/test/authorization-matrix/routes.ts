@@ -27,6 +27,8 @@ import {
   emailToken,
   freshAgent,
   freshApiKeyId,
+  freshCda,
+  freshCdaDeal,
   freshCompliantDeal,
   freshDeal,
   freshDealAwaitingReview,
@@ -330,6 +332,21 @@ export const ROUTES: Record<string, RouteRow> = {
       url: `/api/transactions/${(await freshDeal()).id}/commission`,
       payload: { grossCommissionCents: 1_250_000, referral: { name: 'Harbor Referrals LLC', percent: 25 } },
     }),
+  },
+  'POST /api/admin/transactions/:id/cda': {
+    expect: ADMINS_ON_NORTH,
+    request: async () => ({ url: `/api/admin/transactions/${(await freshCdaDeal()).id}/cda`, payload: {} }),
+  },
+  'GET /api/transactions/:id/cda': {
+    expect: A_OR_ADMINS_BY_ID,
+    request: () => ({ url: `/api/transactions/${world.deal.id}/cda` }),
+  },
+  'POST /api/admin/transactions/:id/cda/:cdaId/paid': {
+    expect: ADMINS_ON_NORTH,
+    request: async () => {
+      const { id, cdaId } = await freshCda();
+      return { url: `/api/admin/transactions/${id}/cda/${cdaId}/paid`, payload: {} };
+    },
   },
   'GET /api/admin/transactions/:id/history': {
     expect: ADMINS_ON_NORTH,

@@ -213,6 +213,53 @@ export async function freshCompliantDeal(options: { closed?: boolean } = {}): Pr
   return deal;
 }
 
+/**
+ * A's compliant deal with a commission, A on a plan: a CDA may be issued on it. A's plan is set
+ * here, once, as a row needing it is the first to ask.
+ */
+export async function freshCdaDeal(): Promise<Deal> {
+  const agent = await database.db.user.findUniqueOrThrow({ where: { id: A().id } });
+  if (agent.commissionPlanId === null) {
+    await database.db.user.update({
+      where: { id: agent.id },
+      data: { commissionPlanId: await freshPlanId() },
+    });
+  }
+  const deal = await freshCompliantDeal();
+  await database.db.transaction.update({
+    where: { id: deal.id },
+    data: { commissionGrossCents: 1_000_000n },
+  });
+  return deal;
+}
+
+/** An issued CDA of a fresh deal of A's, written as issuing leaves it: its path's ids. */
+export async function freshCda(): Promise<{ id: string; cdaId: string }> {
+  const deal = await freshCdaDeal();
+  const cda = await database.db.cda.create({
+    data: {
+      transactionId: deal.id,
+      version: 1,
+      agentId: A().id,
+      agentName: 'Agent A',
+      brokerageName: 'Harbor Realty',
+      grossCents: 1_000_000n,
+      brokerageCents: 300_000n,
+      agentCents: 700_000n,
+      planName: 'Matrix plan',
+      agentSplit: 70,
+      transactionFeeCents: 0n,
+      brokerageYearToDateCents: 0n,
+      pdfKey: transactionFileKey(deal.id, 'CDA-v1.pdf', 'pdf'),
+      sha256: '0'.repeat(64),
+      issuedBy: world.users.owner.id,
+      issuedAt: new Date(clock.now().getTime() - 60_000),
+    },
+    select: { id: true },
+  });
+  return { id: deal.id, cdaId: cda.id };
+}
+
 /** A key of the owner's, or of `creator`'s (its id; `key` for the scope table). */
 export async function freshApiKey(
   scopes: readonly ApiKeyScope[],
