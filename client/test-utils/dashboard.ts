@@ -62,6 +62,18 @@ export function dashboardFigures(
         awaitingReview: 0,
       },
     ],
+    money: {
+      grossCents: 4_218_750,
+      brokerageCents: 1_265_625,
+      agentCents: 2_853_125,
+      pendingCents: 975_000,
+      byMonth: [
+        { month: addDays(today, -29).slice(0, 7), grossCents: 1_350_000 },
+        ...(addDays(today, -29).slice(0, 7) === today.slice(0, 7)
+          ? []
+          : [{ month: today.slice(0, 7), grossCents: 2_868_750 }]),
+      ],
+    },
     ...overrides,
   };
 }
