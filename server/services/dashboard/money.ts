@@ -7,10 +7,10 @@ import type { DayRange } from './range';
 /**
  * The money of the range: each undeleted transaction's current CDA (issued or paid; a superseded
  * version never counts), dated by when it was paid, or, while unpaid, by when its transaction
- * closed (an unpaid CDA of an open file has no date yet and is not counted). Two index ranges,
- * one per status, so the statement reads only the range's CDAs: paid ones by
- * cdas_paid_at_idx, unpaid ones of files closed in the range by transactions_closed_at_idx
- * (migration 20261206100000) and their CDA by cdas_current_key.
+ * closed (an unpaid CDA of an open file has no date yet and is not counted). One part per status:
+ * the paid ones of the range from cdas_paid_at_idx, the issued ones (few: each is paid or
+ * superseded in time) from cdas_issued_idx (migration 20261206100000), each with its transaction
+ * looked up by its key for the range, the deletion and the office.
  */
 export function moneySql(range: DayRange, office: string | null = null): Prisma.Sql {
   const reached = Prisma.sql`t.deleted_at IS NULL AND ${transactionsOfOfficeSql(office)}`;
