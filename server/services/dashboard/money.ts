@@ -8,9 +8,11 @@ import type { DayRange } from './range';
  * The money of the range: each undeleted transaction's current CDA (issued or paid; a superseded
  * version never counts), dated by when it was paid, or, while unpaid, by when its transaction
  * closed (an unpaid CDA of an open file has no date yet and is not counted). One part per status:
- * the paid ones of the range from cdas_paid_at_idx, the issued ones (few: each is paid or
- * superseded in time) from cdas_issued_idx (migration 20261206100000), each with its transaction
- * looked up by its key for the range, the deletion and the office.
+ * the paid ones of the range from cdas_paid_at_idx; the issued ones (few: each is paid or
+ * superseded in time) by cdas_issued_idx (migration 20261206100000) or, while they are still a
+ * large share of all CDAs (8% on the benchmark's dataset), a scan of cdas the planner finds
+ * cheaper; each with its transaction looked up by its key for the range, the deletion and the
+ * office. docs/PERFORMANCE.md (dashboard) measures what this adds to the dashboard.
  */
 export function moneySql(range: DayRange, office: string | null = null): Prisma.Sql {
   const reached = Prisma.sql`t.deleted_at IS NULL AND ${transactionsOfOfficeSql(office)}`;
