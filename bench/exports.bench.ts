@@ -1,18 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { inlineSql } from '../server/db/sql';
-import { PROJECT_ROOT } from '../server/paths';
 import { transactionsExportSql } from '../server/services/exports';
 import { signIn } from '../server/test/rest-client';
 import { alternate } from './lib/ab';
 import type { Benchmark, Goal } from './lib/benchmark';
+import { type Export, exportOnce, type Server, startServer } from './lib/csv-export';
 import { OWNER, openDataset } from './lib/dataset';
-import { cpuMs, mib, rssBytes, rssGrowthGoal, sampleRss } from './lib/process-usage';
+import { mib, rssGrowthGoal } from './lib/process-usage';
 import { datasetLine, gapLines, loadNoteOf, machineLine, thousands } from './lib/report';
 import { median, round } from './lib/stats';
 
@@ -27,95 +24,6 @@ import { median, round } from './lib/stats';
 const COMMAND = 'npm run bench -- exports';
 const ROWS_PER_SECOND_GOAL = 20_000;
 const RSS_GROWTH_GOAL_MIB = 50;
-
-type Server = { child: ChildProcess; baseUrl: string; pid: number; stop(): Promise<void> };
-
-/** The portal in its own process (bench/lib/portal-process.ts), so its RSS is the server's alone. */
-async function startServer(databaseUrl: string): Promise<Server> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(PROJECT_ROOT, 'bench', 'lib', 'portal-process.ts'), databaseUrl],
-    { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } },
-  );
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const match = output.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-    if (match?.[1] && child.pid) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      return {
-        child,
-        baseUrl: match[1],
-        pid: child.pid,
-        stop: async () => {
-          child.kill('SIGTERM');
-          await exited;
-        },
-      };
-    }
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the portal process did not start:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-type Export = {
-  rows: number;
-  bytes: number;
-  ms: number;
-  firstByteMs: number;
-  rssBefore: number;
-  rssPeak: number;
-  cpuMs: number;
-};
-
-/** One full export over HTTP, read as fast as the client can, the server's RSS sampled every 20 ms. */
-async function exportOnce(server: Server, token: string): Promise<Export> {
-  const rssBefore = await rssBytes(server.pid);
-  const cpuBefore = await cpuMs(server.pid);
-  const sampler = sampleRss(server.pid, 20);
-  const began = performance.now();
-  const result = await new Promise<{ rows: number; bytes: number; firstByteMs: number }>(
-    (resolve, reject) => {
-      const req = http.get(
-        `${server.baseUrl}/api/admin/transactions.csv`,
-        { headers: { authorization: `Bearer ${token}` } },
-        (res) => {
-          if (res.statusCode !== 200) reject(new Error(`the export answered ${res.statusCode}`));
-          let firstByteMs = Number.NaN;
-          let lines = 0;
-          let bytes = 0;
-          res.on('data', (chunk: Buffer) => {
-            if (Number.isNaN(firstByteMs)) firstByteMs = performance.now() - began;
-            bytes += chunk.length;
-            // The dataset's cells hold no line break, so records are lines.
-            for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-          });
-          res.on('end', () => resolve({ rows: lines - 1, bytes, firstByteMs }));
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-    },
-  );
-  const ms = performance.now() - began;
-  const samples = await sampler.stop();
-  return {
-    ...result,
-    ms,
-    rssBefore,
-    rssPeak: Math.max(rssBefore, ...samples),
-    cpuMs: (await cpuMs(server.pid)) - cpuBefore,
-  };
-}
 
 /** The baseline: the export's very COPY on a plain pg client, bytes counted and dropped. */
 async function rawCopyOnce(url: string): Promise<{ rows: number; ms: number }> {
@@ -162,7 +70,7 @@ const bench: Benchmark = {
           return raw.rows / (raw.ms / 1000);
         },
         async () => {
-          const done = await exportOnce(running, owner.token);
+          const done = await exportOnce(running, owner.token, '/api/admin/transactions.csv');
           exports.push(done);
           log(
             `export: ${thousands(done.rows)} rows, ${round(done.bytes / 2 ** 20, 0)} MiB in ${round(done.ms / 1000, 1)} s, RSS +${round(mib(done.rssPeak - done.rssBefore), 1)} MiB`,

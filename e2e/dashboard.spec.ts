@@ -10,7 +10,8 @@ import { type APIRequestContext, expect, type Page, test } from './support/test'
  * builds a little history through the API (an agent, two files of a type of their own: one
  * accepted in full and closing today, one with a rejected and a missing document closing in 3
  * days), then reads the figures, changes the range (kept in the address across a reload), sees
- * a bad range refused with the server's message, saves a table as CSV and follows the file at
+ * a bad range refused with the server's message, sees the money panel in dollars to the cent,
+ * saves a table as CSV and follows the file at
  * risk to its page. axe finds nothing serious at 1440 or 390 px, and nothing spills sideways on
  * a phone. The agent sees the strip and follows the rejected document to its checklist item.
  */
@@ -184,6 +185,15 @@ test('the owner reads the dashboard, changes the range and follows a file at ris
     page.getByRole('table', { name: 'Compliance at close by month' }).getByRole('row'),
   ).not.toHaveCount(1);
   await expect(page.getByTestId('stat-Decisions')).not.toHaveText('0');
+  // Money: the range's CDAs in dollars to the cent, each month of the range in its table.
+  const money = page.getByRole('region', { name: 'Money' });
+  await expect(money.getByRole('heading', { level: 2, name: 'Money' })).toBeVisible();
+  for (const label of ['Gross commission', 'Brokerage', 'Agents', 'Not paid yet'])
+    await expect(page.getByTestId(`stat-${label}`)).toHaveText(/^\$\d{1,3}(,\d{3})*\.\d{2}$/);
+  const moneyMonths = page.getByRole('table', { name: 'Money by month' }).getByRole('row');
+  // A header, then the months 30 days touch: one or two.
+  expect([2, 3]).toContain(await moneyMonths.count());
+  await expect(moneyMonths.last().getByRole('cell').last()).toHaveText(/^\$\d{1,3}(,\d{3})*\.\d{2}$/);
   const turnaroundChart = page.getByRole('img', { name: /median turnaround of each reviewer/ });
   await expect(turnaroundChart.locator('svg').first()).toBeVisible();
   // Labelled: the axis names its unit, and the owner's bar its figure, as the table gives it.
@@ -248,6 +258,9 @@ test('the dashboard fits a phone and passes axe there', async ({ browser, reques
   await page.goto('/admin/dashboard');
   await expect(page.getByRole('heading', { level: 2, name: 'Files at risk' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Files at risk' })).toContainText(RISKY);
+  await page.getByRole('heading', { level: 2, name: 'Money' }).scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('stat-Gross commission')).toBeInViewport();
+  await expect(page.getByRole('table', { name: 'Money by month' })).toBeVisible();
   await expectNoSidewaysScroll(page);
   expect(await axeFindings(page, 'dashboard at 390 px')).toEqual([]);
   await screenshot(page, 'owner-dashboard-journey-390');

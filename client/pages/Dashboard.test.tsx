@@ -88,6 +88,17 @@ describe('Dashboard (/admin/dashboard)', () => {
     expect(screen.getByRole('img', { name: /median turnaround of each reviewer/ })).toBeVisible();
     expect(screen.getByRole('img', { name: /rejection rate of the 2 documents/ })).toBeVisible();
     expect(screen.getByRole('img', { name: /files closed each month/ })).toBeVisible();
+
+    // Money, in dollars to the cent.
+    expect(stat('Gross commission')).toBe('$42,187.50');
+    expect(stat('Brokerage')).toBe('$12,656.25');
+    expect(stat('Agents')).toBe('$28,531.25');
+    expect(stat('Not paid yet')).toBe('$9,750.00');
+    const months = rowsOf('Money by month');
+    expect(months.map((row) => row[1])).toEqual(
+      months.length === 1 ? ['$42,187.50'] : ['$13,500.00', '$28,687.50'],
+    );
+    expect(screen.getByRole('img', { name: /gross commission of each month/ })).toBeVisible();
   });
 
   it('says so in each table when the range has nothing to show', async () => {
@@ -99,6 +110,13 @@ describe('Dashboard (/admin/dashboard)', () => {
           rejections: { rate: null, byDocument: [], byAgent: [], topReasons: [] },
           compliance: { closed: 0, compliantAtClose: 0, byMonth: [] },
           atRisk: [],
+          money: {
+            grossCents: 0,
+            brokerageCents: 0,
+            agentCents: 0,
+            pendingCents: 0,
+            byMonth: [{ month: today.slice(0, 7), grossCents: 0 }],
+          },
         }),
     });
     expect(await screen.findByText('No decisions in this range.')).toBeVisible();

@@ -7,6 +7,7 @@ import { AtRiskSection } from '../components/dashboard/AtRiskSection';
 import { ComplianceSection } from '../components/dashboard/ComplianceSection';
 import { dayLabel, searchOfRange } from '../components/dashboard/figures';
 import { LoadFailure } from '../components/dashboard/LoadFailure';
+import { MoneySection } from '../components/dashboard/MoneySection';
 import { OfficesSection } from '../components/dashboard/OfficesSection';
 import { QueueSection } from '../components/dashboard/QueueSection';
 import { RangePicker } from '../components/dashboard/RangePicker';
@@ -18,7 +19,7 @@ import { OfficeFilter, useOfficeFilterChoices, useOfficeParam } from '../compone
 /**
  * /admin/dashboard: how the compliance desk is doing. The review queue now, then over a range
  * (7, 30 or 90 days, or two chosen days, kept in the address so a reload or a shared link shows
- * the same): turnaround, rejections, compliance at close; and the files closing within a week
+ * the same): turnaround, rejections, compliance at close, the money of the CDAs; and the files closing within a week
  * that are not compliant. Every table can be saved as CSV, and each chart has a table beside it
  * with the same figures. The charts (recharts) are imported by this page's panels only, so they
  * stay in this page's lazily loaded chunk.
@@ -52,6 +53,7 @@ export function Dashboard() {
             <TurnaroundSection turnaround={data.turnaround} />
             <RejectionsSection rejections={data.rejections} />
             <ComplianceSection compliance={data.compliance} />
+            <MoneySection money={data.money} />
             <AtRiskSection atRisk={data.atRisk} today={today} />
           </Stack>
         ) : (

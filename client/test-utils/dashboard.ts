@@ -7,6 +7,16 @@ import { agent, reviewer, uuid } from './transactions';
 
 export const seller = { _id: uuid(501), firstName: 'Sam', lastName: 'Seller' };
 
+/** 1,350,000 cents in the range's first month and the rest (2,868,750) in its last, or all in one. */
+function moneyByMonth(from: string, to: string) {
+  const [first, last] = [from.slice(0, 7), to.slice(0, 7)];
+  if (first === last) return [{ month: first, grossCents: 4_218_750 }];
+  return [
+    { month: first, grossCents: 1_350_000 },
+    { month: last, grossCents: 2_868_750 },
+  ];
+}
+
 /** The figures of the last 30 days up to `today`: four items waiting, one file at risk. */
 export function dashboardFigures(
   overrides: Partial<DashboardAnswer> = {},
@@ -62,6 +72,13 @@ export function dashboardFigures(
         awaitingReview: 0,
       },
     ],
+    money: {
+      grossCents: 4_218_750,
+      brokerageCents: 1_265_625,
+      agentCents: 2_853_125,
+      pendingCents: 975_000,
+      byMonth: moneyByMonth(addDays(today, -29), today),
+    },
     ...overrides,
   };
 }

@@ -10,6 +10,7 @@ import { Prisma } from '../db/generated/client';
 import { sqlCopyOut } from '../db/sql';
 import { CrlfRecords, csvCell, csvLine, defusedSql, MAX_CONCURRENT_EXPORTS } from '../services/exports';
 import { transactionFileKey } from '../storage/keys';
+import { parseCsv } from '../test/csv-reader';
 import { accessTokenFor, createAdmin, createTransaction, createUser } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../test/harness';
 import { type Actor, restCalls } from '../test/rest-calls';
@@ -31,36 +32,6 @@ const deals: Record<'main' | 'hostile' | 'closed' | 'deleted', { id: string; for
   {} as never;
 
 const { call, ok } = restCalls(() => app, clock);
-
-/** A small RFC 4180 reader: quoted fields with doubled quotes and line breaks, CRLF records. */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      record.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  expect({ unterminated: field || record.length > 0 || quoted }).toEqual({ unterminated: false });
-  return records;
-}
 
 const TRANSACTION_HEADER =
   'id,street_address,city,state,zip,type,role,status,compliant,progress_percent,required,accepted,' +

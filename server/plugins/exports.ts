@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { payoutsInput } from '../../shared/schemas/commission';
 import { apiError } from '../../shared/schemas/common';
 import {
   type ExportPlan,
@@ -10,14 +11,20 @@ import {
 import type { AppDeps } from '../deps';
 import { BEARER, type OperationFacts } from '../rest/openapi';
 import { assertKeyMayCall, type PathScope, scopeOfRoute } from '../rest/scopes';
-import { openCsvExport, REVIEW_QUEUE_COLUMNS, TRANSACTION_COLUMNS, USER_COLUMNS } from '../services/exports';
+import {
+  openCsvExport,
+  PAYOUT_COLUMNS,
+  REVIEW_QUEUE_COLUMNS,
+  TRANSACTION_COLUMNS,
+  USER_COLUMNS,
+} from '../services/exports';
 import { contextOfRequest } from '../trpc/context';
 import { callProcedure } from '../trpc/internals';
 import { appRouter } from '../trpc/router';
 
 /**
- * The CSV exports: GET /api/admin/transactions.csv, /api/admin/review-queue.csv
- * and /api/users.csv. The transport only: who may and the filter are settled by a procedure
+ * The CSV exports: GET /api/admin/transactions.csv, /api/admin/review-queue.csv,
+ * /api/users.csv and /api/admin/payouts.csv. The transport only: who may and the filter are settled by a procedure
  * (server/routers/exports.ts) before a byte is sent, what a row is by server/services/exports.ts,
  * whose stream is sent as it comes (Fastify destroys it when the client goes away, which closes
  * the COPY). Not a procedure's REST path: the answer is a stream of text/csv, not a procedure's JSON.
@@ -31,6 +38,7 @@ const PLAN_PROCEDURES: Record<ExportKind, string> = {
   transactions: 'exports.transactions',
   'review-queue': 'exports.reviewQueue',
   users: 'exports.users',
+  payouts: 'exports.payouts',
 };
 
 /**
@@ -139,5 +147,17 @@ export const exportRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     'users:read',
     'e41c8de5-2e89-4ca1-9f7b-ff4a1e41c4d7,Agnes,Agent,agnes@example.com,Acme Realty,' +
       "'+1 555 010 0000,user,active,false,true,2026-11-27T19:24:52.612Z,\r\n",
+  );
+  route(
+    '/api/admin/payouts.csv',
+    'payouts',
+    'exportPayoutsCsv',
+    "The lines of the paid CDAs as CSV, by the UTC day they were paid (`from`, `to` inclusive; default all), oldest first, a CDA's lines in order (referral, brokerage, agent, fee)",
+    payoutsInput,
+    PAYOUT_COLUMNS,
+    'transactions:read',
+    '2026-11-20T15:30:00.000Z,0b9c6f1e-7a51-4b0e-9d6e-3f1f6f0f2a11,1,5f0e8a4c-2d3b-4c1a-8e7f-9a0b1c2d3e4f,' +
+      '12 Main Street,Springfield,CA,90210,e41c8de5-2e89-4ca1-9f7b-ff4a1e41c4d7,Agnes Agent,North,' +
+      'brokerage,Acme Realty,450000,4500.00\r\n',
   );
 };

@@ -484,6 +484,10 @@ async function scenario() {
   // CSV exports
   await call('GET', '/api/admin/transactions.csv', { who: admin, query: { query: 'Schema' } });
   await call('GET', '/api/admin/review-queue.csv', { who: admin });
+  await call('GET', '/api/admin/payouts.csv', {
+    who: admin,
+    query: { from: '2026-11-01', to: '2026-11-30' },
+  });
   // The dashboard and the attention strip, with the rows above in them
   await call('GET', '/api/admin/dashboard', { who: admin, query: { from: '2026-11-01', to: '2026-11-30' } });
   await call('GET', '/api/attention', { who: agent });

@@ -1,3 +1,4 @@
+import { payoutsInput } from '../../shared/schemas/commission';
 import {
   exportPlan,
   reviewQueueExportInput,
@@ -27,4 +28,9 @@ export const exportsRouter = router({
     .input(usersExportInput)
     .output(exportPlan)
     .query(({ ctx, input }) => exports.planUsersExport(ctx, input)),
+
+  payouts: adminProcedure
+    .input(payoutsInput)
+    .output(exportPlan)
+    .query(({ ctx, input }) => exports.planPayoutsExport(ctx, input)),
 });

@@ -1,5 +1,6 @@
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
 import { apiMessages } from '../../shared/messages';
+import type { PayoutsInput } from '../../shared/schemas/commission';
 import { DEFAULT_REVIEW_TARGET_HOURS } from '../../shared/schemas/compliance';
 import type {
   ExportPlan,
@@ -12,9 +13,14 @@ import { Prisma } from '../db/generated/client';
 import { isStatementTimeout, sqlCopyOut } from '../db/sql';
 import { AppError } from '../errors';
 import type { CallerContext, ServiceContext } from './context';
+import { type Column, headerOf, iso, linesSql } from './export-sql';
 import { escapeLike } from './paging';
+import { PAYOUT_COLUMNS, payoutsExportSql } from './payouts-export';
 import { officeOfLists, transactionsOfOfficeSql, usersOfOfficeSql } from './reach';
 import { adminFilter } from './transactions/pages';
+
+export { defusedSql } from './export-sql';
+export { PAYOUT_COLUMNS } from './payouts-export';
 
 /**
  * The CSV exports (docs/API.md, "CSV exports"): what a row is, which columns, in which order, and who may
@@ -47,36 +53,6 @@ export function csvCell(value: Cell): string {
 
 /** One record with its CRLF line break. */
 export const csvLine = (cells: readonly Cell[]): string => `${cells.map(csvCell).join(',')}\r\n`;
-
-/**
- * The CSV-injection prefix in SQL, for the rows: PostgreSQL's COPY writes them (quoting as RFC
- * 4180 does: a cell with a comma, a quote or a line break is quoted, quotes doubled), so the
- * server forwards bytes and never builds a string per cell. strpos rather than a regular
- * expression: cheaper per cell. The tests compare the result with csvCell.
- */
-export function defusedSql(value: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(CASE WHEN ${value} <> '' AND strpos(E'=+-@\\t\\r', left(${value}, 1)) > 0
-      THEN '''' || ${value} ELSE ${value} END)`;
-}
-
-/** A column: its header, its SQL value, and whether it may hold text someone typed (`text`). */
-type Column = readonly [name: string, value: string, kind: 'text' | 'safe'];
-
-/**
- * The statement of an export: safe columns (ids, numbers, booleans, ISO dates, enums) as text,
- * as the API writes them (`true`, not COPY's `t`); text columns defused.
- */
-function linesSql(columns: readonly Column[], rest: Prisma.Sql): Prisma.Sql {
-  const cells = columns.map(([, value, kind]) =>
-    kind === 'text' ? defusedSql(Prisma.raw(value)) : Prisma.raw(`(${value})::text`),
-  );
-  return Prisma.sql`SELECT ${Prisma.join(cells, ', ')} ${rest}`;
-}
-
-const headerOf = (columns: readonly Column[]) => columns.map(([name]) => name);
-
-/** Timestamps as the API spells them (ISO 8601, UTC, milliseconds). */
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 // --- Transactions: the admin list, or its search, with its status filter ---
 
@@ -249,6 +225,11 @@ export function planUsersExport(ctx: CallerContext, input: UsersExportInput): Ex
   return { kind: 'users', filename: `users-${today(ctx)}.csv`, ...input, officeId };
 }
 
+export function planPayoutsExport(ctx: CallerContext, input: PayoutsInput): ExportPlan {
+  const officeId = settledOffice(ctx, input.officeId);
+  return { kind: 'payouts', filename: `payouts-${today(ctx)}.csv`, ...input, officeId };
+}
+
 function specOf(plan: ExportPlan, now: Date): ExportSpec {
   switch (plan.kind) {
     case 'transactions':
@@ -257,6 +238,8 @@ function specOf(plan: ExportPlan, now: Date): ExportSpec {
       return { header: REVIEW_QUEUE_COLUMNS, statement: reviewQueueExportSql(plan, now) };
     case 'users':
       return { header: USER_COLUMNS, statement: usersExportSql(plan) };
+    case 'payouts':
+      return { header: PAYOUT_COLUMNS, statement: payoutsExportSql(plan) };
   }
 }
 

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_KEY_SCOPES } from '../../shared/schemas/api-keys';
 import { apiError } from '../../shared/schemas/common';
+import { isCalendarDay } from '../../shared/schemas/key-dates';
 import type { AppDeps } from '../deps';
 import type { NotificationBus } from '../realtime/bus';
 import { type RestRoute, restRoutesOf } from '../rest/routes';
@@ -378,6 +379,7 @@ function validInputs(w: World): Record<string, unknown> {
     'exports.transactions': { status: 'needs-review', query: 'Main' },
     'exports.reviewQueue': { type: 'FuzzType', agentId },
     'exports.users': { query: 'agent' },
+    'exports.payouts': { from: '2026-11-01', to: '2026-11-30' },
     'notificationSettings.get': { userId: agentId },
     'notificationSettings.update': {
       userId: agentId,
@@ -1149,6 +1151,72 @@ function exportRequest(): fc.Arbitrary<FuzzRequest> {
 }
 
 /**
+ * The payouts export's range: UTC days that are no days (or no dates at all), reversed, repeated,
+ * half given, around the valid pair, by every actor. A well-formed range by an admin is a CSV
+ * stream (its header first); anything else a documented 4xx, never a 5xx.
+ */
+const PAYOUTS_URL = '/api/admin/payouts.csv';
+const wrongDay: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('2026-02-30', '2026-13-01', '2026-00-10', '2026-1-1', '99999-01-01', '0000-01-01', '', ' '),
+  fc.constantFrom('2026-11-01T00:00:00Z', '20261101', '2026/11/01', 'today', '-1', '1e9', '2026-11-01\u0000'),
+  hostileString,
+);
+type PayoutsRange = { from?: string; to?: string };
+function payoutsRequest(): fc.Arbitrary<FuzzRequest & { range: PayoutsRange | null }> {
+  const day = fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(
+        '2026-11-01',
+        '2026-11-30',
+        '2024-02-29',
+        '1900-01-01',
+        '2199-12-31',
+        '1899-12-31',
+        '2200-01-01',
+      ),
+    },
+    { weight: 2, arbitrary: wrongDay },
+  );
+  const range = fc.record({ from: day, to: day }, { requiredKeys: [] });
+  return fc
+    .record({
+      search: fc.oneof(
+        {
+          weight: 6,
+          arbitrary: range.map((value) => ({ value, text: new URLSearchParams(value).toString() })),
+        },
+        {
+          weight: 2,
+          arbitrary: hostileQuery({ from: '2026-11-01', to: '2026-11-30' }).map((text) => ({
+            value: null,
+            text,
+          })),
+        },
+      ),
+      actor: actorFor('admin'),
+      remoteAddress,
+    })
+    .map(({ search, actor, remoteAddress: from }) =>
+      Object.assign(
+        new FuzzRequest(
+          `GET ${PAYOUTS_URL}`,
+          'GET',
+          search.text ? `${PAYOUTS_URL}?${search.text}` : PAYOUTS_URL,
+          actor,
+          from,
+          undefined,
+          undefined,
+        ),
+        { range: search.value },
+      ),
+    );
+}
+
+/** An absent bound, or a day the portal takes (1900 to 2199). */
+const isDay = (value: string | undefined) => value === undefined || isCalendarDay(value);
+
+/**
  * A body that is right but for its `facts` or its `conditionalForms`, to the paths that take them,
  * over REST and tRPC, by a caller they are meant for: only the wrong part can refuse it.
  */
@@ -1888,6 +1956,27 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
     const all = procedures();
     await fuzzFamily('tRPC', all.length, fc.oneof(...all.map(trpcRequest)), () => ({
       innerStatuses: trpcCallStatuses,
+    }));
+  });
+
+  it('payouts export (hostile ranges of UTC days)', { timeout: 120_000 }, async () => {
+    await fuzzFamily('payouts', 1, payoutsRequest(), (request) => ({
+      answer: (response) => {
+        const { range } = request as FuzzRequest & { range: PayoutsRange | null };
+        const admin = ['admin', 'owner'].includes(request.actor.name);
+        if (
+          admin &&
+          range &&
+          isDay(range.from) &&
+          isDay(range.to) &&
+          !(range.from && range.to && range.from > range.to) &&
+          response.statusCode !== 200
+        )
+          return `a well-formed range answered ${response.statusCode}`;
+        if (response.statusCode === 200 && !response.body.startsWith('paid_at,cda_id,'))
+          return 'a 200 export does not start with its header row';
+        return restErrorBody(request.method)(response);
+      },
     }));
   });
 

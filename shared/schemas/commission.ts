@@ -152,9 +152,13 @@ export const cda = z.object({
 export type Cda = z.infer<typeof cda>;
 export const cdasAnswer = z.array(cda);
 
-/** The paid CDAs' lines, by the day they were paid (UTC days, both inclusive; default: all). */
+/**
+ * The paid CDAs' lines, by the day they were paid (UTC days, both inclusive; default: all), of
+ * the transactions the admin reaches; `officeId` narrows a brokerage-wide admin's to one office
+ * (as the admin lists' filter: an office admin's are its office's whatever it asks).
+ */
 export const payoutsInput = z
-  .object({ from: calendarDay.optional(), to: calendarDay.optional() })
+  .object({ from: calendarDay.optional(), to: calendarDay.optional(), officeId: idSchema.optional() })
   .refine((value) => !value.from || !value.to || value.from <= value.to, {
     error: keyDateMessages.rangeReversed,
     path: ['to'],

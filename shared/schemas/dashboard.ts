@@ -30,6 +30,12 @@ import { person } from './transactions';
  * - every figure is of what the caller reaches: an office admin's office; a brokerage-wide admin's
  *   whole brokerage, or one office with `officeId`. An office's decisions are those on the files of
  *   the agents now in it;
+ * - money: the current CDA (issued or paid, never superseded) of each undeleted transaction the
+ *   caller reaches, counted when its date falls within the range, the date being when it was paid,
+ *   or for an unpaid one when its transaction closed (an unpaid CDA of an open file is not
+ *   counted): grossCents the sum of their gross, brokerageCents of their brokerage and fee lines,
+ *   agentCents of their agent lines, pendingCents the gross of those not paid yet; byMonth every
+ *   month the range touches (`YYYY-MM`, oldest first, 0 for a month without any) with its gross;
  * - offices: one row per office the caller reaches (by name): how many items of its files the
  *   queue holds now and how many of them wait longer than its review target (`targetHours`), and
  *   the median turnaround (as above) of the range's decisions on its files.
@@ -65,6 +71,7 @@ export const dashboardInput = z
 export type DashboardInput = z.infer<typeof dashboardInput>;
 
 const count = z.number().int().nonnegative();
+const cents = z.number().int().nonnegative();
 /** Seconds, whole; null when there is nothing to measure (an empty queue or range). */
 const seconds = z.number().int().nonnegative().nullable();
 /** rejected / reviewed, from 0 to 1; null when nothing was reviewed. */
@@ -102,6 +109,14 @@ export const dashboardAnswer = z.object({
     byMonth: z.array(z.object({ month: z.string(), closed: count, compliantAtClose: count })),
   }),
   atRisk: z.array(atRiskFile),
+  /** Integer cents. */
+  money: z.object({
+    grossCents: cents,
+    brokerageCents: cents,
+    agentCents: cents,
+    pendingCents: cents,
+    byMonth: z.array(z.object({ month: z.string(), grossCents: cents })),
+  }),
   offices: z.array(
     z.object({
       office: officeRef,

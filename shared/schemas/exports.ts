@@ -37,5 +37,12 @@ export const exportPlan = z.discriminatedUnion('kind', [
     ...officeFilter,
   }),
   usersExportInput.extend({ kind: z.literal('users'), filename }),
+  z.object({
+    kind: z.literal('payouts'),
+    filename,
+    from: z.string().optional(),
+    to: z.string().optional(),
+    ...officeFilter,
+  }),
 ]);
 export type ExportPlan = z.infer<typeof exportPlan>;

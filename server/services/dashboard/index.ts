@@ -5,6 +5,7 @@ import { atRiskFigures } from './at-risk';
 import { officesOf, officeTurnarounds } from './by-office';
 import { complianceFigures } from './compliance';
 import { decisionFigures } from './decisions';
+import { moneyFigures } from './money';
 import { queueFigures } from './queue';
 import { resolveRange } from './range';
 
@@ -22,14 +23,24 @@ export async function dashboardFigures(ctx: CallerContext, input: DashboardInput
   const now = ctx.deps.clock.now();
   const range = resolveRange(now, input);
   const office = officeOfLists(ctx.user, input.officeId);
-  const [queue, decisions, compliance, atRisk, turnaroundsByOffice] = await Promise.all([
+  const [queue, decisions, compliance, atRisk, turnaroundsByOffice, money] = await Promise.all([
     queueFigures(ctx, now, office),
     decisionFigures(ctx, range, office),
     complianceFigures(ctx, range, office),
     atRiskFigures(ctx, range.today, undefined, office),
     officeTurnarounds(ctx, range, office),
+    moneyFigures(ctx, range, office),
   ]);
   const offices = officesOf(turnaroundsByOffice, queue);
   const { byOffice: _byOffice, ...queueAnswer } = queue;
-  return { from: range.from, to: range.to, queue: queueAnswer, ...decisions, compliance, atRisk, offices };
+  return {
+    from: range.from,
+    to: range.to,
+    queue: queueAnswer,
+    ...decisions,
+    compliance,
+    atRisk,
+    money,
+    offices,
+  };
 }

@@ -294,6 +294,7 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
   'exports.transactions': { expect: ADMINS, input: () => ({ status: 'missing', query: 'Harbor' }) },
   'exports.reviewQueue': { expect: ADMINS, input: () => ({ agentId: A().id }) },
   'exports.users': { expect: ADMINS, input: () => ({ query: 'Agent' }) },
+  'exports.payouts': { expect: ADMINS, input: () => ({ from: '2026-11-01', to: '2026-11-30' }) },
 
   'notifications.list': { expect: PERSONAL_OF_A, input: () => ({ userId: A().id, ...paging }) },
   'notifications.markAllRead': { expect: PERSONAL_OF_A, input: () => ({ userId: A().id }) },

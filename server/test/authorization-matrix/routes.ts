@@ -527,6 +527,10 @@ export const ROUTES: Record<string, RouteRow> = {
   },
   'GET /api/admin/review-queue.csv': { expect: ADMINS, request: get('/api/admin/review-queue.csv') },
   'GET /api/users.csv': { expect: ADMINS, request: get('/api/users.csv?query=Agent') },
+  'GET /api/admin/payouts.csv': {
+    expect: ADMINS,
+    request: get('/api/admin/payouts.csv?from=2026-11-01&to=2026-11-30'),
+  },
 
   // The signature is the permission: "View" opens in a new tab without a header.
   'GET /files/*': { expect: PUBLIC, request: () => ({ url: world.fileLink }) },
@@ -564,4 +568,5 @@ export const EXPORT_ROUTE_PROCEDURES: Record<string, string> = {
   'GET /api/admin/transactions.csv': 'exports.transactions',
   'GET /api/admin/review-queue.csv': 'exports.reviewQueue',
   'GET /api/users.csv': 'exports.users',
+  'GET /api/admin/payouts.csv': 'exports.payouts',
 };

@@ -1,0 +1,66 @@
+import { Prisma } from '../../db/generated/client';
+import { sqlRows } from '../../db/sql';
+import type { ServiceContext } from '../context';
+import { transactionsOfOfficeSql } from '../reach';
+import type { DayRange } from './range';
+
+/**
+ * The money of the range: each undeleted transaction's current CDA (issued or paid; a superseded
+ * version never counts), dated by when it was paid, or, while unpaid, by when its transaction
+ * closed (an unpaid CDA of an open file has no date yet and is not counted). One part per status:
+ * the paid ones of the range from cdas_paid_at_idx; the issued ones (few: each is paid or
+ * superseded in time) by cdas_issued_idx (migration 20261206100000) or, while they are still a
+ * large share of all CDAs (8% on the benchmark's dataset), a scan of cdas the planner finds
+ * cheaper; each with its transaction looked up by its key for the range, the deletion and the
+ * office. docs/PERFORMANCE.md (dashboard) measures what this adds to the dashboard.
+ */
+export function moneySql(range: DayRange, office: string | null = null): Prisma.Sql {
+  const reached = Prisma.sql`t.deleted_at IS NULL AND ${transactionsOfOfficeSql(office)}`;
+  return Prisma.sql`
+    WITH counted AS (
+      SELECT c.paid_at AS at, false AS pending, c.gross_cents, c.brokerage_cents, c.agent_cents, c.fee_cents
+        FROM cdas c JOIN transactions t ON t.id = c.transaction_id
+       WHERE c.status = 'paid' AND c.paid_at >= ${range.start} AND c.paid_at < ${range.end} AND ${reached}
+      UNION ALL
+      SELECT t.closed_at, true, c.gross_cents, c.brokerage_cents, c.agent_cents, c.fee_cents
+        FROM transactions t JOIN cdas c ON c.transaction_id = t.id AND c.status = 'issued'
+       WHERE t.closed_at >= ${range.start} AND t.closed_at < ${range.end} AND ${reached}
+    )
+    SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM') AS month,
+           sum(gross_cents)::text AS gross,
+           sum(brokerage_cents + coalesce(fee_cents, 0))::text AS brokerage,
+           sum(agent_cents)::text AS agent,
+           coalesce(sum(gross_cents) FILTER (WHERE pending), 0)::text AS pending
+      FROM counted
+     GROUP BY 1`;
+}
+
+/** Every month from `from` to `to` (days), `YYYY-MM`, ascending. */
+export function monthsOf(from: string, to: string): string[] {
+  const months: string[] = [];
+  let [year, month] = [Number(from.slice(0, 4)), Number(from.slice(5, 7))];
+  const last = to.slice(0, 7);
+  for (;;) {
+    const name = `${year}-${String(month).padStart(2, '0')}`;
+    months.push(name);
+    if (name >= last) return months;
+    month += 1;
+    if (month > 12) [year, month] = [year + 1, 1];
+  }
+}
+
+type MoneyRow = { month: string; gross: string; brokerage: string; agent: string; pending: string };
+
+export async function moneyFigures(ctx: ServiceContext, range: DayRange, office: string | null = null) {
+  const rows = await sqlRows<MoneyRow>(ctx.db, moneySql(range, office));
+  // Sums of bigint columns come as text and are added as integers: never a float on the way.
+  const total = (pick: (row: MoneyRow) => string) => rows.reduce((sum, row) => sum + BigInt(pick(row)), 0n);
+  const byMonth = new Map(rows.map((row) => [row.month, Number(row.gross)]));
+  return {
+    grossCents: Number(total((row) => row.gross)),
+    brokerageCents: Number(total((row) => row.brokerage)),
+    agentCents: Number(total((row) => row.agent)),
+    pendingCents: Number(total((row) => row.pending)),
+    byMonth: monthsOf(range.from, range.to).map((month) => ({ month, grossCents: byMonth.get(month) ?? 0 })),
+  };
+}
