@@ -9,6 +9,8 @@ describe('formatCents', () => {
     expect(formatCents(7)).toBe('$0.07');
     expect(formatCents(123_456_789_01)).toBe('$123,456,789.01');
     expect(formatCents(-1_050)).toBe('-$10.50');
+    // 2^53 - 1 cents: divided as a float of dollars it would round its cents away.
+    expect(formatCents(Number.MAX_SAFE_INTEGER)).toBe('$90,071,992,547,409.91');
   });
 
   it('reads back as the same cents for any amount', () => {

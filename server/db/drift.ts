@@ -35,8 +35,8 @@ export const RAW_ONLY_INDEXES: Record<string, string> = {
   cdas_current_key: "UNIQUE btree(transaction_id) WHERE (status <> 'superseded'::text)",
   cdas_agent_year_idx: "btree(agent_id, issued_at) WHERE (status <> 'superseded'::text)",
   cdas_paid_at_idx: "btree(paid_at) WHERE (status = 'paid'::text)",
-  // The issued CDAs with their money, for the dashboard (migration 20261206100000_cdas_issued).
-  cdas_issued_idx: "btree(transaction_id) WHERE (status = 'issued'::text)",
+  // The issued CDAs by their transaction's closing (migration 20261206100000_cdas_closed_at).
+  cdas_issued_closed_at_idx: "btree(closed_at) WHERE ((status = 'issued'::text) AND (closed_at IS NOT NULL))",
   // Reminders still to send (migration 20261127090000_jobs_mail_key_dates).
   reminders_due_idx: 'btree(due_at) WHERE (sent_at IS NULL)',
   // The broker dashboard's covering indexes (migration 20261129090000_broker_dashboard); like

@@ -1,7 +1,8 @@
 import { BarChart } from '@mantine/charts';
+import { formatCents } from '../../../shared/money';
 import type { DashboardAnswer } from '../../../shared/schemas/dashboard';
 import { ChartFigure, type FigureColumn, FigureTable } from './FigureTable';
-import { centsText, monthLabel } from './figures';
+import { monthLabel } from './figures';
 import { Section, Stat, Stats } from './Section';
 
 type Money = DashboardAnswer['money'];
@@ -9,7 +10,7 @@ type Month = Money['byMonth'][number];
 
 const MONTH_COLUMNS: FigureColumn<Month>[] = [
   { header: 'Month', value: (row) => monthLabel(row.month) },
-  { header: 'Gross commission', value: (row) => centsText(row.grossCents) },
+  { header: 'Gross commission', value: (row) => formatCents(row.grossCents) },
 ];
 
 /**
@@ -24,18 +25,18 @@ export function MoneySection({ money }: { money: Money }) {
       <Stats>
         <Stat
           label="Gross commission"
-          value={centsText(money.grossCents)}
+          value={formatCents(money.grossCents)}
           hint="Paid, or closed and not paid yet"
         />
         <Stat
           label="Brokerage"
-          value={centsText(money.brokerageCents)}
+          value={formatCents(money.brokerageCents)}
           hint="Its share and transaction fees"
         />
-        <Stat label="Agents" value={centsText(money.agentCents)} />
+        <Stat label="Agents" value={formatCents(money.agentCents)} />
         <Stat
           label="Not paid yet"
-          value={centsText(money.pendingCents)}
+          value={formatCents(money.pendingCents)}
           hint="Closed files awaiting payment"
         />
       </Stats>
@@ -46,7 +47,7 @@ export function MoneySection({ money }: { money: Money }) {
             data={chart}
             dataKey="month"
             series={[{ name: 'gross', label: 'Gross commission', color: 'indigo.6' }]}
-            valueFormatter={centsText}
+            valueFormatter={formatCents}
             yAxisProps={{ allowDecimals: false, width: 110 }}
             accessibilityLayer={false}
           />

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  centsText,
   customRangeErrors,
   durationText,
   inputOfRange,
@@ -33,16 +32,6 @@ describe('figures as text', () => {
     expect(percentText(1)).toBe('100%');
     expect(percentText(null)).toBe('No data');
     expect(monthLabel('2026-11')).toBe('Nov 2026');
-  });
-
-  it('writes integer cents as dollars, exactly, past what a float of dollars holds', () => {
-    expect(centsText(0)).toBe('$0.00');
-    expect(centsText(5)).toBe('$0.05');
-    expect(centsText(1_999)).toBe('$19.99');
-    expect(centsText(123_456_789)).toBe('$1,234,567.89');
-    // 2^53 - 1 cents: divided as a float it would round its cents away.
-    expect(centsText(Number.MAX_SAFE_INTEGER)).toBe('$90,071,992,547,409.91');
-    expect(centsText(-250)).toBe('-$2.50');
   });
 });
 

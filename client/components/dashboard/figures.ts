@@ -132,15 +132,3 @@ export function customRangeErrors(from: string | null, to: string | null): Custo
   }
   return errors;
 }
-
-const GROUPED = new Intl.NumberFormat('en-US');
-
-/**
- * Integer cents as dollars, exactly: 123456789 -> '$1,234,567.89'. Dollars and cents are split
- * with integer arithmetic (BigInt), never divided as a float.
- */
-export function centsText(cents: number): string {
-  const whole = BigInt(Math.trunc(cents));
-  const size = whole < 0n ? -whole : whole;
-  return `${whole < 0n ? '-' : ''}$${GROUPED.format(size / 100n)}.${(size % 100n).toString().padStart(2, '0')}`;
-}

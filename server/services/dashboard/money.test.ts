@@ -133,6 +133,28 @@ describe("the dashboard's money", () => {
     });
   });
 
+  it('dates an unpaid CDA by its file closing after it was issued, and forgets the date when the file reopens', async () => {
+    const db = database.db;
+    const agent = await createUser(db);
+    const deal = (await createTransaction(db, { userId: agent.id })).id;
+    await insertCda(db, {
+      transactionId: deal,
+      agentId: agent.id,
+      issuedBy: wide.id,
+      grossCents: 123_000,
+      brokerageCents: 0,
+    });
+    const day = { from: '2026-11-20', to: '2026-11-20' };
+    expect((await money(day)).grossCents).toBe(0);
+    await db.transaction.update({
+      where: { id: deal },
+      data: { closedAt: new Date('2026-11-20T15:00:00.000Z') },
+    });
+    expect(await money(day)).toMatchObject({ grossCents: 123_000, pendingCents: 123_000 });
+    await db.transaction.update({ where: { id: deal }, data: { closedAt: null } });
+    expect((await money(day)).grossCents).toBe(0);
+  });
+
   it("holds an office admin to its office, and a brokerage-wide admin's officeId to that office", async () => {
     // North's November: P and R.
     const north = {

@@ -7,12 +7,10 @@ import type { DayRange } from './range';
 /**
  * The money of the range: each undeleted transaction's current CDA (issued or paid; a superseded
  * version never counts), dated by when it was paid, or, while unpaid, by when its transaction
- * closed (an unpaid CDA of an open file has no date yet and is not counted). One part per status:
- * the paid ones of the range from cdas_paid_at_idx; the issued ones (few: each is paid or
- * superseded in time) by cdas_issued_idx (migration 20261206100000) or, while they are still a
- * large share of all CDAs (8% on the benchmark's dataset), a scan of cdas the planner finds
- * cheaper; each with its transaction looked up by its key for the range, the deletion and the
- * office. docs/PERFORMANCE.md (dashboard) measures what this adds to the dashboard.
+ * closed (an unpaid CDA of an open file has no date yet and is not counted). One part per status,
+ * each read from an index of its own for the range: the paid ones by cdas_paid_at_idx, the issued
+ * ones by cdas_issued_closed_at_idx (the CDA's copy of its transaction's closed_at, kept by the
+ * database); then each one's transaction by its key, for the deletion and the office.
  */
 export function moneySql(range: DayRange, office: string | null = null): Prisma.Sql {
   const reached = Prisma.sql`t.deleted_at IS NULL AND ${transactionsOfOfficeSql(office)}`;
@@ -22,9 +20,10 @@ export function moneySql(range: DayRange, office: string | null = null): Prisma.
         FROM cdas c JOIN transactions t ON t.id = c.transaction_id
        WHERE c.status = 'paid' AND c.paid_at >= ${range.start} AND c.paid_at < ${range.end} AND ${reached}
       UNION ALL
-      SELECT t.closed_at, true, c.gross_cents, c.brokerage_cents, c.agent_cents, c.fee_cents
-        FROM transactions t JOIN cdas c ON c.transaction_id = t.id AND c.status = 'issued'
-       WHERE t.closed_at >= ${range.start} AND t.closed_at < ${range.end} AND ${reached}
+      SELECT c.closed_at, true, c.gross_cents, c.brokerage_cents, c.agent_cents, c.fee_cents
+        FROM cdas c JOIN transactions t ON t.id = c.transaction_id
+       WHERE c.status = 'issued' AND c.closed_at >= ${range.start} AND c.closed_at < ${range.end}
+         AND ${reached}
     )
     SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM') AS month,
            sum(gross_cents)::text AS gross,
