@@ -279,6 +279,11 @@ const benchmark: Benchmark = {
           measured: `p95 ${ms(http)} ms (ratio to SQL ${round(http / sql, 2)})`,
           met: http <= goal,
           figures: [{ value: http, threshold: goal, unit: 'ms', better: 'lower' }],
+          ...(http <= goal
+            ? {}
+            : {
+                gap: `the database's own work (the baseline) is most of it (the plans below), on 2 shared cores (${loadNote}); without the money the same statements take p95 ${ms(percentile(r.withoutMoney, 95))} ms (p50 ${ms(median(r.withoutMoney))} against ${ms(median(r.sql))} with it).`,
+              }),
         };
       });
       const deskHttp = percentile(desk.http, 95);
@@ -291,9 +296,9 @@ const benchmark: Benchmark = {
         met: deskHttp <= DESK_GOAL_MS,
         figures: [{ value: deskHttp, threshold: DESK_GOAL_MS, unit: 'ms', better: 'lower' }],
       });
-      for (const goal of goals)
-        if (!goal.met)
-          goal.gap = `the database's own work (the baseline) is most of it (the plans below), on 2 shared cores (${loadNote}).`;
+      if (!goals.at(-1)?.met)
+        goals.at(-1)!.gap =
+          `the database's own work (the baseline) is most of it (the plans below), on 2 shared cores (${loadNote}).`;
       const markdown = [
         '## The broker dashboard, on the 1M dataset',
         '',

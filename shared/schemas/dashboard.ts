@@ -30,10 +30,11 @@ import { person } from './transactions';
  * - every figure is of what the caller reaches: an office admin's office; a brokerage-wide admin's
  *   whole brokerage, or one office with `officeId`. An office's decisions are those on the files of
  *   the agents now in it;
- * - money: the current CDA (issued or paid, never superseded) of each undeleted transaction the
- *   caller reaches, counted when its date falls within the range, the date being when it was paid,
- *   or for an unpaid one when its transaction closed (an unpaid CDA of an open file is not
- *   counted): grossCents the sum of their gross, brokerageCents of their brokerage and fee lines,
+ * - money: the current CDA (issued or paid, never superseded) of each transaction the caller
+ *   reaches, counted when its date falls within the range, the date being when it was paid, or for
+ *   an unpaid one when its transaction closed (an unpaid CDA of an open or deleted file is not
+ *   counted; a paid one counts even if its file was deleted since, as in the payouts CSV):
+ *   grossCents the sum of their gross, brokerageCents of their brokerage and fee lines,
  *   agentCents of their agent lines, pendingCents the gross of those not paid yet; byMonth every
  *   month the range touches (`YYYY-MM`, oldest first, 0 for a month without any) with its gross;
  * - offices: one row per office the caller reaches (by name): how many items of its files the

@@ -9,8 +9,8 @@ import { dashboardFigures } from './index';
 import { monthsOf } from './money';
 
 /**
- * The dashboard's money (shared/schemas/dashboard.ts): the current CDA of each undeleted
- * transaction reached, dated by its payment or, unpaid, by its transaction's closing. Each
+ * The dashboard's money (shared/schemas/dashboard.ts): the current CDA of each transaction
+ * reached, dated by its payment or, unpaid, by its undeleted transaction's closing. Each
  * expected figure is worked out by hand next to it.
  *
  * Now is 2026-11-21T12:00:00Z. North's agent has, in cents (gross = referral + brokerage + agent + fee):
@@ -19,7 +19,9 @@ import { monthsOf } from './money';
  * - Q: paid 2026-10-31T23:59:59.999Z, gross 300,000: brokerage 90,000, agent 210,000;
  * - R: issued, unpaid, its file closed 2026-11-10, gross 200,000: brokerage 60,000, agent 140,000;
  * - S: issued, unpaid, its file open, gross 50,000 (never counted: no date);
- * - T: paid 2026-11-06 on a file deleted since, gross 70,000 (never counted);
+ * - T: paid 2026-11-06 on a file deleted since, gross 70,000: brokerage 21,000, agent 49,000
+ *   (counted: the money went out);
+ * - W: issued, unpaid, its file closed 2026-11-12 then deleted, gross 80,000 (never counted);
  * - U: paid 2026-12-01T00:00:00Z, gross 40,000 (the day after November).
  * South's agent has V: paid 2026-11-07, gross 110,000: brokerage 11,000, agent 99,000.
  */
@@ -76,6 +78,14 @@ beforeAll(async () => {
     brokerageCents: 21_000,
     paidAt: new Date('2026-11-06T00:00:00.000Z'),
   });
+  await cda(
+    await file(ann.id, {
+      closedAt: new Date('2026-11-12T09:00:00.000Z'),
+      deletedAt: new Date('2026-11-13T00:00:00.000Z'),
+    }),
+    ann.id,
+    { grossCents: 80_000, brokerageCents: 24_000 },
+  );
   await cda(await file(ann.id), ann.id, {
     grossCents: 40_000,
     brokerageCents: 12_000,
@@ -93,29 +103,30 @@ const money = async (input: DashboardInput, who: Caller = wide) =>
 
 describe("the dashboard's money", () => {
   it('counts each current CDA once, by its payment or its closing, never a superseded version', async () => {
-    // November: P (1,000,000), R (200,000, pending), V (110,000); Q is October, U December.
+    // November: P (1,000,000), R (200,000, pending), T (70,000), V (110,000); Q is October, U
+    // December, W never.
     expect(await money({ from: '2026-11-01', to: '2026-11-30' })).toStrictEqual({
-      grossCents: 1_310_000,
-      // Brokerage and fee lines: P 200,000 + 5,000, R 60,000, V 11,000.
-      brokerageCents: 276_000,
-      // Agent lines: P 545,000, R 140,000, V 99,000.
-      agentCents: 784_000,
+      grossCents: 1_380_000,
+      // Brokerage and fee lines: P 200,000 + 5,000, R 60,000, T 21,000, V 11,000.
+      brokerageCents: 297_000,
+      // Agent lines: P 545,000, R 140,000, T 49,000, V 99,000.
+      agentCents: 833_000,
       pendingCents: 200_000,
-      byMonth: [{ month: '2026-11', grossCents: 1_310_000 }],
+      byMonth: [{ month: '2026-11', grossCents: 1_380_000 }],
     });
   });
 
   it('lists every month the range touches, zero-filled, and holds both ends to the millisecond', async () => {
     expect(await money({ from: '2026-09-15', to: '2026-12-01' })).toStrictEqual({
-      // Q 300,000, then November's 1,310,000, then U 40,000.
-      grossCents: 1_650_000,
-      brokerageCents: 90_000 + 276_000 + 12_000,
-      agentCents: 210_000 + 784_000 + 28_000,
+      // Q 300,000, then November's 1,380,000, then U 40,000.
+      grossCents: 1_720_000,
+      brokerageCents: 90_000 + 297_000 + 12_000,
+      agentCents: 210_000 + 833_000 + 28_000,
       pendingCents: 200_000,
       byMonth: [
         { month: '2026-09', grossCents: 0 },
         { month: '2026-10', grossCents: 300_000 },
-        { month: '2026-11', grossCents: 1_310_000 },
+        { month: '2026-11', grossCents: 1_380_000 },
         { month: '2026-12', grossCents: 40_000 },
       ],
     });
@@ -156,11 +167,11 @@ describe("the dashboard's money", () => {
   });
 
   it("holds an office admin to its office, and a brokerage-wide admin's officeId to that office", async () => {
-    // North's November: P and R.
+    // North's November: P, R and T.
     const north = {
-      grossCents: 1_200_000,
-      brokerageCents: 265_000,
-      agentCents: 685_000,
+      grossCents: 1_270_000,
+      brokerageCents: 286_000,
+      agentCents: 734_000,
       pendingCents: 200_000,
     };
     expect(await money({ from: '2026-11-01', to: '2026-11-30' }, northAdmin)).toMatchObject(north);
@@ -188,10 +199,10 @@ describe("the dashboard's money", () => {
         { month: '2026-02', grossCents: 0 },
       ],
     });
-    // 2026-10-23 to 2026-11-21: Q (October 31), P, R and V.
+    // 2026-10-23 to 2026-11-21: Q (October 31), P, R, T and V.
     expect((await money({})).byMonth).toStrictEqual([
       { month: '2026-10', grossCents: 300_000 },
-      { month: '2026-11', grossCents: 1_310_000 },
+      { month: '2026-11', grossCents: 1_380_000 },
     ]);
   });
 });

@@ -5,20 +5,26 @@ import { transactionsOfOfficeSql } from '../reach';
 import type { DayRange } from './range';
 
 /**
- * The money of the range: each undeleted transaction's current CDA (issued or paid; a superseded
- * version never counts), dated by when it was paid, or, while unpaid, by when its transaction
- * closed (an unpaid CDA of an open file has no date yet and is not counted). One part per status,
- * each read from an index of its own for the range: the paid ones by cdas_paid_at_idx, the issued
- * ones by cdas_issued_closed_at_idx (the CDA's copy of its transaction's closed_at, kept by the
- * database); then each one's transaction by its key, for the deletion and the office.
+ * The money of the range: each transaction's current CDA (issued or paid; a superseded version
+ * never counts), dated by when it was paid, or, while unpaid, by when its transaction closed (an
+ * unpaid CDA of an open file has no date yet and is not counted, nor one of a deleted file: it
+ * will not be paid). A paid CDA counts whatever became of its file since, as in the payouts CSV:
+ * the money went out. One part per status, each read from an index of its own for the range: the
+ * paid ones by cdas_paid_at_idx (their transaction looked up only for an office's figures), the
+ * issued ones by cdas_issued_closed_at_idx (the CDA's copy of its transaction's closed_at, kept by
+ * the database), with their transaction by its key for the deletion and the office.
  */
 export function moneySql(range: DayRange, office: string | null = null): Prisma.Sql {
+  const ofOffice =
+    office === null
+      ? Prisma.sql`true`
+      : Prisma.sql`EXISTS (SELECT FROM transactions t WHERE t.id = c.transaction_id AND ${transactionsOfOfficeSql(office)})`;
   const reached = Prisma.sql`t.deleted_at IS NULL AND ${transactionsOfOfficeSql(office)}`;
   return Prisma.sql`
     WITH counted AS (
       SELECT c.paid_at AS at, false AS pending, c.gross_cents, c.brokerage_cents, c.agent_cents, c.fee_cents
-        FROM cdas c JOIN transactions t ON t.id = c.transaction_id
-       WHERE c.status = 'paid' AND c.paid_at >= ${range.start} AND c.paid_at < ${range.end} AND ${reached}
+        FROM cdas c
+       WHERE c.status = 'paid' AND c.paid_at >= ${range.start} AND c.paid_at < ${range.end} AND ${ofOffice}
       UNION ALL
       SELECT c.closed_at, true, c.gross_cents, c.brokerage_cents, c.agent_cents, c.fee_cents
         FROM cdas c JOIN transactions t ON t.id = c.transaction_id
