@@ -193,7 +193,13 @@ export function AppLayout({ children }: { children: ReactNode }) {
       >
         {/* Collapsed, the navbar is only moved off-screen; hiding it keeps its links out of the
             keyboard order and the accessibility tree while the drawer serves narrow screens. */}
-        <AppShell.Navbar p="md" aria-label="Sidebar" visibleFrom={SIDEBAR_BREAKPOINT}>
+        {/* Scrolls when the admin's links are taller than a short screen: Logout, last, stays reachable. */}
+        <AppShell.Navbar
+          p="md"
+          aria-label="Sidebar"
+          visibleFrom={SIDEBAR_BREAKPOINT}
+          style={{ overflowY: 'auto' }}
+        >
           <AppShell.Section mb="md">
             {/* The name starts with the logo's visible words, so a voice user can say them to follow it. */}
             <Anchor
