@@ -1,6 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 import { apiMessages } from '../../shared/messages';
-import type { ApiIssue } from '../../shared/schemas/common';
+import type { ApiIssue, MissingItem } from '../../shared/schemas/common';
 
 /** A non-2xx answer of the REST API, carrying its `{message, code}` body. */
 export class RestError extends Error {
@@ -39,19 +39,41 @@ export function serverMessageOf(error: unknown): string {
   return answeredMessageOr(error, apiMessages.serviceUnavailable);
 }
 
+/** A list the server answered beside a refusal's message (tRPC's `error.data[key]`), its items checked. */
+function listOf<Item>(
+  error: unknown,
+  key: string,
+  isItem: (item: Record<string, unknown>) => boolean,
+): Item[] {
+  if (!(error instanceof TRPCClientError)) return [];
+  const list: unknown = error.data?.[key];
+  if (!Array.isArray(list)) return [];
+  return list.filter(
+    (item): item is Item =>
+      typeof item === 'object' && item !== null && isItem(item as Record<string, unknown>),
+  );
+}
+
 /**
  * The fields a refused call named, each `{path, message}` with a dotted path ('facts.yearBuilt',
  * 'conditionalForms.0.when.1.value'); empty when the answer named none.
  */
 export function issuesOf(error: unknown): ApiIssue[] {
-  if (!(error instanceof TRPCClientError)) return [];
-  const issues: unknown = error.data?.issues;
-  if (!Array.isArray(issues)) return [];
-  return issues.filter(
-    (issue): issue is ApiIssue =>
-      typeof issue === 'object' &&
-      issue !== null &&
-      typeof (issue as ApiIssue).path === 'string' &&
-      typeof (issue as ApiIssue).message === 'string',
+  return listOf(
+    error,
+    'issues',
+    (issue) => typeof issue.path === 'string' && typeof issue.message === 'string',
+  );
+}
+
+/**
+ * The required items a refusal names (`missing`, beside the message, when a file is not compliant
+ * yet); empty for any other failure.
+ */
+export function missingItemsOf(error: unknown): MissingItem[] {
+  return listOf(
+    error,
+    'missing',
+    (item) => typeof item.formId === 'string' && typeof item.label === 'string',
   );
 }

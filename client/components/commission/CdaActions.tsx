@@ -3,11 +3,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { commissionMessages } from '../../../shared/messages';
 import type { Cda } from '../../../shared/schemas/commission';
-import { issuesOf, serverMessageOf } from '../../api/errors';
+import type { MissingItem } from '../../../shared/schemas/common';
+import { issuesOf, missingItemsOf, serverMessageOf } from '../../api/errors';
 import { notifySuccess } from '../../notify';
 import { useTRPC } from '../../trpc';
 import { SubmitButton } from '../SubmitButton';
-import { localDay, type MissingItem, missingItemsOf, paidAtOf } from './cda-view';
+import { localDay, paidAtOf } from './cda-view';
 
 export const cdaToasts = { issued: 'CDA issued', paid: 'CDA marked paid' } as const;
 

@@ -1,4 +1,3 @@
-import { TRPCClientError } from '@trpc/client';
 import type { Cda } from '../../../shared/schemas/commission';
 
 /** What a CDA, its lines and its refusals read as on the page. */
@@ -19,25 +18,6 @@ export const CDA_LINE_KIND_LABELS: Record<Cda['lines'][number]['kind'], string> 
 /** A SHA-256 as a glance tells it apart: its first and last characters. */
 export function shortHash(sha256: string): string {
   return sha256.length > 16 ? `${sha256.slice(0, 8)}…${sha256.slice(-8)}` : sha256;
-}
-
-export type MissingItem = { formId: string; label: string };
-
-/**
- * The required items a refused issue names (`missing`, beside the message, when the file is not
- * compliant yet); empty for any other failure.
- */
-export function missingItemsOf(error: unknown): MissingItem[] {
-  if (!(error instanceof TRPCClientError)) return [];
-  const missing: unknown = error.data?.missing;
-  if (!Array.isArray(missing)) return [];
-  return missing.filter(
-    (item): item is MissingItem =>
-      typeof item === 'object' &&
-      item !== null &&
-      typeof (item as MissingItem).formId === 'string' &&
-      typeof (item as MissingItem).label === 'string',
-  );
 }
 
 /** A calendar day (YYYY-MM-DD) in the browser's zone. */
