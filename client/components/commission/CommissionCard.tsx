@@ -1,22 +1,13 @@
-import {
-  Alert,
-  Group,
-  Paper,
-  SegmentedControl,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Group, SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { commissionMessages } from '../../../shared/messages';
 import type { Transaction } from '../../../shared/schemas/transactions';
 import { issuesOf, serverMessageOf } from '../../api/errors';
 import { notifySuccess } from '../../notify';
 import { useTRPC } from '../../trpc';
 import { SubmitButton } from '../SubmitButton';
+import { DetailCard } from '../transactions/DetailCard';
 import {
   type CommissionDraft,
   type CommissionErrors,
@@ -45,25 +36,19 @@ type CommissionCardProps = {
  * referral, and the gross it comes to. A closed file shows it only (the server refuses a change).
  */
 export function CommissionCard({ transaction, onSaved, children }: CommissionCardProps) {
-  const headingId = useId();
   const closed = transaction.closedAt !== null;
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
-      <Stack gap="md">
-        <Title order={2} size="h4" id={headingId}>
-          Commission
-        </Title>
-        <GrossLine transaction={transaction} />
-        {/* Keyed by what is stored: a save or a refetch starts the fields afresh. */}
-        <CommissionForm
-          key={`${JSON.stringify(transaction.commission)}-${closed}`}
-          transaction={transaction}
-          closed={closed}
-          onSaved={onSaved}
-        />
-        {children}
-      </Stack>
-    </Paper>
+    <DetailCard title="Commission">
+      <GrossLine transaction={transaction} />
+      {/* Keyed by what is stored: a save or a refetch starts the fields afresh. */}
+      <CommissionForm
+        key={`${JSON.stringify(transaction.commission)}-${closed}`}
+        transaction={transaction}
+        closed={closed}
+        onSaved={onSaved}
+      />
+      {children}
+    </DetailCard>
   );
 }
 

@@ -1,16 +1,6 @@
-import {
-  Alert,
-  Group,
-  NativeSelect,
-  NumberInput,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Group, NativeSelect, NumberInput, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { complianceMessages } from '../../../shared/messages';
 import {
   FINANCING,
@@ -22,6 +12,7 @@ import {
 import type { Transaction } from '../../../shared/schemas/transactions';
 import { issuesOf, serverMessageOf } from '../../api/errors';
 import { SubmitButton } from '../SubmitButton';
+import { DetailCard } from './DetailCard';
 import {
   changedFacts,
   checklistChange,
@@ -49,26 +40,20 @@ type FactsCardProps = {
  * A closed file shows them only (the server refuses a change until it is reopened).
  */
 export function FactsCard({ transaction, onSave }: FactsCardProps) {
-  const headingId = useId();
   const closed = transaction.closedAt !== null;
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
-      <Stack gap="md">
-        <Title order={2} size="h4" id={headingId}>
-          Facts
-        </Title>
-        <Text size="sm" c="dimmed">
-          What is known of the property and the deal: the checklist asks for the documents they call for.
-        </Text>
-        {/* Keyed by the facts and the file's state: a saved or refetched change starts the fields afresh. */}
-        <FactsForm
-          key={`${JSON.stringify(transaction.facts)}-${closed}`}
-          transaction={transaction}
-          closed={closed}
-          onSave={onSave}
-        />
-      </Stack>
-    </Paper>
+    <DetailCard title="Facts">
+      <Text size="sm" c="dimmed">
+        What is known of the property and the deal: the checklist asks for the documents they call for.
+      </Text>
+      {/* Keyed by the facts and the file's state: a saved or refetched change starts the fields afresh. */}
+      <FactsForm
+        key={`${JSON.stringify(transaction.facts)}-${closed}`}
+        transaction={transaction}
+        closed={closed}
+        onSave={onSave}
+      />
+    </DetailCard>
   );
 }
 
