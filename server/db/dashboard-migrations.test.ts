@@ -98,4 +98,26 @@ describe('the dashboard migrations on existing data', () => {
       { day: '2026-02-03', agent_id: uuid(1), decisions: 1, rejections: 0 },
     ]);
   });
+
+  it('sums the daily counts into monthly ones (migration 20261207090000)', async () => {
+    expect(
+      await query(
+        'SELECT month::text, reviewer::text, bucket, decisions, rejections FROM review_turnaround_months ORDER BY bucket',
+      ),
+    ).toEqual([
+      { month: '2026-02-01', reviewer: uuid(2), bucket: 41, decisions: 1, rejections: 1 },
+      { month: '2026-02-01', reviewer: uuid(2), bucket: 45, decisions: 1, rejections: 0 },
+    ]);
+    expect(
+      await query(
+        'SELECT agent_id::text, month::text, bucket, decisions, rejections FROM review_agent_turnaround_months ORDER BY bucket',
+      ),
+    ).toEqual([
+      { agent_id: uuid(1), month: '2026-02-01', bucket: 41, decisions: 1, rejections: 1 },
+      { agent_id: uuid(1), month: '2026-02-01', bucket: 45, decisions: 1, rejections: 0 },
+    ]);
+    expect(
+      await query('SELECT month::text, agent_id::text, decisions, rejections FROM review_agent_months'),
+    ).toEqual([{ month: '2026-02-01', agent_id: uuid(1), decisions: 2, rejections: 1 }]);
+  });
 });

@@ -64,6 +64,10 @@ export const RAW_ONLY_INDEXES: Record<string, string> = {
   // 20261203130000_dashboard_office_indexes).
   review_agent_turnarounds_agent_day_idx: 'btree(agent_id, day)',
   review_agent_turnarounds_day_idx: 'btree(day)',
+  // Every office's monthly turnaround counts, and every agent's daily counts, from the indexes
+  // alone (migration 20261207090000_review_figures_by_month).
+  review_agent_turnaround_months_month_idx: 'btree(month)',
+  review_agent_days_day_idx: 'btree(day)',
   transactions_search_idx:
     "gin(user_id, ((((((street_address || '\u001f'::text) || city) || '\u001f'::text) || state) || '\u001f'::text) || zip) gin_trgm_ops)",
 };

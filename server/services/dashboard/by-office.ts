@@ -5,13 +5,14 @@ import type { ServiceContext } from '../context';
 import { usersOfOfficeNamedSql, usersOfOfficeSql } from '../reach';
 import type { QueueFigures } from './queue';
 import type { DayRange } from './range';
+import { AGENT_TURNAROUNDS, rowsOverRange } from './rollups';
 import { agentsOfOfficeSql, type Histogram, locate, percentileOf, TURNAROUND_TIMEOUT_MS } from './turnaround';
 
 /**
  * The dashboard's offices: per office the caller reaches, its share of the review queue now
  * (queue.ts) and the median turnaround of the range's decisions on the files of the agents now
- * in it, exact as turnaround.ts computes it: review_agent_turnarounds summed per office and
- * bucket places the median's ranks, form_versions_agent_turnaround_idx reads them (migration
+ * in it, exact as turnaround.ts computes it: the agents' turnaround counts (rollups.ts) summed
+ * per office and bucket place the median's ranks, form_versions_agent_turnaround_idx reads them (migration
  * 20261203100000), both in one snapshot.
  */
 
@@ -20,20 +21,19 @@ type OfficeProbe = { office: string; bucket: number; offset: number };
 
 /** Decisions per office and turnaround bucket, over the offices settled (`office`; null: all). */
 export function officeBucketsSql(range: DayRange, office: string | null): Prisma.Sql {
-  // One office: its agents' rows by (agent, day), as bucketCountsSql reads them. Left to the join
-  // alone, the planner read every office's rows of the range (a parallel sequential scan of
+  // One office: its agents' rows by agent and time, as bucketCountsSql reads them. Left to the
+  // join alone, the planner read every office's rows of the range (a parallel sequential scan of
   // review_agent_turnarounds: 370 ms against about 200 on the benchmark's 1,000,000
-  // transactions, an office of 51 agents, 365 days). Both reads are index-only (migration
-  // 20261203130000): one office's rows by review_agent_turnarounds_agent_day_idx, every office's
-  // by review_agent_turnarounds_day_idx, never the table's scattered pages.
-  const offices =
-    office === null
-      ? Prisma.sql`u.office_id IS NOT NULL`
-      : Prisma.sql`${usersOfOfficeSql(office)} AND r.agent_id = ANY (${agentsOfOfficeSql(office)})`;
+  // transactions, an office of 51 agents, 365 days). Every read is index-only: one office's by
+  // the primary keys (agent first), every office's by the indexes on the day and on the month.
+  const agents =
+    office === null ? Prisma.empty : Prisma.sql`AND r.agent_id = ANY (${agentsOfOfficeSql(office)})`;
+  const offices = office === null ? Prisma.sql`u.office_id IS NOT NULL` : usersOfOfficeSql(office);
+  const rows = rowsOverRange(range, AGENT_TURNAROUNDS, Prisma.sql`r.agent_id, r.bucket, r.decisions`, agents);
   return Prisma.sql`
     SELECT u.office_id::text AS office_id, r.bucket, sum(r.decisions)::int AS decisions
-      FROM review_agent_turnarounds r JOIN users u ON u.id = r.agent_id
-     WHERE ${offices} AND r.day >= ${range.from}::date AND r.day <= ${range.to}::date
+      FROM (${rows}) AS r JOIN users u ON u.id = r.agent_id
+     WHERE ${offices}
      GROUP BY u.office_id, r.bucket
     HAVING sum(r.decisions) > 0
      ORDER BY u.office_id, r.bucket`;

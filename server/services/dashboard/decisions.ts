@@ -3,6 +3,7 @@ import { Prisma } from '../../db/generated/client';
 import { sqlRows, sqlRowsWithin } from '../../db/sql';
 import type { ServiceContext } from '../context';
 import { type DayRange, rateOf } from './range';
+import { AGENT_DECISIONS, rowsOverRange } from './rollups';
 import { agentsOfOfficeSql, type PersonRow, personOf, turnaroundFigures } from './turnaround';
 
 /**
@@ -20,8 +21,8 @@ const inRange = (range: DayRange) =>
   Prisma.sql`v.decided_at IS NOT NULL AND v.decided_at >= ${range.start} AND v.decided_at < ${range.end}`;
 
 /**
- * Decisions and rejections by checklist label and by agent, summed from the daily counts the
- * database keeps (review_label_days, review_agent_days: migration 20261130090000), each cut to
+ * Decisions and rejections by checklist label and by agent, summed from the counts the database
+ * keeps (review_label_days; by agent, per day and per month: rollups.ts), each cut to
  * its DASHBOARD_ROWS most rejected. A label or an agent whose decisions were all undone since
  * sums to none and is left out. An office's labels are counted from its agents' decisions
  * (form_versions_agent_decisions_idx: the daily counts by label know no agent), its agents'
@@ -40,7 +41,13 @@ export function breakdownSql(range: DayRange, office: string | null = null): Pri
               WHERE ${inRange(range)} AND v.label IS NOT NULL ${ofAgents(office)}
               GROUP BY v.label`;
   const agents =
-    office === null ? Prisma.empty : Prisma.sql`AND d.agent_id = ANY (${agentsOfOfficeSql(office)})`;
+    office === null ? Prisma.empty : Prisma.sql`AND r.agent_id = ANY (${agentsOfOfficeSql(office)})`;
+  const agentRows = rowsOverRange(
+    range,
+    AGENT_DECISIONS,
+    Prisma.sql`r.agent_id, r.decisions, r.rejections`,
+    agents,
+  );
   return Prisma.sql`
     (SELECT true AS by_label, l.label, NULL::text AS id, NULL::text AS first_name, NULL::text AS last_name,
             l.reviewed, l.rejected
@@ -50,7 +57,7 @@ export function breakdownSql(range: DayRange, office: string | null = null): Pri
     UNION ALL
     (SELECT false, NULL, a.agent_id::text, u.first_name, u.last_name, a.reviewed, a.rejected
        FROM (SELECT d.agent_id, sum(d.decisions)::int AS reviewed, sum(d.rejections)::int AS rejected
-               FROM review_agent_days d WHERE ${days} ${agents}
+               FROM (${agentRows}) AS d
               GROUP BY d.agent_id HAVING sum(d.decisions) > 0) AS a
        JOIN users u ON u.id = a.agent_id
       ORDER BY a.rejected DESC, a.reviewed DESC, a.agent_id

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqlRows } from '../../db/sql';
 import { createAdmin, createUser } from '../../test/factories';
 import { serviceContext, setupTestDatabase, testDeps } from '../../test/harness';
 import { officeFigures } from './by-office';
+import { breakdownSql } from './decisions';
 import { resolveRange } from './range';
 import { turnaroundFigures } from './turnaround';
 
@@ -14,9 +16,11 @@ import { turnaroundFigures } from './turnaround';
  * into form_versions (turnarounds from none to two months, ties, decisions changed and versions
  * deleted afterwards, a reviewer deleted), then compares, for random ranges, every figure of the
  * turnaround, and the counts the triggers kept (by turnaround, by label, by agent, by agent and
- * turnaround) with a count of form_versions from scratch. The first agent is in an office: the
- * office's turnaround (migration 20261203100000) is compared with the definition over its
- * decisions alone, and the office's median in the dashboard's breakdown by office with it.
+ * turnaround) with a count of form_versions from scratch, and the monthly counts with the sums
+ * of their days. The histories span whole months and parts of others, so the ranges read both
+ * (rollups.ts). The first agent is in an office: the office's turnaround (migration
+ * 20261203100000) is compared with the definition over its decisions alone, the office's median
+ * in the dashboard's breakdown by office with it, and the breakdown by agent with a count.
  */
 
 const database = setupTestDatabase();
@@ -52,7 +56,7 @@ beforeAll(async () => {
 afterAll(() => client?.end());
 
 const DAY = 86_400_000;
-/** The histories fall within these 40 days. */
+/** The histories fall within these 100 days: March to early June, whole months and parts of one. */
 const FIRST_DAY = Date.parse('2026-03-01T00:00:00Z');
 
 /** Seconds of turnaround: none, a few seconds, or log-uniform up to two months; some repeated. */
@@ -63,7 +67,7 @@ const turnaround = fc.oneof(
     .map((x) => Math.round(Math.exp(x) * 1000) / 1000),
 );
 const decision = fc.record({
-  day: fc.nat(39),
+  day: fc.nat(99),
   msOfDay: fc.nat(DAY - 1),
   seconds: turnaround,
   reviewer: fc.nat(3), // 3: no reviewer recorded
@@ -77,7 +81,7 @@ const history = fc.record({
   changes: fc.array(fc.record({ index: fc.nat(59), to: fc.option(decision), remove: fc.boolean() }), {
     maxLength: 8,
   }),
-  ranges: fc.array(fc.record({ from: fc.nat(39), days: fc.integer({ min: 1, max: 40 }) }), {
+  ranges: fc.array(fc.record({ from: fc.nat(99), days: fc.integer({ min: 1, max: 100 }) }), {
     minLength: 1,
     maxLength: 3,
   }),
@@ -178,16 +182,64 @@ const AGENT_COUNTS_KEPT = `
   SELECT agent_id::text AS agent, day::text, reviewer::text, bucket, decisions, rejections
     FROM review_agent_turnarounds WHERE decisions <> 0 OR rejections <> 0 ORDER BY 1, 2, 3, 4`;
 
+/** The monthly counts: each month the sum of its days' counts, as kept above. */
+const MONTHS_FROM_DAYS = {
+  review_turnaround_months: `
+    SELECT date_trunc('month', day)::date::text AS month, reviewer::text AS key, bucket,
+           sum(decisions)::int AS decisions, sum(rejections)::int AS rejections
+      FROM review_turnarounds GROUP BY 1, 2, 3 HAVING sum(decisions) <> 0 OR sum(rejections) <> 0 ORDER BY 1, 2, 3`,
+  review_agent_turnaround_months: `
+    SELECT date_trunc('month', day)::date::text AS month, agent_id::text AS key, bucket,
+           sum(decisions)::int AS decisions, sum(rejections)::int AS rejections
+      FROM review_agent_turnarounds GROUP BY 1, 2, 3 HAVING sum(decisions) <> 0 OR sum(rejections) <> 0 ORDER BY 1, 2, 3`,
+  review_agent_months: `
+    SELECT date_trunc('month', day)::date::text AS month, agent_id::text AS key, 0 AS bucket,
+           sum(decisions)::int AS decisions, sum(rejections)::int AS rejections
+      FROM review_agent_days GROUP BY 1, 2 HAVING sum(decisions) <> 0 OR sum(rejections) <> 0 ORDER BY 1, 2, 3`,
+};
+const MONTHS_KEPT = {
+  review_turnaround_months: `SELECT month::text, reviewer::text AS key, bucket, decisions, rejections
+      FROM review_turnaround_months WHERE decisions <> 0 OR rejections <> 0 ORDER BY 1, 2, 3`,
+  review_agent_turnaround_months: `SELECT month::text, agent_id::text AS key, bucket, decisions, rejections
+      FROM review_agent_turnaround_months WHERE decisions <> 0 OR rejections <> 0 ORDER BY 1, 2, 3`,
+  review_agent_months: `SELECT month::text, agent_id::text AS key, 0 AS bucket, decisions, rejections
+      FROM review_agent_months WHERE decisions <> 0 OR rejections <> 0 ORDER BY 1, 2, 3`,
+};
+
 async function expectCountsKept() {
   expect(await query(COUNTS_KEPT)).toEqual(await query(COUNTS_FROM_SCRATCH));
   expect(await query(AGENT_COUNTS_KEPT)).toEqual(await query(AGENT_COUNTS_FROM_SCRATCH));
   for (const key of ['label', 'agent_id'] as const)
     expect(await query(BY_KEY_KEPT(key))).toEqual(await query(BY_KEY_FROM_SCRATCH(key)));
+  for (const table of Object.keys(MONTHS_KEPT) as (keyof typeof MONTHS_KEPT)[])
+    expect(await query(MONTHS_KEPT[table])).toEqual(await query(MONTHS_FROM_DAYS[table]));
+}
+
+/** Decisions and rejections by agent over the range, from form_versions: the breakdown's definition. */
+async function byAgentDefinition(start: Date, end: Date) {
+  return query<{ id: string; reviewed: number; rejected: number }>(
+    `SELECT v.agent_id::text AS id, count(*)::int AS reviewed,
+            count(*) FILTER (WHERE v.decision_status = 'rejected')::int AS rejected
+       FROM form_versions v WHERE v.decided_at >= $1 AND v.decided_at < $2 AND v.agent_id IS NOT NULL
+      GROUP BY v.agent_id ORDER BY 1`,
+    [start, end],
+  );
+}
+
+async function byAgentOf(range: ReturnType<typeof resolveRange>) {
+  const rows = await sqlRows<{ by_label: boolean; id: string; reviewed: number; rejected: number }>(
+    database.db,
+    breakdownSql(range),
+  );
+  return rows
+    .filter((row) => !row.by_label)
+    .map(({ id, reviewed, rejected }) => ({ id, reviewed, rejected }))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
 async function figuresOf(from: number, days: number, office: string | null = null) {
   const day = (n: number) => new Date(FIRST_DAY + n * DAY).toISOString().slice(0, 10);
-  const range = resolveRange(new Date(FIRST_DAY + 60 * DAY), { from: day(from), to: day(from + days - 1) });
+  const range = resolveRange(new Date(FIRST_DAY + 120 * DAY), { from: day(from), to: day(from + days - 1) });
   const figures = await turnaroundFigures(serviceContext(testDeps(database.db)), range, office);
   return {
     figures: {
@@ -204,9 +256,10 @@ async function figuresOf(from: number, days: number, office: string | null = nul
 }
 
 /** The office's median in the dashboard's breakdown by office. */
-async function officeMedianOf(range: ReturnType<typeof resolveRange>) {
+async function officeMedianOf(range: ReturnType<typeof resolveRange>, office: string | null = officeId) {
   const queue = { size: 0, oldestWaitingSeconds: null, medianWaitingSeconds: null, byOffice: new Map() };
-  const [row] = await officeFigures(serviceContext(testDeps(database.db)), range, officeId, queue);
+  // Every office (null) is this one: the only office, holding the first agent.
+  const [row] = await officeFigures(serviceContext(testDeps(database.db)), range, office, queue);
   return row?.medianTurnaroundSeconds;
 }
 
@@ -251,6 +304,10 @@ describe('turnaround by bucket counts and index probes', () => {
           const office = await figuresOf(from, days, officeId);
           expect(office.figures).toEqual(office.expected);
           expect(await officeMedianOf(office.range)).toBe(office.expected.medianSeconds);
+          expect(await officeMedianOf(office.range, null)).toBe(office.expected.medianSeconds);
+          expect(await byAgentOf(office.range)).toEqual(
+            await byAgentDefinition(office.range.start, office.range.end),
+          );
         }
       }),
       { numRuns: 40 },

@@ -3,6 +3,7 @@ import { withinTransaction } from '../../db/sql';
 import type { ServiceContext } from '../context';
 import { usersOfOfficeSql } from '../reach';
 import type { DayRange } from './range';
+import { rowsOverRange, TURNAROUNDS } from './rollups';
 
 /**
  * Turnaround: how many versions were decided within the range, and the median and 90th
@@ -11,7 +12,8 @@ import type { DayRange } from './range';
  * without sorting the range's decisions (a year is 640,000 of them: migration 20261130090000):
  *
  * 1. review_turnarounds says, per reviewer and turnaround bucket, how many decisions the range
- *    holds: a few hundred rows summed from a few thousand. The counts place each rank needed in
+ *    holds: a few hundred rows summed from a few thousand (its whole months from
+ *    review_turnaround_months: rollups.ts). The counts place each rank needed in
  *    a bucket, at an offset among that bucket's decisions.
  * 2. form_versions_turnaround_idx lists each bucket's decisions by reviewer and time: the value
  *    at that offset is read from the bucket's entries in the range (of the one reviewer, when the
@@ -52,11 +54,11 @@ export function bucketCountsSql(range: DayRange, office: string | null = null): 
        AND r.day >= ${range.from}::date AND r.day <= ${range.to}::date
      GROUP BY r.reviewer, r.bucket
     HAVING sum(r.decisions) > 0`;
+  const rows = rowsOverRange(range, TURNAROUNDS, Prisma.sql`r.reviewer, r.bucket, r.decisions, r.rejections`);
   return Prisma.sql`
     SELECT r.reviewer::text AS reviewer, r.bucket, sum(r.decisions)::int AS decisions,
            sum(r.rejections)::int AS rejections
-      FROM review_turnarounds r
-     WHERE r.day >= ${range.from}::date AND r.day <= ${range.to}::date
+      FROM (${rows}) AS r
      GROUP BY r.reviewer, r.bucket
     HAVING sum(r.decisions) > 0`;
 }
