@@ -1,0 +1,130 @@
+import { X509Certificate } from 'node:crypto';
+import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
+import { SUBFILTER_ADOBE_PKCS7_DETACHED } from '@signpdf/utils';
+import { PDFDocument } from 'pdf-lib';
+import { esignPdfMessages } from '../../../shared/messages';
+import { objectsEndToEnd } from '../../documents/pdf';
+import { AppError } from '../../errors';
+import { appendCertificatePage } from './certificate-page';
+import { drawValues } from './fields';
+import type { SigningIdentity } from './identity';
+import { signInPlace } from './sign-in-place';
+
+/**
+ * A completed signature request as one PDF: the signers' values drawn into the document, a
+ * certificate of completion appended, and the whole file signed as a PDF digital signature
+ * (PKCS#7 detached, SubFilter adbe.pkcs7.detached) with the instance's identity, so any reader
+ * (Acrobat, Poppler's pdfsig) can tell whether a byte changed since.
+ */
+
+export type FieldKind = 'signature' | 'initials' | 'date' | 'text';
+/** Coordinates: PDF points from the page's top-left (page 1-based). value: a PNG data URL
+ *  ("data:image/png;base64,...") or text (typed name / date string / text). */
+export type PlacedValue = {
+  page: number;
+  kind: FieldKind;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  value: string;
+};
+export type CertificateSigner = {
+  name: string;
+  email: string;
+  ip: string;
+  userAgent: string;
+  viewedAt: Date | null;
+  signedAt: Date;
+};
+export type CertificateFacts = {
+  subject: string;
+  documentSha256: string;
+  signers: CertificateSigner[];
+  completedAt: Date;
+  timeZone?: string;
+};
+
+/** Bytes of the signature's /Contents beyond the certificates: the RSA signature and attributes. */
+const SIGNATURE_ROOM_BYTES = 4096;
+
+/** The document for changing: a readable, unencrypted PDF with pages, else the client's 400. */
+async function editable(pdf: Uint8Array): Promise<PDFDocument> {
+  // pdf-lib crawls bytes that are no object for seconds: such a file is refused before parsing.
+  if (!objectsEndToEnd(pdf)) throw new AppError('BAD_REQUEST', esignPdfMessages.unreadablePdf);
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(pdf, { ignoreEncryption: true, updateMetadata: false });
+  } catch {
+    throw new AppError('BAD_REQUEST', esignPdfMessages.unreadablePdf);
+  }
+  if (doc.isEncrypted) throw new AppError('BAD_REQUEST', esignPdfMessages.encryptedPdf);
+  let pages: number;
+  try {
+    pages = doc.getPageCount();
+  } catch {
+    // A page tree that loops overflows the stack: not a document to sign.
+    throw new AppError('BAD_REQUEST', esignPdfMessages.unreadablePdf);
+  }
+  if (pages === 0) throw new AppError('BAD_REQUEST', esignPdfMessages.unreadablePdf);
+  return doc;
+}
+
+/** Page count of a PDF; throws AppError BAD_REQUEST if it is not a readable PDF. */
+export async function pageCountOf(pdf: Uint8Array): Promise<number> {
+  return (await editable(pdf)).getPageCount();
+}
+
+function commonNameOf(certificatePem: string): string {
+  const subject = new X509Certificate(certificatePem).subject;
+  return /^CN=(.*)$/m.exec(subject)?.[1] ?? subject.replaceAll('\n', ', ');
+}
+
+/**
+ * Draws the values into the pages, appends the certificate page, then signs the whole file with
+ * the identity. Returns the signed bytes.
+ */
+export async function signedDocument(input: {
+  pdf: Uint8Array;
+  values: PlacedValue[];
+  certificate: CertificateFacts;
+  identity: SigningIdentity;
+}): Promise<Uint8Array> {
+  const prepared = await preparedDocument(input);
+  return signInPlace(prepared, input.identity, input.certificate.completedAt);
+}
+
+/**
+ * The document with its values, certificate page and an empty signature, saved. A function of
+ * its own so pdf-lib's copy of the document can be collected before the signing step runs.
+ */
+async function preparedDocument(input: {
+  pdf: Uint8Array;
+  values: PlacedValue[];
+  certificate: CertificateFacts;
+  identity: SigningIdentity;
+}): Promise<Uint8Array> {
+  const doc = await editable(input.pdf);
+  await drawValues(doc, input.values);
+  const certificatePage = await appendCertificatePage(doc, input.certificate);
+  pdflibAddPlaceholder({
+    pdfPage: certificatePage,
+    reason: `Signed electronically: ${input.certificate.subject}`,
+    contactInfo: '',
+    name: commonNameOf(input.identity.certificatePem),
+    location: '',
+    signingTime: input.certificate.completedAt,
+    subFilter: SUBFILTER_ADOBE_PKCS7_DETACHED,
+    // Hex digits: twice the bytes of the PKCS#7, which carries the whole chain given.
+    signatureLength: 2 * (chainBytes(input.identity.certificatePem) + SIGNATURE_ROOM_BYTES),
+    appName: 'Brokerage Portal',
+  });
+  // The placeholder is found in a classic cross-reference layout, not in object streams.
+  return doc.save({ useObjectStreams: false });
+}
+
+/** The DER size of the certificates in the PEM, which the PKCS#7 carries. */
+function chainBytes(pem: string): number {
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  return blocks.reduce((sum, block) => sum + new X509Certificate(block).raw.length, 0);
+}
