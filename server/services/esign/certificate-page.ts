@@ -1,6 +1,6 @@
 import { type PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import { printable, wrap } from '../commission/cda-pdf';
-import type { CertificateFacts } from './pdf';
+import type { CertificateFacts } from './types';
 
 /**
  * The certificate of completion appended to a signed document: what was signed (its SHA-256

@@ -2,7 +2,7 @@ import { degrees, type PDFDocument, type PDFFont, type PDFImage, type PDFPage, S
 import { esignPdfMessages } from '../../../shared/messages';
 import { AppError } from '../../errors';
 import { printable, wrap } from '../commission/cda-pdf';
-import type { PlacedValue } from './pdf';
+import type { PlacedValue } from './types';
 
 /**
  * The signers' values drawn into the pages. A field's box is given as the signer saw the page

@@ -9,6 +9,7 @@ import { appendCertificatePage } from './certificate-page';
 import { drawValues } from './fields';
 import type { SigningIdentity } from './identity';
 import { signInPlace } from './sign-in-place';
+import type { CertificateFacts, PlacedValue } from './types';
 
 /**
  * A completed signature request as one PDF: the signers' values drawn into the document, a
@@ -17,33 +18,7 @@ import { signInPlace } from './sign-in-place';
  * (Acrobat, Poppler's pdfsig) can tell whether a byte changed since.
  */
 
-export type FieldKind = 'signature' | 'initials' | 'date' | 'text';
-/** Coordinates: PDF points from the page's top-left (page 1-based). value: a PNG data URL
- *  ("data:image/png;base64,...") or text (typed name / date string / text). */
-export type PlacedValue = {
-  page: number;
-  kind: FieldKind;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  value: string;
-};
-export type CertificateSigner = {
-  name: string;
-  email: string;
-  ip: string;
-  userAgent: string;
-  viewedAt: Date | null;
-  signedAt: Date;
-};
-export type CertificateFacts = {
-  subject: string;
-  documentSha256: string;
-  signers: CertificateSigner[];
-  completedAt: Date;
-  timeZone?: string;
-};
+export type { CertificateFacts, CertificateSigner, FieldKind, PlacedValue } from './types';
 
 /** Bytes of the signature's /Contents beyond the certificates: the RSA signature and attributes. */
 const SIGNATURE_ROOM_BYTES = 4096;
