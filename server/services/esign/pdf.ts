@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SUBFILTER_ADOBE_PKCS7_DETACHED } from '@signpdf/utils';
-import { PDFDocument } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { esignPdfMessages } from '../../../shared/messages';
 import { objectsEndToEnd } from '../../documents/pdf';
 import { AppError } from '../../errors';
@@ -94,8 +94,29 @@ async function preparedDocument(input: {
     signatureLength: 2 * (chainBytes(input.identity.certificatePem) + SIGNATURE_ROOM_BYTES),
     appName: 'Brokerage Portal',
   });
+  nameSignatureField(doc);
   // The placeholder is found in a classic cross-reference layout, not in object streams.
   return doc.save({ useObjectStreams: false });
+}
+
+const SIGNATURE_FIELD_NAME = 'Completion signature';
+
+/**
+ * The placeholder's field is named Signature1, a name forms often use already: two top-level
+ * fields of one name are one field to a reader, which would join ours to the form's. Ours (the
+ * last field added) is given a name no other top-level field has.
+ */
+function nameSignatureField(doc: PDFDocument): void {
+  const fields = doc.catalog.lookup(PDFName.of('AcroForm'), PDFDict).lookup(PDFName.of('Fields'), PDFArray);
+  const ours = fields.lookup(fields.size() - 1, PDFDict);
+  const taken = new Set<string>();
+  for (let index = 0; index < fields.size() - 1; index += 1) {
+    const name = fields.lookupMaybe(index, PDFDict)?.get(PDFName.of('T'));
+    if (name instanceof PDFString || name instanceof PDFHexString) taken.add(name.decodeText());
+  }
+  let name = SIGNATURE_FIELD_NAME;
+  for (let suffix = 2; taken.has(name); suffix += 1) name = `${SIGNATURE_FIELD_NAME} ${suffix}`;
+  ours.set(PDFName.of('T'), PDFString.of(name));
 }
 
 /** The DER size of the certificates in the PEM, which the PKCS#7 carries. */

@@ -169,6 +169,24 @@ describe('signedDocument', () => {
     }
   });
 
+  test('a form with fields of its own, one named as signpdf names its field, signs under another name', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    for (const name of ['Signature1', 'Completion signature'])
+      doc.getForm().createTextField(name).addToPage(page, { x: 54, y: 54, width: 120, height: 20 });
+    const original = await doc.save();
+    const signed = await signedDocument({
+      pdf: original,
+      values: [],
+      certificate: factsOf(original),
+      identity,
+    });
+    const report = await poppler('pdfsig', signed);
+    expect(report).toContain('Signature Field Name: Completion signature 2');
+    expect(report).toContain('Signature is Valid');
+    expect(report).toContain('Total document signed');
+  });
+
   test('a field off the document, or an image that is no PNG, is a 400', async () => {
     const original = await documentOf(2);
     const certificate = factsOf(original);
