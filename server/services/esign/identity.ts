@@ -33,11 +33,12 @@ function pemOf(text: string): string {
   return text.replaceAll('\\r', '').replaceAll('\\n', '\n').replaceAll('\r', '').trim();
 }
 
-function certificatesOf(pem: string, source: string): forge.pki.Certificate[] {
+/** Each PEM certificate as given (its bytes are what readers verify) and as forge reads it. */
+function certificatesOf(pem: string, source: string): { pem: string; certificate: forge.pki.Certificate }[] {
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   if (blocks.length === 0) throw new SigningIdentityError(`${source} holds no PEM certificate`);
   try {
-    return blocks.map((block) => forge.pki.certificateFromPem(block));
+    return blocks.map((block) => ({ pem: block, certificate: forge.pki.certificateFromPem(block) }));
   } catch {
     throw new SigningIdentityError(`${source} is not a readable RSA certificate in PEM`);
   }
@@ -74,22 +75,27 @@ function identityOf(
 ): SigningIdentity {
   const certificates = certificatesOf(certPem, sources.cert);
   const key = privateKeyOf(keyPem, sources.key);
-  const own = certificates.find((certificate) => matches(key, certificate));
+  const own = certificates.find(({ certificate }) => matches(key, certificate));
   if (!own) {
     throw new SigningIdentityError(
       `${sources.key} is not the private key of ${sources.cert}: give the key the certificate was issued for`,
     );
   }
   const now = new Date();
-  if (own.validity.notAfter < now) {
-    throw new SigningIdentityError(
-      `${sources.cert} expired on ${own.validity.notAfter.toISOString()}: renew it`,
-    );
+  const notAfter = own.certificate.validity.notAfter;
+  if (notAfter < now) {
+    throw new SigningIdentityError(`${sources.cert} expired on ${notAfter.toISOString()}: renew it`);
   }
-  const chain = [own, ...certificates.filter((certificate) => certificate !== own)];
-  const p12 = forge.pkcs12.toPkcs12Asn1(key, chain, '', { algorithm: 'aes256' });
+  const chain = [own, ...certificates.filter((entry) => entry !== own)];
+  const p12 = forge.pkcs12.toPkcs12Asn1(
+    key,
+    chain.map((entry) => entry.certificate),
+    '',
+    { algorithm: 'aes256' },
+  );
   return {
-    certificatePem: chain.map((certificate) => forge.pki.certificateToPem(certificate)).join(''),
+    // The PEM blocks as given, not as forge would write them again: the bytes their issuer signed.
+    certificatePem: `${chain.map((entry) => entry.pem).join('\n')}\n`,
     p12: Buffer.from(forge.asn1.toDer(p12).getBytes(), 'binary'),
   };
 }
@@ -111,9 +117,15 @@ function selfSigned(brokerageName: string): { certPem: string; keyPem: string } 
   notAfter.setUTCFullYear(notAfter.getUTCFullYear() + GENERATED_VALIDITY_YEARS);
   certificate.validity.notBefore = notBefore;
   certificate.validity.notAfter = notAfter;
+  // UTF8String (forge encodes the value): a brokerage's name may be "Réalty", which forge's
+  // default PrintableString cannot hold. @types/node-forge types this field as a class, wrongly.
+  const utf8 = (value: string) => ({
+    value,
+    valueTagClass: forge.asn1.Type.UTF8 as unknown as forge.asn1.Class,
+  });
   const name = [
-    { name: 'commonName', value: `${brokerageName.slice(0, 40)} e-signature` },
-    { name: 'organizationName', value: brokerageName.slice(0, 64) },
+    { name: 'commonName', ...utf8(`${[...brokerageName].slice(0, 40).join('')} e-signature`) },
+    { name: 'organizationName', ...utf8([...brokerageName].slice(0, 64).join('')) },
   ];
   certificate.setSubject(name);
   certificate.setIssuer(name);

@@ -55,7 +55,7 @@ async function signedWith(identity: Awaited<ReturnType<typeof loadSigningIdentit
 
 describe('loadSigningIdentity', () => {
   test('without SIGNING_CERT/KEY: generated once into DATA_DIR, the same on the next start', async () => {
-    const first = await loadSigningIdentity({ dataDir, brokerageName: 'Harbor Realty' });
+    const first = await loadSigningIdentity({ dataDir, brokerageName: 'Harbor Réalty' });
     const file = path.join(dataDir, GENERATED_IDENTITY_FILE);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const kept = await readFile(file, 'utf8');
@@ -63,10 +63,10 @@ describe('loadSigningIdentity', () => {
     expect(second.certificatePem).toBe(first.certificatePem);
     expect(await readFile(file, 'utf8')).toBe(kept);
     const certificate = new X509Certificate(first.certificatePem);
-    expect(certificate.subject).toContain('CN=Harbor Realty e-signature');
+    expect(certificate.subject).toContain('CN=Harbor Réalty e-signature');
     const report = await poppler('pdfsig', await signedWith(second));
     expect(report).toContain('Signature is Valid');
-    expect(report).toContain('Signer Certificate Common Name: Harbor Realty e-signature');
+    expect(report).toContain('Signer Certificate Common Name: Harbor Réalty e-signature');
   });
 
   test('SIGNING_CERT and SIGNING_KEY are used when given, also with literal \\n line breaks', async () => {

@@ -80,7 +80,14 @@ async function preparedDocument(input: {
   identity: SigningIdentity;
 }): Promise<Uint8Array> {
   const doc = await editable(input.pdf);
-  await drawValues(doc, input.values);
+  try {
+    await drawValues(doc, input.values);
+  } catch (error) {
+    // A page pdf-lib reads but cannot draw on (no media box, a broken content array): the
+    // document's fault, as refusing it when it was sent would have been.
+    if (error instanceof AppError) throw error;
+    throw new AppError('BAD_REQUEST', esignPdfMessages.unreadablePdf);
+  }
   const certificatePage = await appendCertificatePage(doc, input.certificate);
   pdflibAddPlaceholder({
     pdfPage: certificatePage,
@@ -111,7 +118,8 @@ function nameSignatureField(doc: PDFDocument): void {
   const ours = fields.lookup(fields.size() - 1, PDFDict);
   const taken = new Set<string>();
   for (let index = 0; index < fields.size() - 1; index += 1) {
-    const name = fields.lookupMaybe(index, PDFDict)?.get(PDFName.of('T'));
+    const field = fields.lookup(index);
+    const name = field instanceof PDFDict ? field.get(PDFName.of('T')) : undefined;
     if (name instanceof PDFString || name instanceof PDFHexString) taken.add(name.decodeText());
   }
   let name = SIGNATURE_FIELD_NAME;

@@ -6,8 +6,8 @@ import type { SigningIdentity } from './identity';
  * The PKCS#7 (CMS SignedData, detached) a PDF signature holds. Built here rather than by
  * @signpdf/signer-p12 because that signer digests the document in JavaScript (node-forge)
  * through binary strings: for a 25 MB document that took seconds and hundreds of megabytes.
- * Here the caller digests the bytes with Node and Node signs; forge only reads the PKCS#12 and
- * writes the few ASN.1 structures around them. The signed attributes are those Adobe expects for
+ * Here the caller digests the bytes with Node and Node signs; forge only reads the key from the
+ * PKCS#12 and writes the few ASN.1 structures around the certificates' own bytes. The signed attributes are those Adobe expects for
  * adbe.pkcs7.detached, in the same order: content type, signing time, message digest.
  */
 
@@ -24,8 +24,6 @@ const OIDS = {
   certBag: pki.oids.certBag ?? '1.2.840.113549.1.12.10.1.3',
 } as const;
 
-type Parsed = { keyPem: string; signing: forge.pki.Certificate; chain: forge.pki.Certificate[] };
-
 const oid = (id: string) =>
   asn1.create(asn1.Class.UNIVERSAL, asn1.Type.OID, false, asn1.oidToDer(id).getBytes());
 const sequence = (items: forge.asn1.Asn1[]) =>
@@ -38,32 +36,48 @@ const algorithm = (id: string) =>
 const attribute = (id: string, value: forge.asn1.Asn1) => sequence([oid(id), set([value])]);
 const der = (value: forge.asn1.Asn1) => Buffer.from(asn1.toDer(value).getBytes(), 'binary');
 
-/** Decrypting a PKCS#12 costs a key derivation: each identity's is read once. */
-const parsedByP12 = new WeakMap<Buffer, Parsed>();
+/** Decrypting a PKCS#12 costs a key derivation: each identity's key is read once. */
+const keyPemByP12 = new WeakMap<Buffer, string>();
 
-/** The key and certificates of the identity's PKCS#12, and the certificate the key belongs to. */
-function parse(p12: Buffer): Parsed {
-  const known = parsedByP12.get(p12);
+/** The private key of the identity's PKCS#12, as PEM for Node's signing. */
+function keyPemOf(p12: Buffer): string {
+  const known = keyPemByP12.get(p12);
   if (known) return known;
   const store = forge.pkcs12.pkcs12FromAsn1(asn1.fromDer(p12.toString('binary')), false, '');
-  const keyBag = store.getBags({ bagType: OIDS.keyBag })[OIDS.keyBag]?.[0];
-  const key = keyBag?.key as forge.pki.rsa.PrivateKey | undefined;
-  const certificates = (store.getBags({ bagType: OIDS.certBag })[OIDS.certBag] ?? [])
-    .map((bag: forge.pkcs12.Bag) => bag.cert)
-    .filter((certificate): certificate is forge.pki.Certificate => certificate !== undefined);
-  const signing = certificates.find((certificate) => {
-    const publicKey = certificate.publicKey as forge.pki.rsa.PublicKey;
-    return key !== undefined && key.n.compareTo(publicKey.n) === 0 && key.e.compareTo(publicKey.e) === 0;
-  });
-  if (!key || !signing) throw new Error('The signing identity holds no certificate for its key');
-  const parsed = { keyPem: pki.privateKeyToPem(key), signing, chain: certificates };
-  parsedByP12.set(p12, parsed);
-  return parsed;
+  const key = store.getBags({ bagType: OIDS.keyBag })[OIDS.keyBag]?.[0]?.key;
+  if (!key) throw new Error('The signing identity holds no private key');
+  const pem = pki.privateKeyToPem(key);
+  keyPemByP12.set(p12, pem);
+  return pem;
+}
+
+/**
+ * The certificates of the identity, the signing one first, as the ASN.1 of their own bytes (forge
+ * writing them again could change bytes their issuer signed), and its issuer and serial number.
+ */
+function certificatesOf(pem: string): {
+  certificates: forge.asn1.Asn1[];
+  issuer: forge.asn1.Asn1;
+  serial: forge.asn1.Asn1;
+} {
+  const certificates = (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map(
+    (block) =>
+      asn1.fromDer(Buffer.from(block.replace(/-----[A-Z ]+-----|\s/g, ''), 'base64').toString('binary')),
+  );
+  const tbs = (certificates[0]?.value as forge.asn1.Asn1[] | undefined)?.[0]?.value as
+    | forge.asn1.Asn1[]
+    | undefined;
+  // TBSCertificate: [0] version (absent in version 1), serialNumber, signature, issuer, ...
+  const at = tbs?.[0]?.tagClass === asn1.Class.CONTEXT_SPECIFIC ? 1 : 0;
+  const serial = tbs?.[at];
+  const issuer = tbs?.[at + 2];
+  if (!serial || !issuer) throw new Error('The signing identity holds no readable certificate');
+  return { certificates, issuer, serial };
 }
 
 /** The DER PKCS#7 for a document whose signed bytes have this SHA-256. */
 export function detachedSignature(identity: SigningIdentity, digest: Buffer, signingTime: Date): Buffer {
-  const { keyPem, signing, chain } = parse(identity.p12);
+  const { certificates, issuer, serial } = certificatesOf(identity.certificatePem);
   const attributes = [
     attribute(OIDS.contentType, oid(OIDS.data)),
     attribute(
@@ -73,13 +87,10 @@ export function detachedSignature(identity: SigningIdentity, digest: Buffer, sig
     attribute(OIDS.messageDigest, octets(digest.toString('binary'))),
   ];
   // The attributes are signed as a SET (RFC 2315 9.3) and stored as [0] IMPLICIT.
-  const signature = sign('sha256', der(set(attributes)), createPrivateKey(keyPem));
+  const signature = sign('sha256', der(set(attributes)), createPrivateKey(keyPemOf(identity.p12)));
   const signerInfo = sequence([
     integer(String.fromCharCode(1)),
-    sequence([
-      pki.distinguishedNameToAsn1(signing.issuer),
-      integer(forge.util.hexToBytes(signing.serialNumber)),
-    ]),
+    sequence([issuer, serial]),
     algorithm(OIDS.sha256),
     asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, true, attributes),
     algorithm(OIDS.rsaEncryption),
@@ -89,12 +100,7 @@ export function detachedSignature(identity: SigningIdentity, digest: Buffer, sig
     integer(String.fromCharCode(1)),
     set([algorithm(OIDS.sha256)]),
     sequence([oid(OIDS.data)]),
-    asn1.create(
-      asn1.Class.CONTEXT_SPECIFIC,
-      0,
-      true,
-      chain.map((certificate) => pki.certificateToAsn1(certificate)),
-    ),
+    asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, true, certificates),
     set([signerInfo]),
   ]);
   return der(
