@@ -7,8 +7,9 @@ import type { SigningIdentity } from './identity';
  * @signpdf/signer-p12 because that signer digests the document in JavaScript (node-forge)
  * through binary strings: for a 25 MB document that took seconds and hundreds of megabytes.
  * Here the caller digests the bytes with Node and Node signs; forge only reads the key from the
- * PKCS#12 and writes the few ASN.1 structures around the certificates' own bytes. The signed attributes are those Adobe expects for
- * adbe.pkcs7.detached, in the same order: content type, signing time, message digest.
+ * PKCS#12 and writes the few ASN.1 structures around the certificates' own bytes. The signed
+ * attributes are those @signpdf/signer-p12 writes for adbe.pkcs7.detached, in its order:
+ * content type, signing time, message digest.
  */
 
 const { asn1, pki } = forge;
@@ -21,7 +22,6 @@ const OIDS = {
   signingTime: pki.oids.signingTime ?? '1.2.840.113549.1.9.5',
   messageDigest: pki.oids.messageDigest ?? '1.2.840.113549.1.9.4',
   keyBag: pki.oids.pkcs8ShroudedKeyBag ?? '1.2.840.113549.1.12.10.1.2',
-  certBag: pki.oids.certBag ?? '1.2.840.113549.1.12.10.1.3',
 } as const;
 
 const oid = (id: string) =>
@@ -35,6 +35,12 @@ const algorithm = (id: string) =>
   sequence([oid(id), asn1.create(asn1.Class.UNIVERSAL, asn1.Type.NULL, false, '')]);
 const attribute = (id: string, value: forge.asn1.Asn1) => sequence([oid(id), set([value])]);
 const der = (value: forge.asn1.Asn1) => Buffer.from(asn1.toDer(value).getBytes(), 'binary');
+
+/** forge.asn1.fromDer takes options too; @types/node-forge knows only its older `strict` flag. */
+const fromDerWhole = asn1.fromDer as unknown as (
+  bytes: string,
+  options: { decodeBitStrings: boolean },
+) => forge.asn1.Asn1;
 
 /** Decrypting a PKCS#12 costs a key derivation: each identity's key is read once. */
 const keyPemByP12 = new WeakMap<Buffer, string>();
@@ -60,10 +66,15 @@ function certificatesOf(pem: string): {
   issuer: forge.asn1.Asn1;
   serial: forge.asn1.Asn1;
 } {
-  const certificates = (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map(
-    (block) =>
-      asn1.fromDer(Buffer.from(block.replace(/-----[A-Z ]+-----|\s/g, ''), 'base64').toString('binary')),
-  );
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  const certificates = blocks.map((block) => {
+    const bytes = Buffer.from(block.replace(/-----[A-Z ]+-----|\s/g, ''), 'base64');
+    // Bit strings left whole: forge would otherwise read a public key's into parts and write it anew.
+    const node = fromDerWhole(bytes.toString('binary'), { decodeBitStrings: false });
+    if (!der(node).equals(bytes))
+      throw new Error('A signing certificate is not in DER as forge writes it back');
+    return node;
+  });
   const tbs = (certificates[0]?.value as forge.asn1.Asn1[] | undefined)?.[0]?.value as
     | forge.asn1.Asn1[]
     | undefined;
