@@ -15,8 +15,15 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dataDir, { recursive: true, force: true }));
 
-/** A brokerage's own certificate, as a CA would issue it (self-signed here), and its key. */
-function issued(commonName: string): { certPem: string; keyPem: string } {
+type Issued = {
+  certPem: string;
+  keyPem: string;
+  certificate: forge.pki.Certificate;
+  key: forge.pki.rsa.PrivateKey;
+};
+
+/** A brokerage's own certificate and key: self-signed, or issued by `issuer` (a CA of the test's). */
+function issued(commonName: string, issuer?: Issued): Issued {
   const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const keyPem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const key = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
@@ -30,9 +37,10 @@ function issued(commonName: string): { certPem: string; keyPem: string } {
     { name: 'organizationName', value: 'Harbor Realty LLC' },
   ];
   certificate.setSubject(name);
-  certificate.setIssuer(name);
-  certificate.sign(key, forge.md.sha256.create());
-  return { certPem: forge.pki.certificateToPem(certificate), keyPem };
+  certificate.setIssuer(issuer ? issuer.certificate.subject.attributes : name);
+  if (!issuer) certificate.setExtensions([{ name: 'basicConstraints', cA: true }]);
+  certificate.sign(issuer?.key ?? key, forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(certificate), keyPem, certificate, key };
 }
 
 async function signedWith(identity: Awaited<ReturnType<typeof loadSigningIdentity>>): Promise<Uint8Array> {
@@ -85,6 +93,23 @@ describe('loadSigningIdentity', () => {
     expect(report).toContain('Signer Certificate Common Name: Harbor Realty Document Signing');
     // Nothing is generated when the brokerage brings its own.
     await expect(stat(path.join(dataDir, GENERATED_IDENTITY_FILE))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  test('a certificate with its chain, in either order: the one the key belongs to signs, the chain rides along', async () => {
+    const ca = issued('Harbor Test CA');
+    const leaf = issued('Harbor Realty Closing Desk', ca);
+    const identity = await loadSigningIdentity({
+      certPem: `${ca.certPem}${leaf.certPem}`,
+      keyPem: leaf.keyPem,
+      dataDir,
+      brokerageName: 'Harbor Realty',
+    });
+    const [first] =
+      identity.certificatePem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    expect(new X509Certificate(first ?? '').subject).toContain('CN=Harbor Realty Closing Desk');
+    const report = await poppler('pdfsig', await signedWith(identity));
+    expect(report).toContain('Signature is Valid');
+    expect(report).toContain('Signer Certificate Common Name: Harbor Realty Closing Desk');
   });
 
   test('a key that is not the certificate’s, half a pair, or a damaged kept file: a clear error', async () => {
