@@ -1,5 +1,5 @@
 import { degrees, type PDFDocument, type PDFFont, type PDFImage, type PDFPage, StandardFonts } from 'pdf-lib';
-import { esignPdfMessages } from '../../../shared/messages';
+import { apiMessages, esignPdfMessages } from '../../../shared/messages';
 import { AppError } from '../../errors';
 import { printable, wrap } from '../commission/cda-pdf';
 import type { PlacedValue } from './types';
@@ -148,6 +148,11 @@ export async function drawValues(doc: PDFDocument, values: readonly PlacedValue[
     const page = pages[field.page - 1];
     if (!Number.isInteger(field.page) || !page) {
       throw new AppError('BAD_REQUEST', esignPdfMessages.fieldOffPage(field.page, pages.length));
+    }
+    const box = [field.x, field.y, field.width, field.height];
+    // NaN or a box of no size would be written into the page as no number a reader accepts.
+    if (!box.every(Number.isFinite) || field.width <= 0 || field.height <= 0) {
+      throw new AppError('BAD_REQUEST', apiMessages.invalidInput);
     }
     const frame = frameOf(page, field);
     const drawn = field.kind === 'signature' || field.kind === 'initials';

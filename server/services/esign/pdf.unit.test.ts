@@ -5,7 +5,7 @@ import path from 'node:path';
 import { degrees, PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { esignPdfMessages } from '../../../shared/messages';
+import { apiMessages, esignPdfMessages } from '../../../shared/messages';
 import { AppError } from '../../errors';
 import { encryptedPdf } from '../../test/intake-files';
 import { pageText, poppler } from '../../test/poppler';
@@ -187,7 +187,7 @@ describe('signedDocument', () => {
     expect(report).toContain('Total document signed');
   });
 
-  test('a field off the document, or an image that is no PNG, is a 400', async () => {
+  test('a field off the document, a box of no size, or an image that is no PNG, is a 400', async () => {
     const original = await documentOf(2);
     const certificate = factsOf(original);
     await expect(
@@ -201,6 +201,11 @@ describe('signedDocument', () => {
         identity,
       }),
     ).rejects.toEqual(new AppError('BAD_REQUEST', esignPdfMessages.unreadableImage));
+    for (const box of [{ width: 0 }, { height: -5 }, { x: Number.NaN }, { y: Number.POSITIVE_INFINITY }]) {
+      await expect(
+        signedDocument({ pdf: original, values: [typed(1, 'Dana', box)], certificate, identity }),
+      ).rejects.toEqual(new AppError('BAD_REQUEST', apiMessages.invalidInput));
+    }
   });
 });
 
