@@ -123,6 +123,14 @@ describe('signedDocument', () => {
     expect(text).toContain('Firefox/133.0');
   });
 
+  test('with a time zone, each time is also shown in it, beside UTC', async () => {
+    const original = await documentOf(1);
+    const certificate = { ...factsOf(original), timeZone: 'America/Chicago' };
+    const signed = await signedDocument({ pdf: original, values: [], certificate, identity });
+    const text = (await pageText(signed, 2)).replace(/\s+/g, ' ');
+    expect(text).toContain('2026-12-03 15:01:30 UTC (Dec 3, 2026, 9:01:30 AM CST)');
+  });
+
   test('a typed name lands on its page only; a drawn signature is an image on its page', async () => {
     const original = await documentOf(3);
     const signed = await signedDocument({
