@@ -50,6 +50,16 @@ const httpUrl = z
 const emailAddress = z.email({ error: 'must be an email address' });
 
 /**
+ * A PEM block, which an environment variable often carries on one line with its line breaks
+ * written as "\n": those are turned back into line breaks.
+ */
+const pemFromEnv = (label: RegExp, what: string) =>
+  z
+    .string()
+    .transform((v) => v.replaceAll('\\r', '').replaceAll('\\n', '\n').replaceAll('\r', '').trim())
+    .refine((v) => label.test(v), { error: `must be ${what} in PEM (-----BEGIN ...-----)` });
+
+/**
  * What Fastify's `trustProxy` option takes: see TRUST_PROXY in .env.example. Not a hop count:
  * Fastify 5 ignores one (it cannot tell a proxy from a client that sends enough headers).
  */
@@ -137,6 +147,11 @@ const environmentSchema = z
     JOB_WORKER_STALE_MS: integerFromEnv(2_000, 3_600_000).default(60_000),
     DATABASE_POOL_SIZE: integerFromEnv(1, 500).default(10),
     WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
+    SIGNING_CERT: pemFromEnv(/-----BEGIN CERTIFICATE-----/, 'a certificate').optional(),
+    SIGNING_KEY: pemFromEnv(
+      /-----BEGIN (RSA )?PRIVATE KEY-----/,
+      'an unencrypted RSA private key',
+    ).optional(),
     METRICS_TOKEN: z
       .string()
       .min(32, { error: 'must be at least 32 characters (for example `openssl rand -hex 32`)' })
@@ -151,6 +166,13 @@ const environmentSchema = z
         code: 'custom',
         path: ['JWT_SECRET'],
         message: 'is required when DATABASE_URL is set (every instance must share it)',
+      });
+    }
+    if (Boolean(env.SIGNING_CERT) !== Boolean(env.SIGNING_KEY)) {
+      issue.addIssue({
+        code: 'custom',
+        path: [env.SIGNING_CERT ? 'SIGNING_KEY' : 'SIGNING_CERT'],
+        message: 'is required when the other of SIGNING_CERT and SIGNING_KEY is set (both or neither)',
       });
     }
     if (env.STORAGE_DRIVER === 's3') {
@@ -210,6 +232,12 @@ export type AppConfig = {
   databasePoolSize: number;
   /** Webhook URLs may reach loopback, private and link-local addresses (tests, closed networks). */
   webhookAllowPrivate: boolean;
+  /**
+   * The certificate (with its chain) and key completed e-signatures are signed with, PEM; both or
+   * neither. Neither: a self-signed certificate generated once into dataDir.
+   */
+  signingCert: string | undefined;
+  signingKey: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -237,7 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         // Never echo a secret's value back into logs.
         const value = env[name];
         const shown =
-          value === undefined || /SECRET|PASSWORD|URL|TOKEN/.test(name)
+          value === undefined || /SECRET|PASSWORD|URL|TOKEN|SIGNING_/.test(name)
             ? ''
             : ` (got ${JSON.stringify(value)})`;
         return `${name} ${issue.message}${shown}`;
@@ -286,6 +314,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jobWorkerStaleMs: e.JOB_WORKER_STALE_MS,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    signingCert: e.SIGNING_CERT,
+    signingKey: e.SIGNING_KEY,
   };
 }
 

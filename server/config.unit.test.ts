@@ -66,6 +66,24 @@ describe('loadConfig', () => {
     ]);
   });
 
+  test('SIGNING_CERT and SIGNING_KEY: both or neither, PEM, one-line "\\n" PEMs read as PEM', () => {
+    expect(loadConfig({})).toMatchObject({ signingCert: undefined, signingKey: undefined });
+    const cert = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----';
+    const key = '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----';
+    const oneLine = (pem: string) => pem.replaceAll('\n', '\\n');
+    expect(loadConfig({ SIGNING_CERT: oneLine(cert), SIGNING_KEY: `${oneLine(key)}\\n` })).toMatchObject({
+      signingCert: cert,
+      signingKey: key,
+    });
+    const halfMessage = 'is required when the other of SIGNING_CERT and SIGNING_KEY is set (both or neither)';
+    expect(problemsOf({ SIGNING_CERT: cert })).toEqual([`SIGNING_KEY ${halfMessage}`]);
+    expect(problemsOf({ SIGNING_KEY: key })).toEqual([`SIGNING_CERT ${halfMessage}`]);
+    // The key's value is never echoed back.
+    expect(problemsOf({ SIGNING_CERT: cert, SIGNING_KEY: 'secret-but-no-pem' })).toEqual([
+      'SIGNING_KEY must be an unencrypted RSA private key in PEM (-----BEGIN ...-----)',
+    ]);
+  });
+
   test('TRUST_PROXY: off unless set; true/false, or addresses and CIDR ranges (not a hop count)', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'TRUE' }).trustProxy).toBe(true);

@@ -303,3 +303,11 @@ export const commissionMessages = {
   cdaIssuedNotice: (place: string, version: number) => `CDA issued for ${place} (version ${version})`,
   cdaPaidNotice: (place: string, version: number) => `CDA paid for ${place} (version ${version})`,
 } as const;
+
+/** The PDF an e-signature request completes (server/services/esign). */
+export const esignPdfMessages = {
+  unreadablePdf: 'The document to sign is not a readable PDF',
+  encryptedPdf: 'The document to sign is password-protected: attach an unlocked copy',
+  fieldOffPage: (page: number, pages: number) => `Field on page ${page}, but the document has ${pages} pages`,
+  unreadableImage: 'A signature or initials image could not be read: draw or type it again',
+} as const;

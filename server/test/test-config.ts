@@ -37,6 +37,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppDeps['config'
     jobConcurrency: 2,
     jobWorkerStaleMs: 60_000,
     webhookAllowPrivate: false,
+    signingCert: undefined,
+    signingKey: undefined,
     ...overrides,
     jwtSecret: overrides.jwtSecret ?? TEST_JWT_SECRET,
   };

@@ -39,13 +39,13 @@ const SIZE = { title: 18, text: 10.5, small: 9 } as const;
  * Helvetica (a standard font: nothing to embed) writes WinAnsi characters only; any other
  * character of a name or reason is shown as '?' rather than failing the CDA.
  */
-function printable(font: PDFFont, text: string): string {
+export function printable(font: PDFFont, text: string): string {
   const known = new Set(font.getCharacterSet());
   return [...text.replace(/\s+/g, ' ')].map((c) => (known.has(c.codePointAt(0) ?? 0) ? c : '?')).join('');
 }
 
 /** The words of `text` in lines no wider than `width`; a word longer than a line is cut. */
-function wrap(font: PDFFont, size: number, text: string, width: number): string[] {
+export function wrap(font: PDFFont, size: number, text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
