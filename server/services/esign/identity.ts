@@ -11,5 +11,5 @@ export async function loadSigningIdentity(_options: {
   dataDir: string;
   brokerageName: string;
 }): Promise<SigningIdentity> {
-  return { certificatePem: '', p12: Buffer.alloc(0) };
+  return { certificatePem: '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n', p12: Buffer.alloc(0) };
 }

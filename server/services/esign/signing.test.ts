@@ -126,6 +126,7 @@ describe('GET /api/sign/{token}', () => {
     const res = await app.inject({ method: 'GET', url: '/api/sign/certificate' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('application/x-pem-file');
+    expect(res.body).toContain('-----BEGIN CERTIFICATE-----');
   });
 });
 
