@@ -324,7 +324,6 @@ export const esignMessages = {
   textTooLong: 'A text field holds at most 200 characters',
   closed: 'This signature request is closed',
   unknownRequest: 'There is no such signature request',
-  sentNotice: (label: string, place: string) => `"${label}" was sent for signature (${place})`,
   completedNotice: (label: string, place: string) =>
     `"${label}" was signed by everyone (${place}): the signed file awaits review`,
   declinedNotice: (name: string, label: string, place: string) =>

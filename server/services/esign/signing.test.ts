@@ -109,6 +109,37 @@ describe('GET /api/sign/{token}', () => {
     expect((await signerRow(signers[1]?.email as string)).status).toBe('pending');
   });
 
+  it("records the client's address as the app's trust-proxy setting reads it", async () => {
+    const { signers, tokenOf } = await sentRequest({ signers: 1 });
+    const token = await tokenOf(0);
+    const behindProxy = buildTestApp(
+      testDeps(database.db, { clock, config: testConfig({ trustProxy: ['10.0.0.0/24'] }) }),
+    );
+    try {
+      const forwarded = { 'x-forwarded-for': '203.0.113.9', 'user-agent': 'Proxied/1.0' };
+      const res = await behindProxy.inject({
+        method: 'GET',
+        url: `/api/sign/${token}`,
+        headers: forwarded,
+        remoteAddress: '10.0.0.5',
+      });
+      expect(res.statusCode).toBe(200);
+      expect(await signerRow(signers[0]?.email as string)).toMatchObject({
+        ip: '203.0.113.9',
+        userAgent: 'Proxied/1.0',
+      });
+      const signed = await signAll(behindProxy, token, {
+        'x-forwarded-for': '198.51.100.7',
+        'user-agent': 'Spoofed/1.0',
+      });
+      expect(signed.statusCode).toBe(200);
+      // Sent straight from an address that is no proxy of ours, the header is not believed.
+      expect((await signerRow(signers[0]?.email as string)).ip).toBe('127.0.0.1');
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
   it('an unknown token is 404; the document is served for its link only', async () => {
     const { tokenOf } = await sentRequest();
     expect((await get('x'.repeat(43))).statusCode).toBe(404);
@@ -132,7 +163,7 @@ describe('GET /api/sign/{token}', () => {
 
 describe('POST /api/sign/{token}', () => {
   it('refuses without consent, with a field missing, or with values it does not take, changing nothing', async () => {
-    const { tokenOf, signers } = await sentRequest({
+    const { request, tokenOf, signers } = await sentRequest({
       signers: 1,
       fields: [
         { signer: 0, page: 1, kind: 'signature', x: 72, y: 600, width: 180, height: 36 },
@@ -185,7 +216,9 @@ describe('POST /api/sign/{token}', () => {
       values: [...full, { fieldId: '00000000-0000-4000-8000-000000000000', value: 'x' }],
     });
     expect((await signerRow(signers[0]?.email as string)).status).toBe('viewed');
-    expect(await database.db.signatureField.count({ where: { value: { not: null } } })).toBe(0);
+    expect(
+      await database.db.signatureField.count({ where: { requestId: request._id, value: { not: null } } }),
+    ).toBe(0);
 
     const signed = await post(token, { consent: true, values: full });
     expect(signed.statusCode, signed.body).toBe(200);
