@@ -1,14 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { PDFDocument } from 'pdf-lib';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { SignatureRequest } from '../../shared/schemas/esign';
 import type { TransactionForm } from '../../shared/schemas/transactions';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
+import type { AppDeps } from '../deps';
 import type { MailContent } from '../mail/content';
 import { sealerFor } from '../security/sealing';
 import { bearer, injectUpload } from './api-calls';
-import { accessTokenFor } from './factories';
-import type { Actor } from './rest-calls';
+import { accessTokenFor, createTransaction, createUser } from './factories';
+import { buildTestApp, type TestClock, testDeps } from './harness';
+import { type Actor, restCalls } from './rest-calls';
 import { TEST_JWT_SECRET } from './test-config';
 
 /**
@@ -119,4 +122,52 @@ export async function signAll(app: FastifyInstance, token: string, headers: Reco
       values: fields.filter((f) => f.kind !== 'date').map((f) => ({ fieldId: f._id, value: 'Jordan Buyer' })),
     },
   });
+}
+
+/**
+ * A test file's app, agent and two-page PDF, and the requests it sends: each on a fresh
+ * transaction of the agent, to addresses no other request uses (`prefix` keeps files apart).
+ */
+export function signingTestbed(database: { db: Db }, clock: TestClock, prefix: string) {
+  const state = {} as { app: FastifyInstance; deps: AppDeps; agent: Actor; pdf: Buffer };
+  beforeAll(async () => {
+    state.deps = testDeps(database.db, { clock });
+    state.app = buildTestApp(state.deps);
+    state.agent = await createUser(database.db, { firstName: 'Alex', lastName: 'Agent' });
+    state.pdf = await pdfOfPages(2);
+  });
+  afterAll(() => state.app.close());
+  const rest = restCalls(() => state.app, clock);
+  let mailboxes = 0;
+
+  /** A request of a fresh transaction of the agent, sent to fresh addresses; their tokens. */
+  async function sentRequest(options: { ordered?: boolean; fields?: object[]; signers?: number } = {}) {
+    const deal = await createTransaction(database.db, { userId: state.agent.id });
+    const formId = deal.forms[0]?.id as string;
+    await attachPdf(state.app, clock, state.agent, deal, formId, state.pdf);
+    const n = ++mailboxes;
+    const signers = [
+      { name: 'Jordan Buyer', email: `${prefix}-jordan${n}@example.com` },
+      { name: 'Sam Seller', email: `${prefix}-sam${n}@example.com` },
+    ].slice(0, options.signers ?? 2);
+    const body = requestBody(formId, signers, {
+      ordered: options.ordered ?? false,
+      ...(options.fields ? { fields: options.fields } : {}),
+    });
+    const url = `/api/transactions/${deal.id}/signature-requests`;
+    const request = await rest.ok<SignatureRequest>(201, 'POST', url, state.agent, body);
+    const tokenOf = (index: number) => latestToken(database.db, signers[index]?.email as string);
+    return { deal, formId, request, signers, tokenOf };
+  }
+
+  return {
+    state,
+    ...rest,
+    sentRequest,
+    get: (token: string, headers: Record<string, string> = {}) =>
+      state.app.inject({ method: 'GET', url: `/api/sign/${token}`, headers }),
+    post: (token: string, payload: object, path = '') =>
+      state.app.inject({ method: 'POST', url: `/api/sign/${token}${path}`, payload }),
+    signerRow: (email: string) => database.db.signatureSigner.findFirstOrThrow({ where: { email } }),
+  };
 }
