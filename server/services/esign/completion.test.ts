@@ -113,6 +113,31 @@ describe('POST /api/sign/{token}: the last signature', () => {
   });
 });
 
+describe('a transaction closed while its request is out', () => {
+  it('takes no signature: its links answer 409 and nothing is signed', async () => {
+    const { deal, request, tokenOf } = await sentRequest({ signers: 1 });
+    const token = await tokenOf(0);
+    const fields = (await get(token).then((res) => res.json())).fields as { _id: string }[];
+    await database.db.transaction.update({ where: { id: deal.id }, data: { closedAt: clock.now() } });
+    for (const res of [
+      await get(token),
+      await post(token, {
+        consent: true,
+        values: fields.map((f) => ({ fieldId: f._id, value: 'Jordan Buyer' })),
+      }),
+    ]) {
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(esignMessages.closed);
+    }
+    const row = await database.db.signatureRequest.findUniqueOrThrow({
+      where: { id: request._id },
+      include: { signers: true },
+    });
+    expect(row.status).toBe('sent');
+    expect(row.signers.map((s) => s.status)).toEqual(['viewed']);
+  });
+});
+
 describe('POST /api/sign/{token}/decline', () => {
   it('declines the request for everyone, with the reason; the sender is told', async () => {
     const { deal, tokenOf } = await sentRequest();

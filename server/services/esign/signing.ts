@@ -49,6 +49,7 @@ const signerSelect = {
       transactionId: true,
       version: { select: { fileKey: true } },
       creator: { select: { firstName: true, lastName: true } },
+      transaction: { select: { closedAt: true, deletedAt: true } },
     },
   },
 } as const;
@@ -63,7 +64,9 @@ async function signerOfToken(ctx: ServiceContext, token: string) {
     select: signerSelect,
   });
   if (!signer) throw unknownToken();
-  if (signer.request.status !== 'sent') throw closed();
+  // A transaction closed or deleted while the request was out takes no signature either.
+  const { transaction } = signer.request;
+  if (signer.request.status !== 'sent' || transaction.closedAt || transaction.deletedAt) throw closed();
   return signer;
 }
 
