@@ -23,6 +23,7 @@ import { healthRoutes } from './plugins/health';
 import { mailLinkRoutes } from './plugins/mail-links';
 import { createAppMetrics, metricsPlugin, UNMATCHED_ROUTE } from './plugins/metrics';
 import { securityHeaders } from './plugins/security-headers';
+import { signingRoutes } from './plugins/signing';
 import { trpcCalls } from './plugins/trpc-calls';
 import { uploadRoutes } from './plugins/uploads';
 import { restPlugin } from './rest/adapter';
@@ -275,7 +276,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     router: api.router,
     version: VERSION,
     // Inside the REST plugin, so the OpenAPI document lists them too.
-    extensions: options.api ? [] : [uploadRoutes, mailLinkRoutes, exportRoutes],
+    extensions: options.api ? [] : [uploadRoutes, mailLinkRoutes, exportRoutes, signingRoutes],
   });
   app.register(fileRoutes, { deps });
 

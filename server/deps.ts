@@ -5,6 +5,7 @@ import type { Mailer } from './mail/mailer';
 import type { NotificationBus } from './realtime/bus';
 import type { PasswordHasher } from './security/passwords';
 import type { RateLimiter } from './security/rate-limits';
+import type { SigningIdentity } from './services/esign/identity';
 import type { Storage } from './storage/storage';
 
 /**
@@ -23,6 +24,11 @@ export type AppDeps = {
   storage: Storage;
   /** Live events from PostgreSQL LISTEN/NOTIFY to this instance's sockets. */
   bus: NotificationBus;
+  /**
+   * The instance's certificate and key for signed PDFs, loaded on first use (absent: loaded from
+   * the configuration by services/esign/signing-identity.ts).
+   */
+  signingIdentity?: () => Promise<SigningIdentity>;
   /** Aborted when the process begins to shut down: /readyz then answers 503 (SHUTDOWN_DRAIN_MS). */
   shutdown?: AbortSignal;
 };

@@ -21,6 +21,7 @@ import { createMailer } from './mail/mailer';
 import { createNotificationBus } from './realtime/bus';
 import { createPasswordHasher, passwordCostFor } from './security/passwords';
 import { createRateLimiter, limitRulesOf } from './security/rate-limits';
+import { loadSigningIdentity } from './services/esign/identity';
 import { checkStorage, createStorage } from './storage';
 
 /**
@@ -60,6 +61,13 @@ async function main(): Promise<void> {
     await checkStorage(config);
     database = await startDatabase(config, log);
     const resolved = await ensureJwtSecret(config);
+    // Loaded now, so a certificate that does not match its key stops the start, not a signing.
+    const signingIdentity = await loadSigningIdentity({
+      certPem: resolved.signingCert,
+      keyPem: resolved.signingKey,
+      dataDir: resolved.dataDir,
+      brokerageName: resolved.brokerageName,
+    });
     const migration = await migrate(database.url, { log });
     if (migration.applied.length === 0) log.info('Database schema is up to date');
 
@@ -89,6 +97,7 @@ async function main(): Promise<void> {
       storage,
       bus,
       shutdown: draining.signal,
+      signingIdentity: async () => signingIdentity,
     };
     // The demo's CDAs are issued through the service, which needs the app's dependencies.
     if (seededDemo) await seedDemoCdas(appDeps, log);
@@ -141,7 +150,10 @@ async function main(): Promise<void> {
   } catch (error) {
     log.fatal({ error: describeErrorForLog(error) }, 'start-up failed');
     // Messages written for the operator (they name the file or the bucket at fault).
-    if (error instanceof Error && ['MigrationError', 'StorageUnreachableError'].includes(error.name))
+    if (
+      error instanceof Error &&
+      ['MigrationError', 'StorageUnreachableError', 'SigningIdentityError'].includes(error.name)
+    )
       console.error(error.message);
     await database?.stop().catch(() => {});
     process.exit(1);

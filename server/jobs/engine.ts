@@ -46,13 +46,15 @@ export type JobEngineOptions = {
 export type JobEngine = { stop(): Promise<void>; workerIds(): string[] };
 
 /** Every minute: reminders and digests (each tick once across instances); the outbox daily;
- * Idempotency-Key answers hourly; settled webhook deliveries past 30 days daily. */
+ * Idempotency-Key answers hourly; settled webhook deliveries past 30 days daily; signers' reminders hourly. */
 const CRONTAB = [
   `* * * * * ${JOB_KINDS.sweepReminders} ?max=1&jobKey=reminders:sweep:cron`,
   `* * * * * ${JOB_KINDS.sweepDigests} ?max=1&jobKey=digests:sweep:cron`,
   `17 3 * * * ${JOB_KINDS.pruneOutbox} ?max=1`,
   `47 * * * * ${JOB_KINDS.pruneIdempotencyKeys} ?max=1`,
   `37 3 * * * ${JOB_KINDS.pruneWebhooks} ?max=1`,
+  // Signers still to sign, every two days at most: the hour's sweep finds who is due.
+  `23 * * * * ${JOB_KINDS.remindSigners} ?max=1&jobKey=signatures:remind:cron`,
 ].join('\n');
 
 export async function startJobEngine(

@@ -2,6 +2,7 @@ import type { AppDeps } from '../deps';
 import { JOB_KINDS, type JobKind } from '../queue/enqueue';
 import type { ServiceContext, ServiceLog } from '../services/context';
 import { sweepDigests } from '../services/digests';
+import { sweepSignatureReminders } from '../services/esign/reminders';
 import { pruneIdempotencyKeys } from '../services/idempotency';
 import { deliverMail, pruneSentMail } from '../services/mail';
 import { sweepReminders } from '../services/reminders';
@@ -36,6 +37,7 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
     deliverMail(ctx, { mailId: mailIdOf(payload), lastAttempt: run.attempts >= run.maxAttempts }),
   [JOB_KINDS.sweepReminders]: (ctx) => sweepReminders(ctx),
   [JOB_KINDS.sweepDigests]: (ctx) => sweepDigests(ctx),
+  [JOB_KINDS.remindSigners]: (ctx) => sweepSignatureReminders(ctx),
   [JOB_KINDS.pruneOutbox]: (ctx) => pruneSentMail(ctx),
   [JOB_KINDS.pruneIdempotencyKeys]: (ctx) => pruneIdempotencyKeys(ctx),
   [JOB_KINDS.pruneWebhooks]: (ctx) => pruneWebhookDeliveries(ctx),

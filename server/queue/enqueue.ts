@@ -18,6 +18,7 @@ export const JOB_KINDS = {
   deliverWebhook: 'webhooks:deliver',
   pruneWebhooks: 'webhooks:prune',
   applyTemplateRules: 'templates:apply-rules',
+  remindSigners: 'signatures:remind',
 } as const;
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
 

@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { unsubscribeToken } from '../services/notification-routing';
 import { bearer, multipartBody, TINY_PDF } from '../test/api-calls';
+import { latestToken, pdfOfPages } from '../test/esign';
 import { accessTokenFor, createAdmin, createOwner, createUser, DEFAULT_PASSWORD } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from '../test/harness';
 import { pdfOf, photoJpeg } from '../test/intake-files';
@@ -559,6 +560,83 @@ async function scenario() {
     status: 201,
   });
   await call('DELETE', '/api/admin/transactions/{id}', { params: { id: doomed._id }, who: admin });
+
+  // Electronic signatures: an item's PDF sent, listed, reminded, viewed, its document, signed;
+  // a second request voided, a third declined.
+  const signable = await call<Transaction>('POST', '/api/transactions', {
+    who: agent,
+    body: {
+      streetAddress: '3 Signing Way',
+      city: 'Portland',
+      state: 'OR',
+      zip: '97201',
+      type: 'OpenAPI Sale',
+      role: 'Seller',
+    },
+    status: 201,
+  });
+  const signableForm = signable.forms[0]?._id as string;
+  const signablePdf = await call<{ key: string }>('POST', '/api/uploads/transactions/{id}', {
+    params: { id: signable._id },
+    who: agent,
+    file: await pdfOfPages(1),
+    status: 201,
+  });
+  await call('PUT', '/api/transactions/{id}/forms/{formId}', {
+    params: { id: signable._id, formId: signableForm },
+    who: agent,
+    body: { url: signablePdf.key },
+  });
+  const sendFor = (email: string) =>
+    call<{ _id: string }>('POST', '/api/transactions/{id}/signature-requests', {
+      params: { id: signable._id },
+      who: agent,
+      body: {
+        formId: signableForm,
+        subject: 'Purchase agreement',
+        signers: [{ name: 'Jordan Buyer', email }],
+        fields: [
+          { signer: 0, page: 1, kind: 'signature', x: 72, y: 600, width: 180, height: 36 },
+          { signer: 0, page: 1, kind: 'date', x: 300, y: 600, width: 100, height: 20 },
+        ],
+      },
+      status: 201,
+    });
+  const signature = await sendFor('openapi.signer@example.com');
+  await call('GET', '/api/transactions/{id}/signature-requests', {
+    params: { id: signable._id },
+    who: agent,
+  });
+  await call('POST', '/api/transactions/{id}/signature-requests/{reqId}/remind', {
+    params: { id: signable._id, reqId: signature._id },
+    who: agent,
+  });
+  const signingToken = await latestToken(database.db, 'openapi.signer@example.com');
+  const signingPage = await call<{ fields: { _id: string; kind: string }[] }>('GET', '/api/sign/{token}', {
+    params: { token: signingToken },
+  });
+  await call('GET', '/api/sign/{token}/document', { params: { token: signingToken } });
+  await call('GET', '/api/sign/certificate');
+  await call('POST', '/api/sign/{token}', {
+    params: { token: signingToken },
+    body: {
+      consent: true,
+      values: signingPage.fields
+        .filter((field) => field.kind !== 'date')
+        .map((field) => ({ fieldId: field._id, value: 'Jordan Buyer' })),
+    },
+  });
+  const voided = await sendFor('openapi.voided@example.com');
+  await call('POST', '/api/transactions/{id}/signature-requests/{reqId}/void', {
+    params: { id: signable._id, reqId: voided._id },
+    who: agent,
+    body: { reason: 'Sent the wrong version' },
+  });
+  await sendFor('openapi.declines@example.com');
+  await call('POST', '/api/sign/{token}/decline', {
+    params: { token: await latestToken(database.db, 'openapi.declines@example.com') },
+    body: { reason: 'The price is wrong' },
+  });
 
   // Notifications and mail links
   await call('GET', '/api/notifications/{userId}', { params: { userId: agent.id }, who: agent });

@@ -34,7 +34,8 @@ export type AuditEntry = {
     | 'WebhookDelivery'
     | 'Office'
     | 'CommissionPlan'
-    | 'Cda';
+    | 'Cda'
+    | 'SignatureRequest';
   entityId: string;
   transactionId?: string;
   before?: unknown;

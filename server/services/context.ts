@@ -37,6 +37,8 @@ export type ServiceContext = {
   db: AppDeps['db'];
   /** The client's address, as the rate limits and the logs see it. */
   ip: string;
+  /** The User-Agent header of an HTTP call, if one was sent (the signing certificate records it). */
+  userAgent?: string;
   requestId: string;
   log: ServiceLog;
   /** Aborted when the caller is gone (a live subscription that ended): long work stops there. */

@@ -12,6 +12,7 @@ import type { NotificationBus } from '../realtime/bus';
 import { type RestRoute, restRoutesOf } from '../rest/routes';
 import { hashApiKeySecret, newApiKey } from '../security/api-keys';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
+import { hashOfToken, newSigningToken } from '../services/esign/mailing';
 import { unsubscribeToken } from '../services/notification-routing';
 import { libraryFileKey, transactionFileKey } from '../storage/keys';
 import type { Access } from '../trpc/init';
@@ -40,6 +41,7 @@ import {
   badPlan,
   badRateCommission,
 } from './hostile-commission';
+import { badSignature, badSignatureRequest } from './hostile-esign';
 import { badFacts, plainText } from './hostile-facts';
 import {
   hostileQuery,
@@ -252,6 +254,8 @@ type World = {
   /** A webhook endpoint and one of its deliveries. */
   webhookId: string;
   webhookDeliveryId: string;
+  /** An item of `transaction` whose current file is the two-page packet, and a request sent on it. */
+  signature: { formId: string; requestId: string; token: string; fieldId: string };
 };
 
 const TUTORIAL_LINK = 'https://example.com/tutorials/closing';
@@ -429,6 +433,25 @@ function validInputs(w: World): Record<string, unknown> {
     'webhooks.deliveries': { id: w.webhookId, ...paging },
     'webhooks.retry': { id: w.webhookId, deliveryId: w.webhookDeliveryId },
     'webhooks.test': { id: w.webhookId },
+    'signatures.create': {
+      id: transactionId,
+      formId: w.signature.formId,
+      subject: 'Purchase agreement',
+      message: 'Please sign where marked.',
+      signers: [{ name: 'Jordan Buyer', email: 'jordan.buyer@example.com' }],
+      ordered: false,
+      fields: [{ signer: 0, page: 2, kind: 'signature', x: 72, y: 600, width: 180, height: 36 }],
+    },
+    'signatures.list': { id: transactionId },
+    'signatures.remind': { id: transactionId, reqId: w.signature.requestId },
+    'signatures.void': { id: transactionId, reqId: w.signature.requestId, reason: 'Wrong version' },
+    'signatures.view': { token: w.signature.token },
+    'signatures.sign': {
+      token: w.signature.token,
+      consent: true,
+      values: [{ fieldId: w.signature.fieldId, value: 'Jordan Buyer' }],
+    },
+    'signatures.decline': { token: w.signature.token, reason: 'The price is wrong' },
   };
 }
 
@@ -442,6 +465,66 @@ async function fuzzWebhook(db: typeof database.db) {
   const event = await db.webhookEvent.create({ data: { type: 'ping', body: '{}' } });
   const delivery = await db.webhookDelivery.create({ data: { endpointId: endpoint.id, eventId: event.id } });
   return { webhookId: endpoint.id, webhookDeliveryId: delivery.id };
+}
+
+/**
+ * A fourth item of the transaction holding the two-page packet as its (accepted) current version,
+ * and a request sent on it to one signer: its token (as mailed) and its one signature field.
+ */
+async function fuzzSignatureRequest(
+  db: typeof database.db,
+  transactionId: string,
+  packetKey: string,
+  size: number,
+  agentId: string,
+): Promise<World['signature']> {
+  const form = await db.transactionForm.create({
+    data: {
+      transactionId,
+      label: 'Signature Packet',
+      position: 3,
+      fileKey: packetKey,
+      version: 1,
+      status: 'accepted',
+    },
+  });
+  const version = await db.formVersion.create({
+    data: {
+      formId: form.id,
+      number: 1,
+      fileKey: packetKey,
+      size,
+      contentType: 'application/pdf',
+      pages: 2,
+      uploadedAt: new Date('2026-11-20T12:00:00.000Z'),
+    },
+  });
+  const token = newSigningToken();
+  const request = await db.signatureRequest.create({
+    data: {
+      transactionId,
+      formId: form.id,
+      versionId: version.id,
+      subject: 'Purchase agreement',
+      documentSha256: '0'.repeat(64),
+      createdBy: agentId,
+      signers: {
+        create: [
+          {
+            position: 0,
+            name: 'Jordan Buyer',
+            email: 'jordan.buyer@example.com',
+            tokenHash: hashOfToken(token),
+          },
+        ],
+      },
+      fields: {
+        create: [{ signerPosition: 0, page: 1, kind: 'signature', x: 72, y: 600, width: 180, height: 36 }],
+      },
+    },
+    select: { id: true, fields: { select: { id: true } } },
+  });
+  return { formId: form.id, requestId: request.id, token, fieldId: request.fields[0]?.id ?? '' };
 }
 
 /** A procedure without a sample (a new one) is still fuzzed, from no input: the mutations add fields. */
@@ -1101,8 +1184,38 @@ function mailLinkRequest(): fc.Arbitrary<FuzzRequest> {
           undefined,
         ),
     );
-  return fc.oneof(unsubscribe, feed);
+  // The signing link's PDF and the signing certificate: public, the token their only key.
+  const signing = fc
+    .record({
+      token: tokenArb(world.signature.token),
+      certificate: fc.boolean(),
+      method: fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST'),
+      remoteAddress,
+    })
+    .map(({ token, certificate, method, remoteAddress: from }) =>
+      certificate
+        ? new FuzzRequest(
+            'GET /api/sign/certificate',
+            method,
+            '/api/sign/certificate',
+            ANONYMOUS,
+            from,
+            undefined,
+            undefined,
+          )
+        : new FuzzRequest(
+            'GET /api/sign/:token/document',
+            method,
+            `/api/sign/${token}/document`,
+            ANONYMOUS,
+            from,
+            undefined,
+            undefined,
+          ),
+    );
+  return fc.oneof(unsubscribe, feed, signing);
 }
+const ANONYMOUS: Actor = { name: 'anonymous', badToken: 0 };
 
 /**
  * The CSV exports: hostile query strings around the valid filters, by every actor.
@@ -1358,6 +1471,36 @@ function commissionRequest() {
   );
 }
 
+function signaturesRequest() {
+  const id = world.transaction.id;
+  const { formId, token } = world.signature;
+  const sent = validInputs(world)['signatures.create'] as Record<string, unknown>;
+  return fc.oneof(
+    wrongBodyRequest(
+      [
+        {
+          rest: ['POST', `/api/transactions/${id}/signature-requests`],
+          trpc: 'signatures.create',
+          body: () => ({ ...sent, id, formId }),
+          who: ['agent', 'admin', 'apiKey'],
+        },
+      ],
+      badSignatureRequest,
+    ),
+    wrongBodyRequest(
+      [
+        {
+          rest: ['POST', `/api/sign/${token}`],
+          trpc: 'signatures.sign',
+          body: () => ({ token, consent: true, values: [] }),
+          who: ['anonymous', 'agent'],
+        },
+      ],
+      badSignature,
+    ),
+  );
+}
+
 /** Every string of a JSON answer (messages, issue paths), to find what the answer names. */
 function stringsOf(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
@@ -1543,6 +1686,8 @@ beforeAll(async () => {
       data: { fileKey: transactionKey, submittedAt: clock.now(), version: 1 },
     });
 
+  const signature = await fuzzSignatureRequest(db, transaction.id, packetKey, packet.length, rows.agent.id);
+
   world = {
     victimId: victim.id,
     officeId: (await db.office.create({ data: { name: 'Fuzz Harbor' } })).id,
@@ -1600,6 +1745,7 @@ beforeAll(async () => {
     apiKeyId: doomedApiKeyId,
     feedToken,
     ...(await fuzzWebhook(db)),
+    signature,
   };
 
   counter = await installChangeCounter(database.url);
@@ -1921,7 +2067,7 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
     }));
   });
 
-  it('mail links (one-click unsubscribe, GET and POST; the calendar feed)', {
+  it('mail links (one-click unsubscribe, GET and POST; the calendar feed; the signing PDF and certificate)', {
     timeout: 120_000,
   }, async () => {
     await fuzzFamily('mail links', 3, mailLinkRequest(), (request) => ({
@@ -1930,7 +2076,11 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
         if (response.statusCode === 303)
           return request.method === 'GET' ? undefined : 'a POST was redirected';
         // Only the real secrets may open anything; a bent token is 4xx, never 5xx.
-        const real = request.url.includes(world.unsubscribeToken) || request.url.includes(world.feedToken);
+        const real =
+          request.url.includes(world.unsubscribeToken) ||
+          request.url.includes(world.feedToken) ||
+          request.url.includes(world.signature.token) ||
+          request.url === '/api/sign/certificate';
         if (response.statusCode < 400 && !real)
           return `answered ${response.statusCode} for a token nobody was given`;
         return restErrorBody(request.method)(response);
@@ -2001,6 +2151,14 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
     timeout: 180_000,
   }, async () => {
     await fuzzFamily('commission', 8, commissionRequest(), (request) => ({
+      answer: refusedNaming(request as FuzzRequest & Wrong),
+    }));
+  });
+
+  it('signatures: wrong signers, fields, consent and values (REST and tRPC)', {
+    timeout: 180_000,
+  }, async () => {
+    await fuzzFamily('signature bodies', 3, signaturesRequest(), (request) => ({
       answer: refusedNaming(request as FuzzRequest & Wrong),
     }));
   });

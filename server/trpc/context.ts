@@ -47,6 +47,8 @@ export type CallFacts = {
   fileLinks?: FileLinks;
   /** The documented /api paths take API keys; /trpc and the live stream do not. */
   acceptsApiKeys?: boolean;
+  /** The User-Agent header sent, if any: the signing certificate records it. */
+  userAgent?: string;
 };
 
 /** Builds a context from facts alone: no request needed, so tests and scripts make their own. */
@@ -76,6 +78,7 @@ export async function createContext(deps: AppDeps, facts: CallFacts): Promise<Co
   };
   if (keyCheck && !keyCheck.ok) context.apiKeyRefusal = keyCheck.message;
   if (facts.fileLinks) context.fileLinks = facts.fileLinks;
+  if (facts.userAgent) context.userAgent = facts.userAgent;
   // 4001 is ours (4000-4999 are for applications): "signed out by the server".
   if (socket) context.closeConnection = () => socket.close(4001, 'Session ended');
   return context;
@@ -111,6 +114,7 @@ export function contextOfRequest(
     requestId: req.id,
     ip: req.ip,
     log: req.log,
+    userAgent: req.headers['user-agent'],
     ...options,
   });
 }

@@ -14,6 +14,7 @@ import { officesRouter } from '../routers/offices';
 import { rejectionReasonsRouter } from '../routers/rejection-reasons';
 import { reviewQueueRouter } from '../routers/review-queue';
 import { settingsRouter } from '../routers/settings';
+import { signaturesRouter } from '../routers/signatures';
 import { templatesRouter } from '../routers/templates';
 import { transactionsRouter } from '../routers/transactions';
 import { uploadsRouter } from '../routers/uploads';
@@ -38,6 +39,7 @@ export const appRouter = router({
   dashboard: dashboardRouter,
   rejectionReasons: rejectionReasonsRouter,
   commission: commissionRouter,
+  signatures: signaturesRouter,
   apiKeys: apiKeysRouter,
   uploads: uploadsRouter,
   notifications: notificationsRouter,

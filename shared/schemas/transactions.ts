@@ -369,6 +369,8 @@ export const formVersion = z.object({
   /** As in the upload answer: the page count of a readable PDF, and the pre-checks' findings. */
   pages: z.number().int().nullable(),
   warnings: z.array(uploadWarning),
+  /** `esign`: the signed file of a completed signature request; `upload` otherwise. */
+  source: z.enum(['upload', 'esign']),
   decision: z
     .object({
       status: z.enum(['accepted', 'rejected']),

@@ -24,6 +24,7 @@ export const WEBHOOK_EVENTS = [
   'key_date.due',
   'cda.issued',
   'cda.paid',
+  'signature.completed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 /** What the test button sends; no endpoint subscribes to it. */

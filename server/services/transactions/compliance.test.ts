@@ -1082,6 +1082,7 @@ describe('versions', () => {
         // Tiny hand-written PDFs: readable by their first bytes only, so no page count to report.
         pages: null,
         warnings: [],
+        source: 'upload',
         decision: null,
       },
       {
@@ -1096,6 +1097,7 @@ describe('versions', () => {
         uploadedBy: person(alice),
         pages: null,
         warnings: [],
+        source: 'upload',
         decision: {
           status: 'rejected',
           reasons: [{ code: 'missing-initials', label: 'Missing initials' }],

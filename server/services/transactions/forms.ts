@@ -93,11 +93,14 @@ export async function attachFile(
     formId,
     key,
     quiet = false,
+    source = 'upload',
   }: {
     transaction: { id: string; userId: string; streetAddress: string; city: string };
     formId: string;
     key: string;
     quiet?: boolean;
+    /** Where the file came from: an upload, or a completed signature request's signed file. */
+    source?: 'upload' | 'esign';
   },
 ): Promise<FormRow> {
   const form = await lockedForm(tx, formId);
@@ -125,6 +128,7 @@ export async function attachFile(
       warnings,
       uploadedById: ctx.user.id,
       uploadedAt: now,
+      source,
     },
   });
   // A new file is a new submission: it waits for review again. Earlier files stay, as versions.

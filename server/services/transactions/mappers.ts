@@ -278,6 +278,7 @@ export const versionSelect = {
   decisionText: true,
   decidedAt: true,
   decidedBy: person,
+  source: true,
 } as const satisfies Prisma.FormVersionSelect;
 type VersionRow = Prisma.FormVersionGetPayload<{ select: typeof versionSelect }>;
 
@@ -295,6 +296,7 @@ export async function toVersion(linkOf: FileLinker, row: VersionRow): Promise<Fo
     uploadedBy: row.uploadedBy ? toPerson(row.uploadedBy) : null,
     pages: row.pages,
     warnings: toWarnings(row.warnings),
+    source: row.source === 'esign' ? 'esign' : 'upload',
     decision:
       (status === 'accepted' || status === 'rejected') && row.decidedAt
         ? {

@@ -18,6 +18,13 @@ import {
   PROFILE_OF_A,
   PUBLIC,
 } from './rules';
+import {
+  freshSignableDeal,
+  freshSignatureRequest,
+  sharedSignatureRequest,
+  signatureOf,
+  signatureRequestBody,
+} from './signatures';
 import type { ActorName } from './world';
 import {
   A,
@@ -258,6 +265,45 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
   },
   'commission.listCdas': { expect: A_OR_ADMINS_BY_ID, input: () => ({ id: world.deal.id }) },
   'commission.markCdaPaid': { expect: ADMINS_ON_NORTH, input: () => freshCda() },
+
+  // Signature requests: whoever works on the file; the signing calls are public (the token).
+  'signatures.create': {
+    expect: A_OR_ADMINS_BY_ID,
+    input: async () => {
+      const deal = await freshSignableDeal();
+      return { id: deal.id, ...signatureRequestBody(deal.formId) };
+    },
+  },
+  'signatures.list': { expect: A_OR_ADMINS_BY_ID, input: () => ({ id: world.deal.id }) },
+  'signatures.remind': {
+    expect: A_OR_ADMINS_BY_ID,
+    input: async () => {
+      const { id, reqId } = await freshSignatureRequest();
+      return { id, reqId };
+    },
+  },
+  'signatures.void': {
+    expect: A_OR_ADMINS_BY_ID,
+    input: async () => {
+      const { id, reqId } = await freshSignatureRequest();
+      return { id, reqId, reason: 'Matrix' };
+    },
+  },
+  'signatures.view': {
+    expect: PUBLIC,
+    input: async () => ({ token: (await sharedSignatureRequest()).token }),
+  },
+  'signatures.sign': {
+    expect: PUBLIC,
+    input: async () => {
+      const request = await freshSignatureRequest();
+      return { token: request.token, ...signatureOf(request) };
+    },
+  },
+  'signatures.decline': {
+    expect: PUBLIC,
+    input: async () => ({ token: (await freshSignatureRequest()).token, reason: 'Matrix' }),
+  },
 
   // API keys: admins keep them; what a key itself may call is checked per scope below.
   'apiKeys.list': { expect: ADMINS },

@@ -19,6 +19,13 @@ import {
   PUBLIC,
   uniform,
 } from './rules';
+import {
+  freshSignableDeal,
+  freshSignatureRequest,
+  sharedSignatureRequest,
+  signatureOf,
+  signatureRequestBody,
+} from './signatures';
 import type { ActorName } from './world';
 import {
   A,
@@ -347,6 +354,62 @@ export const ROUTES: Record<string, RouteRow> = {
       const { id, cdaId } = await freshCda();
       return { url: `/api/admin/transactions/${id}/cda/${cdaId}/paid`, payload: {} };
     },
+  },
+  // Signature requests: whoever works on the file sends, lists, reminds and voids them; the
+  // signing paths are public, the link's token being the only credential.
+  'POST /api/transactions/:id/signature-requests': {
+    expect: A_OR_ADMINS_BY_ID,
+    request: async () => {
+      const deal = await freshSignableDeal();
+      return {
+        url: `/api/transactions/${deal.id}/signature-requests`,
+        payload: signatureRequestBody(deal.formId),
+      };
+    },
+  },
+  'GET /api/transactions/:id/signature-requests': {
+    expect: A_OR_ADMINS_BY_ID,
+    request: () => ({ url: `/api/transactions/${world.deal.id}/signature-requests` }),
+  },
+  'POST /api/transactions/:id/signature-requests/:reqId/remind': {
+    expect: A_OR_ADMINS_BY_ID,
+    request: async () => {
+      const { id, reqId } = await freshSignatureRequest();
+      return { url: `/api/transactions/${id}/signature-requests/${reqId}/remind`, payload: {} };
+    },
+  },
+  'POST /api/transactions/:id/signature-requests/:reqId/void': {
+    expect: A_OR_ADMINS_BY_ID,
+    request: async () => {
+      const { id, reqId } = await freshSignatureRequest();
+      return {
+        url: `/api/transactions/${id}/signature-requests/${reqId}/void`,
+        payload: { reason: 'Matrix' },
+      };
+    },
+  },
+  'GET /api/sign/:token': {
+    expect: PUBLIC,
+    request: async () => ({ url: `/api/sign/${(await sharedSignatureRequest()).token}` }),
+  },
+  'GET /api/sign/:token/document': {
+    expect: PUBLIC,
+    request: async () => ({ url: `/api/sign/${(await sharedSignatureRequest()).token}/document` }),
+  },
+  'GET /api/sign/certificate': { expect: PUBLIC, request: get('/api/sign/certificate') },
+  'POST /api/sign/:token': {
+    expect: PUBLIC,
+    request: async () => {
+      const request = await freshSignatureRequest();
+      return { url: `/api/sign/${request.token}`, payload: signatureOf(request) };
+    },
+  },
+  'POST /api/sign/:token/decline': {
+    expect: PUBLIC,
+    request: async () => ({
+      url: `/api/sign/${(await freshSignatureRequest()).token}/decline`,
+      payload: { reason: 'Matrix' },
+    }),
   },
   'GET /api/admin/transactions/:id/history': {
     expect: ADMINS_ON_NORTH,
