@@ -175,7 +175,13 @@ const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
  */
 export async function preloadPageAt(pathname: string): Promise<void> {
   const route = SIGNED_IN_ROUTES.find(({ path }) => matchesPattern(path, pathname));
-  const page = route?.page ?? (matchesPattern(paths.unsubscribe, pathname) ? UNSUBSCRIBE_PAGE : undefined);
+  const page =
+    route?.page ??
+    (matchesPattern(paths.unsubscribe, pathname)
+      ? UNSUBSCRIBE_PAGE
+      : matchesPattern(paths.sign, pathname)
+        ? SIGN_PAGE
+        : undefined);
   await page?.preload().catch(() => {});
 }
 
@@ -186,6 +192,12 @@ export async function preloadPageAt(pathname: string): Promise<void> {
 const UNSUBSCRIBE_PAGE = lazyPage(
   () => import('./pages/Unsubscribe'),
   (m) => m.Unsubscribe,
+);
+
+/** A signer's mailed link: public, with no account, and its own code (pdf.js comes later still). */
+const SIGN_PAGE = lazyPage(
+  () => import('./pages/Sign'),
+  (m) => m.Sign,
 );
 
 function PublicPage({ page }: { page: LazyPage }) {
@@ -253,6 +265,9 @@ export function AppRoutes() {
       <Route path={paths.newPassword} component={NewPassword} />
       <Route path={paths.unsubscribe}>
         <PublicPage page={UNSUBSCRIBE_PAGE} />
+      </Route>
+      <Route path={paths.sign}>
+        <PublicPage page={SIGN_PAGE} />
       </Route>
 
       {/* Every signed-in route sits at this same place in the tree with the same key (Switch
