@@ -336,15 +336,3 @@ export const esignMessages = {
   declinedNotice: (name: string, label: string, place: string) =>
     `${name} declined to sign "${label}" (${place})`,
 } as const;
-
-/** The public signing page a signer opens from the mailed link. */
-export const esignPageMessages = {
-  invalidLink:
-    'This signing link is not valid. Use the latest e-mail you received, or ask the sender for a new one.',
-  consent:
-    'I agree to use electronic records and signatures, and that my electronic signature is the legal equivalent of my handwritten signature.',
-  dateFilledIn: 'Filled in when you sign',
-  signed: 'Signed, thank you. The sender has been told; you may close this page.',
-  alreadySigned: 'You have already signed this document. Thank you.',
-  declined: 'You declined to sign. The sender has been told.',
-} as const;

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { esignMessages, esignPageMessages } from '../../shared/messages';
+import { esignMessages } from '../../shared/messages';
 import type { SigningView } from '../../shared/schemas/esign';
+import { esignPageMessages } from '../../shared/signing-page-messages';
 import { AppRoutes } from '../routes';
 import { renderWithProviders } from '../test-utils/render';
 
@@ -44,14 +45,16 @@ const VIEW: SigningView = {
 type Call = { url: string; method: string; body: unknown };
 let calls: Call[] = [];
 type Answer = { status: number; body: unknown };
-let answers: Record<string, Answer> = {};
+/** What the server answers a call, by method and path (from its body, for the POSTs). */
+let answers: Record<string, (body: unknown) => Answer> = {};
 
 /** The network edge: each signing call answered from `answers` by method and path. */
 function stubNetwork() {
   vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
     const method = init?.method ?? 'GET';
-    calls.push({ url, method, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-    const answer = answers[`${method} ${url}`] ?? {
+    const body: unknown = init?.body ? JSON.parse(String(init.body)) : undefined;
+    calls.push({ url, method, body });
+    const answer = answers[`${method} ${url}`]?.(body) ?? {
       status: 404,
       body: { message: 'Not found', code: 'NOT_FOUND' },
     };
@@ -62,12 +65,23 @@ function stubNetwork() {
   });
 }
 
+const refusal = (message: string): Answer => ({ status: 400, body: { message, code: 'BAD_REQUEST' } });
+
 beforeEach(() => {
   calls = [];
   answers = {
-    [`GET /api/sign/${TOKEN}`]: { status: 200, body: VIEW },
-    [`POST /api/sign/${TOKEN}`]: { status: 200, body: { status: 'signed' } },
-    [`POST /api/sign/${TOKEN}/decline`]: { status: 200, body: { status: 'declined' } },
+    [`GET /api/sign/${TOKEN}`]: () => ({ status: 200, body: VIEW }),
+    // The server's checks that the page leaves to it: consent, every field, a reason.
+    [`POST /api/sign/${TOKEN}`]: (body) => {
+      const { consent, values } = body as { consent: boolean; values: Array<{ value: string }> };
+      if (values.some((field) => !field.value)) return refusal(esignMessages.fillEveryField);
+      if (consent !== true) return refusal(esignMessages.consentRequired);
+      return { status: 200, body: { status: 'signed' } };
+    },
+    [`POST /api/sign/${TOKEN}/decline`]: (body) =>
+      (body as { reason: string }).reason
+        ? { status: 200, body: { status: 'declined' } }
+        : refusal(esignMessages.reasonRequired),
   };
   stubNetwork();
 });
@@ -79,7 +93,10 @@ const posts = () => calls.filter((call) => call.method === 'POST');
 describe('Signing page', () => {
   it("shows the request, the signer's fields in the form and as boxes on the page, with no session", async () => {
     renderAt();
-    expect(await screen.findByRole('heading', { level: 1, name: VIEW.request.subject })).toBeVisible();
+    // The page's code (and the viewer's) arrives on demand: the first time in a run, it can take a while.
+    expect(
+      await screen.findByRole('heading', { level: 1, name: VIEW.request.subject }, { timeout: 10_000 }),
+    ).toBeVisible();
     expect(screen.getByText('Ava Agent')).toBeVisible();
     expect(screen.getByText('Sam Signer')).toBeVisible();
     expect(screen.getByTestId('signing-message')).toHaveTextContent('Please sign by Friday.');
@@ -94,21 +111,33 @@ describe('Signing page', () => {
     expect(window.localStorage.length).toBe(0);
   });
 
-  it('refuses to sign without consent, sending nothing', async () => {
+  it("sends the consent as given: unticked, the server's refusal is shown and nothing is signed", async () => {
     const { user } = renderAt();
     await user.click(await screen.findByRole('radio', { name: 'Type' }));
     await user.type(screen.getByRole('textbox', { name: /Text 1/ }), 'Blue');
     await user.click(screen.getByRole('button', { name: 'Sign' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(esignMessages.consentRequired);
-    expect(posts()).toEqual([]);
+    expect(posts()[0]?.body).toMatchObject({ consent: false });
+    expect(screen.queryByRole('heading', { name: 'Signed, thank you' })).toBeNull();
+    // Ticked, the same form signs.
+    await user.click(screen.getByRole('checkbox', { name: esignPageMessages.consent }));
+    await user.click(screen.getByRole('button', { name: 'Sign' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Signed, thank you' })).toBeVisible();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it('asks for every field before sending', async () => {
+  it('an empty field is sent empty, and the refusal asks for every field', async () => {
     const { user } = renderAt();
     await user.click(await screen.findByRole('checkbox', { name: esignPageMessages.consent }));
     await user.click(screen.getByRole('button', { name: 'Sign' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(esignMessages.fillEveryField);
-    expect(posts()).toEqual([]);
+    expect(posts()[0]?.body).toEqual({
+      consent: true,
+      values: [
+        { fieldId: SIG, value: '' },
+        { fieldId: TEXT, value: '' },
+      ],
+    });
   });
 
   it('sends the typed signature and the text, no date, with consent, and thanks the signer', async () => {
@@ -154,10 +183,7 @@ describe('Signing page', () => {
   });
 
   it("shows the server's refusal next to the form", async () => {
-    answers[`POST /api/sign/${TOKEN}`] = {
-      status: 400,
-      body: { message: esignMessages.textTooLong, code: 'BAD_REQUEST' },
-    };
+    answers[`POST /api/sign/${TOKEN}`] = () => refusal(esignMessages.textTooLong);
     const { user } = renderAt();
     await user.click(await screen.findByRole('radio', { name: 'Type' }));
     await user.type(screen.getByRole('textbox', { name: /Text 1/ }), 'Blue');
@@ -172,13 +198,11 @@ describe('Signing page', () => {
     const form = screen.getByRole('form', { name: 'Decline to sign' });
     await user.click(within(form).getByRole('button', { name: 'Decline' }));
     expect(await within(form).findByRole('alert')).toHaveTextContent(esignMessages.reasonRequired);
-    expect(posts()).toEqual([]);
     await user.type(within(form).getByRole('textbox', { name: /Why do you decline/ }), 'Wrong price');
     await user.click(within(form).getByRole('button', { name: 'Decline' }));
     expect(await screen.findByText(esignPageMessages.declined)).toBeVisible();
-    expect(posts()).toEqual([
-      { url: `/api/sign/${TOKEN}/decline`, method: 'POST', body: { reason: 'Wrong price' } },
-    ]);
+    expect(posts().map((call) => call.body)).toEqual([{ reason: '' }, { reason: 'Wrong price' }]);
+    expect(posts()[1]?.url).toBe(`/api/sign/${TOKEN}/decline`);
   });
 
   it('says a link nobody holds is not valid', async () => {
@@ -187,10 +211,10 @@ describe('Signing page', () => {
   });
 
   it("shows the server's words for a closed request", async () => {
-    answers[`GET /api/sign/${TOKEN}`] = {
+    answers[`GET /api/sign/${TOKEN}`] = () => ({
       status: 409,
       body: { message: esignMessages.closed, code: 'CONFLICT' },
-    };
+    });
     renderAt();
     expect(await screen.findByRole('alert')).toHaveTextContent(esignMessages.closed);
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Sign' })).toBeNull());

@@ -2,8 +2,8 @@ import { Alert, Center, Container, Divider, Loader, Paper, Stack, Text, Title } 
 import { useQuery } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
 import { useParams } from 'wouter';
-import { esignMessages, esignPageMessages } from '../../shared/messages';
 import type { SigningView } from '../../shared/schemas/esign';
+import { esignPageMessages } from '../../shared/signing-page-messages';
 import { httpStatusOf, serverMessageOf } from '../api/errors';
 import { DeclineForm } from '../components/esign/DeclineForm';
 import { FieldOverlay, fieldLabels } from '../components/esign/FieldOverlay';
@@ -105,7 +105,7 @@ function SigningRequest({ token, view, onOutcome }: SigningRequestProps) {
             ? esignPageMessages.alreadySigned
             : view.status === 'declined'
               ? esignPageMessages.declined
-              : esignMessages.closed}
+              : esignPageMessages.noLongerOpen}
         </Text>
       </SigningFrame>
     );

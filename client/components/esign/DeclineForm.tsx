@@ -1,7 +1,6 @@
 import { Alert, Button, Group, Stack, Textarea } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { esignMessages } from '../../../shared/messages';
 import { serverMessageOf } from '../../api/errors';
 import { declineSigning } from './sign-api';
 
@@ -27,10 +26,9 @@ export function DeclineForm({ token, onDeclined }: DeclineFormProps) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const why = reason.trim();
-    if (!why) return setProblem(esignMessages.reasonRequired);
     setProblem(null);
-    decline.mutate(why);
+    // The server refuses an empty reason in its own words.
+    decline.mutate(reason.trim());
   };
 
   return (

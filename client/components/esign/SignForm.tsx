@@ -1,7 +1,7 @@
 import { Alert, Button, Checkbox, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { esignMessages, esignPageMessages } from '../../../shared/messages';
+import { esignPageMessages } from '../../../shared/signing-page-messages';
 import { serverMessageOf } from '../../api/errors';
 import type { SigningField } from './FieldOverlay';
 import { SignaturePad } from './SignaturePad';
@@ -34,7 +34,7 @@ export function SignForm({ token, signerName, fields, labels, onValuesChange, on
   const [consent, setConsent] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const sign = useMutation({
-    mutationFn: (sent: Array<{ fieldId: string; value: string }>) => submitSignature(token, sent),
+    mutationFn: (sent: Array<{ fieldId: string; value: string }>) => submitSignature(token, consent, sent),
     onSuccess: onSigned,
     onError: (error) => setProblem(serverMessageOf(error)),
   });
@@ -47,11 +47,13 @@ export function SignForm({ token, signerName, fields, labels, onValuesChange, on
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const filledByUs = fields.filter((field) => field.kind !== 'date');
-    if (filledByUs.some((field) => !values[field._id])) return setProblem(esignMessages.fillEveryField);
-    if (!consent) return setProblem(esignMessages.consentRequired);
     setProblem(null);
-    sign.mutate(filledByUs.map((field) => ({ fieldId: field._id, value: values[field._id] ?? '' })));
+    // The server checks the consent and that every field is filled, and says what is missing.
+    sign.mutate(
+      fields
+        .filter((field) => field.kind !== 'date')
+        .map((field) => ({ fieldId: field._id, value: values[field._id] ?? '' })),
+    );
   };
 
   return (
