@@ -13,6 +13,8 @@ export const paths = {
   newPassword: '/auth/new-password/:token',
   // A mail's one-click unsubscribe, opened without signing in.
   unsubscribe: '/unsubscribe/:token',
+  // A signer's mailed link to sign a document, opened without an account.
+  sign: '/sign/:token',
   home: '/home',
   transaction: '/home/transactions/:id',
   // The other spelling of the transaction detail path, redirected to the one above.

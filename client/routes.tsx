@@ -14,14 +14,15 @@ import { Verification } from './pages/Verification';
 import { VerifyEmail } from './pages/VerifyEmail';
 import { decodeParam, paths, routeTo } from './paths';
 
-type SignedInRoute = { path: string; page: LazyPage; adminOnly?: boolean };
+/** A route whose page loads on demand (the signed-in ones may be for admins only). */
+type LazyRoute = { path: string; page: LazyPage; adminOnly?: boolean };
 
 /**
  * The signed-in pages, in the order AppRoutes tries them. They load on demand: the sign-in screens
  * and the shell stay small, and each feature's code (tables, dialogs, the banner editor's canvas)
  * arrives when it is opened.
  */
-const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
+const SIGNED_IN_ROUTES: readonly LazyRoute[] = [
   {
     path: paths.home,
     page: lazyPage(
@@ -174,19 +175,33 @@ const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
  * a loader in between. Never rejects: a page that failed to load is tried again when it renders.
  */
 export async function preloadPageAt(pathname: string): Promise<void> {
-  const route = SIGNED_IN_ROUTES.find(({ path }) => matchesPattern(path, pathname));
-  const page = route?.page ?? (matchesPattern(paths.unsubscribe, pathname) ? UNSUBSCRIBE_PAGE : undefined);
-  await page?.preload().catch(() => {});
+  const route = [...SIGNED_IN_ROUTES, ...PUBLIC_LAZY_ROUTES].find(({ path }) =>
+    matchesPattern(path, pathname),
+  );
+  await route?.page.preload().catch(() => {});
 }
 
 /**
- * The unsubscribe page of a mail's link: public like the sign-in screens, but rarely opened, so
- * its code loads on demand rather than with every visit's first bytes.
+ * The pages of a mail's link that need no account: public like the sign-in screens, but rarely
+ * opened, so their code loads on demand rather than with every visit's first bytes. The
+ * unsubscribe link, and a signer's link to sign a document (pdf.js comes later still).
  */
-const UNSUBSCRIBE_PAGE = lazyPage(
-  () => import('./pages/Unsubscribe'),
-  (m) => m.Unsubscribe,
-);
+const PUBLIC_LAZY_ROUTES: readonly LazyRoute[] = [
+  {
+    path: paths.unsubscribe,
+    page: lazyPage(
+      () => import('./pages/Unsubscribe'),
+      (m) => m.Unsubscribe,
+    ),
+  },
+  {
+    path: paths.sign,
+    page: lazyPage(
+      () => import('./pages/Sign'),
+      (m) => m.Sign,
+    ),
+  },
+];
 
 function PublicPage({ page }: { page: LazyPage }) {
   return (
@@ -251,9 +266,11 @@ export function AppRoutes() {
       <Route path={paths.verification} component={Verification} />
       <Route path={paths.verifyEmail} component={VerifyEmail} />
       <Route path={paths.newPassword} component={NewPassword} />
-      <Route path={paths.unsubscribe}>
-        <PublicPage page={UNSUBSCRIBE_PAGE} />
-      </Route>
+      {PUBLIC_LAZY_ROUTES.map(({ path, page }) => (
+        <Route key={path} path={path}>
+          <PublicPage page={page} />
+        </Route>
+      ))}
 
       {/* Every signed-in route sits at this same place in the tree with the same key (Switch
           renders only the one that matches), so moving between them keeps one shell mounted

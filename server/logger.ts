@@ -10,7 +10,9 @@ import { describeErrorForLog } from './errors';
 
 const SECRET_QUERY_KEYS =
   /^(sig|signature|token|access_token|refresh_token|code|x-amz-signature|x-amz-credential)$/i;
-const SECRET_PATH = /^(\/auth\/(?:verify-email|new-password)\/)[^/?#]+/;
+// The signing page's link and its calls carry the signer's token in the path (the certificate does not).
+const SECRET_PATH =
+  /^(\/(?:auth\/(?:verify-email|new-password)|sign|api\/sign)\/)(?!certificate(?:[/?#]|$))[^/?#]+/;
 
 export function redactUrl(url: string): string {
   const [pathPart = '', query] = url.split('?', 2);

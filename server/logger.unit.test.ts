@@ -11,6 +11,10 @@ describe('redactUrl', () => {
     expect(redactUrl('/auth/verify-email/secret-token-value')).toBe('/auth/verify-email/[redacted]');
     expect(redactUrl('/auth/new-password/secret-token-value?x=1')).toBe('/auth/new-password/[redacted]?x=1');
     expect(redactUrl('/api/transactions/42?page=2&limit=10')).toBe('/api/transactions/42?page=2&limit=10');
+    expect(redactUrl('/sign/signer-token-value')).toBe('/sign/[redacted]');
+    expect(redactUrl('/api/sign/signer-token-value')).toBe('/api/sign/[redacted]');
+    expect(redactUrl('/api/sign/signer-token-value/document')).toBe('/api/sign/[redacted]/document');
+    expect(redactUrl('/api/sign/certificate')).toBe('/api/sign/certificate');
   });
 });
 

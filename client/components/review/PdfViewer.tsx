@@ -3,7 +3,7 @@ import { useElementSize, useMergedRef } from '@mantine/hooks';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy, RenderTask } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { FIT_WIDTH, pageFromEntry, shownScale, type Zoom } from './viewer-zoom';
 import { ZoomControls } from './ZoomControls';
 
@@ -12,6 +12,11 @@ type PdfViewerProps = {
   url: string;
   /** What the document is, for the pages' text alternative. */
   label: string;
+  /**
+   * Drawn over the page once it is on the canvas (the signing page's fields), positioned from
+   * the page's top-left corner: `scale` turns PDF points into CSS pixels.
+   */
+  overlay?: (page: { pageNumber: number; scale: number }) => ReactNode;
 };
 
 type LoadState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; doc: PDFDocumentProxy };
@@ -49,7 +54,7 @@ export const documentSource = (url: string) => ({
  * module (and pdf.js, imported on first use) stays out of the initial bundle: DocumentPreview
  * loads it lazily. No eval, and the worker is a same-origin asset.
  */
-export default function PdfViewer({ url, label }: PdfViewerProps) {
+export default function PdfViewer({ url, label, overlay }: PdfViewerProps) {
   const [state, setState] = useState<LoadState>({ status: 'loading' });
   const [pageNumber, setPageNumber] = useState(1);
   const [zoom, setZoom] = useState<Zoom>(FIT_WIDTH);
@@ -167,13 +172,16 @@ export default function PdfViewer({ url, label }: PdfViewerProps) {
           aria-label={`${label}: page view`}
           style={{ overflow: 'auto', maxHeight: '75vh', minHeight: doc ? undefined : 48 }}
         >
-          <canvas
-            ref={canvasRef}
-            role="img"
-            aria-label={`${label}, page ${pageNumber}${pageCount ? ` of ${pageCount}` : ''}`}
-            data-drawn-page={drawnPage ?? undefined}
-            style={{ display: doc ? 'block' : 'none', background: 'white' }}
-          />
+          <Box pos="relative" style={{ width: 'fit-content' }}>
+            <canvas
+              ref={canvasRef}
+              role="img"
+              aria-label={`${label}, page ${pageNumber}${pageCount ? ` of ${pageCount}` : ''}`}
+              data-drawn-page={drawnPage ?? undefined}
+              style={{ display: doc ? 'block' : 'none', background: 'white' }}
+            />
+            {overlay && drawnPage === pageNumber && overlay({ pageNumber, scale: drawnScale })}
+          </Box>
         </Box>
       </Box>
     </Stack>
