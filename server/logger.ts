@@ -10,9 +10,10 @@ import { describeErrorForLog } from './errors';
 
 const SECRET_QUERY_KEYS =
   /^(sig|signature|token|access_token|refresh_token|code|x-amz-signature|x-amz-credential)$/i;
-// The signing page's link and its calls carry the signer's token in the path (the certificate does not).
+// The signing page's link and its calls, and the one-click unsubscribe link and page, carry their
+// token in the path (the signing certificate's address holds none).
 const SECRET_PATH =
-  /^(\/(?:auth\/(?:verify-email|new-password)|sign|api\/sign)\/)(?!certificate(?:[/?#]|$))[^/?#]+/;
+  /^(\/(?:auth\/(?:verify-email|new-password)|sign|api\/sign|unsubscribe|api\/unsubscribe)\/)(?!certificate(?:[/?#]|$))[^/?#]+/;
 
 export function redactUrl(url: string): string {
   const [pathPart = '', query] = url.split('?', 2);

@@ -15,6 +15,8 @@ describe('redactUrl', () => {
     expect(redactUrl('/api/sign/signer-token-value')).toBe('/api/sign/[redacted]');
     expect(redactUrl('/api/sign/signer-token-value/document')).toBe('/api/sign/[redacted]/document');
     expect(redactUrl('/api/sign/certificate')).toBe('/api/sign/certificate');
+    expect(redactUrl('/unsubscribe/mail-token-value')).toBe('/unsubscribe/[redacted]');
+    expect(redactUrl('/api/unsubscribe/mail-token-value')).toBe('/api/unsubscribe/[redacted]');
   });
 });
 
