@@ -5,7 +5,9 @@ import { esignMessages } from '../../../shared/messages';
 import type { SignatureRequest } from '../../../shared/schemas/esign';
 import type { FormVersion } from '../../../shared/schemas/transactions';
 import { createRateLimiter, limitRulesOf } from '../../security/rate-limits';
+import { injectUpload } from '../../test/api-calls';
 import { signAll, signingTestbed } from '../../test/esign';
+import { accessTokenFor } from '../../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from '../../test/harness';
 import { pageText, poppler } from '../../test/poppler';
 
@@ -79,6 +81,17 @@ describe('POST /api/sign/{token}: the last signature', () => {
       for (const email of request.signers.map((signer) => signer.email))
         expect(certificatePage).toContain(email);
       expect(certificatePage).toContain(request.documentSha256);
+      // The signed file uploaded again by hand is known for what it is.
+      const token = await accessTokenFor(bed.state.agent, { now: clock.now() });
+      const again = await injectUpload(
+        bed.state.app,
+        `/api/uploads/transactions/${deal.id}`,
+        token,
+        bytes,
+        'signed.pdf',
+      );
+      expect(again.statusCode, again.body).toBe(201);
+      expect(again.json().duplicateOf).toEqual({ formId, label: 'Purchase Agreement' });
       expect(form.submittedAt?.toISOString()).toBe(clock.now().toISOString());
       const notices = await database.db.notification.findMany({
         where: { transactionId: deal.id, userId: bed.state.agent.id },
