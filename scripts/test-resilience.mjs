@@ -4,7 +4,6 @@
 //    beside the two-instance file, which checks outcomes only (no figure, no time limit);
 // 2. the runs that measure or bound times, each alone on the machine: the database outage
 //    (answers within 2 s), the 60 s load and the sign-in timing.
-// RESILIENCE_PHASE (together | alone) runs one phase; RESILIENCE_SERVER_BUILT=1 skips the build.
 // With arguments (file filters, -t ...), one Vitest run takes them instead, as `vitest run` would.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -58,30 +57,15 @@ if (unplaced.length > 0) {
   process.exit(1);
 }
 
-// RESILIENCE_PHASE=together or alone runs that phase only: CI runs the first beside the browser
-// suite (it waits, and checks no time) and the second after it.
-const phase = process.env.RESILIENCE_PHASE ?? 'both';
-if (!['both', 'together', 'alone'].includes(phase)) {
-  console.error(`RESILIENCE_PHASE is '${phase}': together, alone, or unset for both.`);
-  process.exit(1);
-}
-
-// Built once here: two Vitest runs at once would each rebuild dist/server under the other. A
-// caller that has just built (RESILIENCE_SERVER_BUILT=1, as CI does) is not built under: the
-// browser suite may be running that bundle beside this.
-if (process.env.RESILIENCE_SERVER_BUILT !== '1') {
-  const built = await run(process.execPath, ['scripts/build-server.mjs']);
-  if (built !== 0) process.exit(built);
-}
+// Built once here: two Vitest runs at once would each rebuild dist/server under the other.
+const built = await run(process.execPath, ['scripts/build-server.mjs']);
+if (built !== 0) process.exit(built);
 const env = { RESILIENCE_SERVER_BUILT: '1' };
 
-const together =
-  phase === 'alone'
-    ? []
-    : await Promise.all(
-        BESIDE_EACH_OTHER.map((file) =>
-          run('npx', ['vitest', ...CONFIG, file], { label: path.basename(file, '.resilience.ts'), env }),
-        ),
-      );
-const alone = phase === 'together' ? 0 : await run('npx', ['vitest', ...CONFIG, ...ALONE], { env });
+const together = await Promise.all(
+  BESIDE_EACH_OTHER.map((file) =>
+    run('npx', ['vitest', ...CONFIG, file], { label: path.basename(file, '.resilience.ts'), env }),
+  ),
+);
+const alone = await run('npx', ['vitest', ...CONFIG, ...ALONE], { env });
 process.exit([...together, alone].some((code) => code !== 0) ? 1 : 0);
