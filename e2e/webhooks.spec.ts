@@ -83,7 +83,8 @@ test('an admin adds a webhook, sends a test event and sees it delivered', async 
     const deliveries = page.getByRole('heading', { name: `Deliveries to ${url}` });
     await expect(deliveries).toBeVisible();
     const delivery = page.getByRole('row').filter({ hasText: 'ping' });
-    await expect(delivery.getByText('succeeded')).toBeVisible({ timeout: 20_000 });
+    // A cap, not a goal: on a loaded CI host the ping waited over 20 s behind the suite's jobs.
+    await expect(delivery.getByText('succeeded')).toBeVisible({ timeout: 60_000 });
     await expect(delivery.getByText('204')).toBeVisible();
     expect(received).toEqual([{ type: 'ping', verified: true, id: expect.any(String) }]);
     expect(await axeFindings(page, 'webhooks with deliveries')).toEqual([]);
