@@ -67,6 +67,15 @@ async function dealWithPdf() {
   await attachPdf(app, clock, agent, deal, formId, pdf);
   return { deal, formId };
 }
+/** The agent sends the item's PDF to `signers` (with `extra` in the body); the 201's answer. */
+const send = (deal: { id: string }, formId: string, signers: { name: string; email: string }[], extra = {}) =>
+  ok<SignatureRequest>(
+    201,
+    'POST',
+    `/api/transactions/${deal.id}/signature-requests`,
+    agent,
+    requestBody(formId, signers, extra),
+  );
 async function officeOf(who: Actor) {
   return (await database.db.user.findUniqueOrThrow({ where: { id: who.id }, select: { officeId: true } }))
     .officeId;
@@ -107,13 +116,7 @@ describe('POST /api/transactions/{id}/signature-requests', () => {
   it('an ordered request mails only its first signer', async () => {
     const { deal, formId } = await dealWithPdf();
     const signers = freshSigners();
-    await ok(
-      201,
-      'POST',
-      `/api/transactions/${deal.id}/signature-requests`,
-      agent,
-      requestBody(formId, signers, { ordered: true }),
-    );
+    await send(deal, formId, signers, { ordered: true });
     expect(await mailsTo(database.db, signers[0]?.email as string)).toHaveLength(1);
     expect(await mailsTo(database.db, signers[1]?.email as string)).toHaveLength(0);
   });
@@ -194,21 +197,9 @@ describe('POST /api/transactions/{id}/signature-requests', () => {
 describe('the list, reminders and voiding', () => {
   it('lists newest first, to those who reach the transaction only', async () => {
     const { deal, formId } = await dealWithPdf();
-    const first = await ok<SignatureRequest>(
-      201,
-      'POST',
-      `/api/transactions/${deal.id}/signature-requests`,
-      agent,
-      requestBody(formId, freshSigners()),
-    );
+    const first = await send(deal, formId, freshSigners());
     clock.advance(60_000);
-    const second = await ok<SignatureRequest>(
-      201,
-      'POST',
-      `/api/transactions/${deal.id}/signature-requests`,
-      agent,
-      requestBody(formId, freshSigners()),
-    );
+    const second = await send(deal, formId, freshSigners());
     const list = await ok<SignatureRequest[]>(
       200,
       'GET',
@@ -224,13 +215,7 @@ describe('the list, reminders and voiding', () => {
   it('a reminder mails a fresh link to each signer still to sign; the link before stops working', async () => {
     const { deal, formId } = await dealWithPdf();
     const signers = freshSigners();
-    const sent = await ok<SignatureRequest>(
-      201,
-      'POST',
-      `/api/transactions/${deal.id}/signature-requests`,
-      agent,
-      requestBody(formId, signers),
-    );
+    const sent = await send(deal, formId, signers);
     const before = await latestToken(database.db, signers[0]?.email as string);
     await ok(200, 'POST', `/api/transactions/${deal.id}/signature-requests/${sent._id}/remind`, agent);
     const mails = await mailsTo(database.db, signers[0]?.email as string);
@@ -250,13 +235,7 @@ describe('the list, reminders and voiding', () => {
   it('void closes the request with its reason: links, reminders and a second void answer 409', async () => {
     const { deal, formId } = await dealWithPdf();
     const signers = freshSigners();
-    const sent = await ok<SignatureRequest>(
-      201,
-      'POST',
-      `/api/transactions/${deal.id}/signature-requests`,
-      agent,
-      requestBody(formId, signers),
-    );
+    const sent = await send(deal, formId, signers);
     const token = await latestToken(database.db, signers[0]?.email as string);
     const base = `/api/transactions/${deal.id}/signature-requests/${sent._id}`;
     await refused(400, esignMessages.reasonRequired, 'POST', `${base}/void`, agent, { reason: '' });
