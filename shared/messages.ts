@@ -247,26 +247,6 @@ export const integrationMessages = {
   idempotencyInProgress: 'A request with this Idempotency-Key is still running. Try again in a moment.',
 } as const;
 
-/** Webhooks. */
-export const webhookMessages = {
-  /** Also the first words of urlNotPublicAddress: integrators match on them. */
-  urlNotPublic: 'Webhook URL must be a public http(s) address',
-  /** `kind` is ipaddr.js's range in words: loopback, private, link-local, ... */
-  urlNotPublicAddress: (host: string, address: string, kind: string) =>
-    `Webhook URL must be a public http(s) address: ${
-      host === address ? `${address} is` : `${host} resolves to ${address},`
-    } ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} address (set WEBHOOK_ALLOW_PRIVATE=true to allow it on a closed network)`,
-  urlNotResolved: (host: string) => `Could not resolve ${host}`,
-  urlRequired: 'URL is required',
-  eventsRequired: 'Choose at least one event',
-  eventInvalid: 'Unknown event',
-  notFound: 'Webhook not found',
-  deliveryNotFound: 'Delivery not found',
-  inactive: 'This webhook is deactivated: activate it first',
-  nothingToChange: 'Give a url, events, description or active',
-  deleted: 'Webhook deleted',
-} as const;
-
 /** Offices, office admins and transaction coordinators. */
 export const officeMessages = {
   nameTaken: 'An office with this name already exists',
@@ -280,59 +260,4 @@ export const officeMessages = {
   updated: 'Office updated',
   notFound: 'Office not found',
   onlyAgentsCoordinate: 'Only agents can coordinate for other agents',
-} as const;
-
-/** Commission plans and a transaction's commission. The ones docs/API.md quotes are part of the API. */
-export const commissionMessages = {
-  nameRequired: 'Plan name is required',
-  nameTaken: 'A commission plan with this name already exists',
-  unknownPlan: 'There is no such commission plan',
-  needsSalePrice: 'Set the sale price first',
-  grossOrRate: 'Give exactly one of grossCommissionCents and ratePercent',
-  threeDecimals: 'At most 3 decimals',
-  needsCommission: 'Set the commission first',
-  overrideReasonRequired: 'Give the reason for the override',
-  overrideBrokerageWide: 'Only a brokerage-wide admin can override compliance',
-  needsPlan: 'Give the agent a commission plan first',
-  cdaPaidAlready: 'This CDA is paid already',
-  cdaSuperseded: 'This CDA was superseded by a later version',
-  cdaPaidCannotReplace: "This transaction's CDA is paid: it cannot be replaced",
-  paidAtFuture: 'The payment date cannot be in the future',
-  paidBeforeIssued: 'The payment date cannot be before the CDA was issued',
-  unknownCda: 'There is no such CDA',
-  cdaIssuedNotice: (place: string, version: number) => `CDA issued for ${place} (version ${version})`,
-  cdaPaidNotice: (place: string, version: number) => `CDA paid for ${place} (version ${version})`,
-} as const;
-
-/** The PDF an e-signature request completes (server/services/esign). */
-export const esignPdfMessages = {
-  unreadablePdf: 'The document to sign is not a readable PDF',
-  encryptedPdf: 'The document to sign is password-protected: attach an unlocked copy',
-  fieldOffPage: (page: number, pages: number) => `Field on page ${page}, but the document has ${pages} pages`,
-  unreadableImage: 'A signature or initials image could not be read: draw or type it again',
-} as const;
-
-/** Electronic signatures: sending an item's PDF for signature, and the public signing page. */
-export const esignMessages = {
-  noPdf: 'The item has no PDF to sign',
-  noSigner: 'Add at least one signer',
-  signerWithoutSignature: 'Every signer needs at least one signature field',
-  pageOutOfRange: esignPdfMessages.fieldOffPage,
-  fieldSignerUnknown: 'A field names a signer that is not in the list',
-  subjectRequired: 'Subject is required',
-  signerNameRequired: 'Signer name is required',
-  reasonRequired: 'Give a reason',
-  consentRequired: 'Agree to sign electronically first',
-  fillEveryField: 'Fill in every field',
-  unknownField: 'A value names a field that is not yours to fill',
-  dateFilledByServer: 'Date fields are filled in by the portal: send no value for them',
-  signatureImageTooLarge: 'The signature image is too large (at most 200 KB)',
-  signatureNotImage: 'A signature is a PNG image (a data URL) or the typed name',
-  textTooLong: 'A text field holds at most 200 characters',
-  closed: 'This signature request is closed',
-  unknownRequest: 'There is no such signature request',
-  completedNotice: (label: string, place: string) =>
-    `"${label}" was signed by everyone (${place}): the signed file awaits review`,
-  declinedNotice: (name: string, label: string, place: string) =>
-    `${name} declined to sign "${label}" (${place})`,
 } as const;

@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { commissionMessages } from '../../shared/messages';
+import { commissionMessages } from '../../shared/commission-messages';
 import type { CommissionPlan } from '../../shared/schemas/commission';
 import { setSession } from '../auth/session';
 import { northAdminProfile, wideAdminProfile } from '../test-utils/offices';

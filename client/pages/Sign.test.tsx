@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { esignMessages } from '../../shared/messages';
+import { esignMessages } from '../../shared/esign-messages';
 import type { SigningView } from '../../shared/schemas/esign';
 import { esignPageMessages } from '../../shared/signing-page-messages';
 import { AppRoutes } from '../routes';

@@ -1,7 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { commissionMessages, officeMessages } from '../../shared/messages';
+import { commissionMessages } from '../../shared/commission-messages';
+import { officeMessages } from '../../shared/messages';
 import type { PublicUser } from '../../shared/schemas/users';
 import { setSession } from '../auth/session';
 import { OFFICE_DIALOG_TITLE } from '../components/users/UserOfficeModal';

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { webhookMessages } from '../../shared/messages';
+import { webhookMessages } from '../../shared/webhook-messages';
 
 /**
  * Where a webhook may be sent: only to public unicast addresses, so an admin (or a

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { webhookMessages } from '../../shared/messages';
+import { webhookMessages } from '../../shared/webhook-messages';
 import { AddressRefused, isPublicAddress, resolveWebhookAddresses } from './addresses';
 import { newWebhookSecret, webhookHeaders } from './signing';
 

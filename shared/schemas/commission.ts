@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { commissionMessages, keyDateMessages } from '../messages';
+import { commissionMessages } from '../commission-messages';
+import { keyDateMessages } from '../messages';
 import { idSchema } from './common';
 import { SALE_PRICE_MAX_CENTS } from './facts';
 import { calendarDay } from './key-dates';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { esignMessages, validation } from '../messages';
+import { esignMessages } from '../esign-messages';
+import { validation } from '../messages';
 import { idSchema } from './common';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { webhookMessages } from '../messages';
+import { webhookMessages } from '../webhook-messages';
 import { idSchema, pagingInput } from './common';
 
 /**

@@ -3,7 +3,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import { TRPCClientError } from '@trpc/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Route } from 'wouter';
-import { commissionMessages } from '../../../shared/messages';
+import { commissionMessages } from '../../../shared/commission-messages';
 import { AdminTransaction } from '../../pages/AdminTransaction';
 import { paths } from '../../paths';
 import { testCda } from '../../test-utils/cdas';

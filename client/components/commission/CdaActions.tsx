@@ -1,7 +1,7 @@
 import { Alert, Button, Group, List, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { commissionMessages } from '../../../shared/messages';
+import { commissionMessages } from '../../../shared/commission-messages';
 import type { Cda } from '../../../shared/schemas/commission';
 import type { MissingItem } from '../../../shared/schemas/common';
 import { issuesOf, missingItemsOf, serverMessageOf } from '../../api/errors';

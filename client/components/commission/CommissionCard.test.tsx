@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Route } from 'wouter';
-import { commissionMessages } from '../../../shared/messages';
+import { commissionMessages } from '../../../shared/commission-messages';
 import type { Transaction as TransactionAnswer } from '../../../shared/schemas/transactions';
 import { Transaction } from '../../pages/Transaction';
 import { paths } from '../../paths';

@@ -1,7 +1,7 @@
 import { Alert, Group, SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
-import { commissionMessages } from '../../../shared/messages';
+import { commissionMessages } from '../../../shared/commission-messages';
 import type { Transaction } from '../../../shared/schemas/transactions';
 import { issuesOf, serverMessageOf } from '../../api/errors';
 import { notifySuccess } from '../../notify';

@@ -1,7 +1,7 @@
 import { Alert, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { commissionMessages } from '../../../shared/messages';
+import { commissionMessages } from '../../../shared/commission-messages';
 import {
   type CommissionPlan,
   type CommissionPlanInput,

@@ -1,4 +1,4 @@
-import { commissionMessages } from '../../../shared/messages';
+import { commissionMessages } from '../../../shared/commission-messages';
 import {
   type SetCommissionInput,
   setCommissionInput,

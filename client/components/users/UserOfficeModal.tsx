@@ -1,8 +1,9 @@
 import { MultiSelect, NativeSelect, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
+import { commissionMessages } from '../../../shared/commission-messages';
 import { MAX_PAGE_SIZE } from '../../../shared/constants';
-import { commissionMessages, officeMessages } from '../../../shared/messages';
+import { officeMessages } from '../../../shared/messages';
 import type { PublicUser } from '../../../shared/schemas/users';
 import { serverMessageOf } from '../../api/errors';
 import { notifyError } from '../../notify';

@@ -1,4 +1,4 @@
-import { webhookMessages } from '../../../shared/messages';
+import { webhookMessages } from '../../../shared/webhook-messages';
 
 /** The Webhooks page's own words (the server's are in shared/messages.ts); kept here, out of the first bundle. */
 export const webhookToasts = {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commissionMessages, complianceMessages } from '../../../shared/messages';
+import { commissionMessages } from '../../../shared/commission-messages';
+import { complianceMessages } from '../../../shared/messages';
 import type { Cda } from '../../../shared/schemas/commission';
 import { firstPagesText } from '../../documents/text';
 import { bearer } from '../../test/api-calls';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { commissionMessages, complianceMessages } from '../../../shared/messages';
+import { commissionMessages } from '../../../shared/commission-messages';
+import { complianceMessages } from '../../../shared/messages';
 import type { Cda, IssueCdaInput } from '../../../shared/schemas/commission';
 import type { MissingItem } from '../../../shared/schemas/common';
 import type { Tx } from '../../db/client';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commissionMessages } from '../../../shared/messages';
+import { commissionMessages } from '../../../shared/commission-messages';
 import type { Cda } from '../../../shared/schemas/commission';
 import { bearer } from '../../test/api-calls';
 import { agentOnPlan, dealOf } from '../../test/cda-deals';

@@ -1,4 +1,4 @@
-import { commissionMessages } from '../../../shared/messages';
+import { commissionMessages } from '../../../shared/commission-messages';
 import type { Cda, MarkCdaPaidInput } from '../../../shared/schemas/commission';
 import { AppError } from '../../errors';
 import { actorOf, recordAudit } from '../audit';

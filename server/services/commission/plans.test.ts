@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commissionMessages } from '../../../shared/messages';
+import { commissionMessages } from '../../../shared/commission-messages';
 import { bearer } from '../../test/api-calls';
 import { accessTokenFor, createAdmin, createOwner, createUser } from '../../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../../test/harness';

@@ -1,4 +1,5 @@
-import { apiMessages, commissionMessages } from '../../../shared/messages';
+import { commissionMessages } from '../../../shared/commission-messages';
+import { apiMessages } from '../../../shared/messages';
 import type {
   CommissionPlan,
   CommissionPlanInput,

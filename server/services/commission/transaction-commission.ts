@@ -1,4 +1,4 @@
-import { commissionMessages } from '../../../shared/messages';
+import { commissionMessages } from '../../../shared/commission-messages';
 import type { SetCommissionInput } from '../../../shared/schemas/commission';
 import type { Transaction } from '../../../shared/schemas/transactions';
 import { AppError } from '../../errors';

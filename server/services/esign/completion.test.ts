@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import { esignMessages } from '../../../shared/messages';
+import { esignMessages } from '../../../shared/esign-messages';
 import type { SignatureRequest } from '../../../shared/schemas/esign';
 import type { FormVersion } from '../../../shared/schemas/transactions';
 import { createRateLimiter, limitRulesOf } from '../../security/rate-limits';

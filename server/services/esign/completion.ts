@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { esignMessages } from '../../../shared/messages';
+import { esignMessages } from '../../../shared/esign-messages';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../errors';
 import { transactionFileKey } from '../../storage/keys';

@@ -1,5 +1,6 @@
 import { degrees, type PDFDocument, type PDFFont, type PDFImage, type PDFPage, StandardFonts } from 'pdf-lib';
-import { apiMessages, esignPdfMessages } from '../../../shared/messages';
+import { esignPdfMessages } from '../../../shared/esign-messages';
+import { apiMessages } from '../../../shared/messages';
 import { AppError } from '../../errors';
 import { printable, wrap } from '../commission/cda-pdf';
 import type { PlacedValue } from './types';

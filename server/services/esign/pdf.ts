@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SUBFILTER_ADOBE_PKCS7_DETACHED } from '@signpdf/utils';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
-import { esignPdfMessages } from '../../../shared/messages';
+import { esignPdfMessages } from '../../../shared/esign-messages';
 import { objectsEndToEnd } from '../../documents/pdf';
 import { AppError } from '../../errors';
 import { appendCertificatePage } from './certificate-page';

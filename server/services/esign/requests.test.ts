@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { complianceMessages, esignMessages } from '../../../shared/messages';
+import { esignMessages } from '../../../shared/esign-messages';
+import { complianceMessages } from '../../../shared/messages';
 import type { SignatureRequest } from '../../../shared/schemas/esign';
 import type { FormVersion } from '../../../shared/schemas/transactions';
 import type { AppDeps } from '../../deps';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
-import { esignMessages } from '../../../shared/messages';
+import { esignMessages } from '../../../shared/esign-messages';
 import type { CreateSignatureRequestInput, SignatureRequest } from '../../../shared/schemas/esign';
 import type { Tx } from '../../db/client';
 import type { Prisma } from '../../db/generated/client';

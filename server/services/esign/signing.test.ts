@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiMessages, esignMessages } from '../../../shared/messages';
+import { esignMessages } from '../../../shared/esign-messages';
+import { apiMessages } from '../../../shared/messages';
 import { fieldsOfToken, mailsTo, signAll, signingTestbed } from '../../test/esign';
 import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from '../../test/harness';
 

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { apiMessages, esignMessages } from '../../../shared/messages';
+import { esignMessages } from '../../../shared/esign-messages';
+import { apiMessages } from '../../../shared/messages';
 import {
   MAX_TYPED_VALUE,
   type SignInput,

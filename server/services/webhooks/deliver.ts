@@ -1,5 +1,5 @@
-import { webhookMessages } from '../../../shared/messages';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../../../shared/schemas/webhooks';
+import { webhookMessages } from '../../../shared/webhook-messages';
 import type { Tx } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { describeErrorForLog } from '../../errors';

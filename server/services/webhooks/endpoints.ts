@@ -1,4 +1,3 @@
-import { webhookMessages } from '../../../shared/messages';
 import type {
   CreatedWebhookEndpoint,
   CreateWebhookInput,
@@ -10,6 +9,7 @@ import type {
   WebhookEndpoint,
   WebhookEventType,
 } from '../../../shared/schemas/webhooks';
+import { webhookMessages } from '../../../shared/webhook-messages';
 import { AppError } from '../../errors';
 import { enqueueJobs, JOB_KINDS } from '../../queue/enqueue';
 import { AddressRefused, resolveWebhookAddresses } from '../../webhooks/addresses';

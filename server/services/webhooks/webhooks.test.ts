@@ -2,12 +2,12 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { webhookMessages } from '../../../shared/messages';
 import type {
   CreatedWebhookEndpoint,
   WebhookDeliveriesPage,
   WebhookDelivery,
 } from '../../../shared/schemas/webhooks';
+import { webhookMessages } from '../../../shared/webhook-messages';
 import type { Clock } from '../../clock';
 import type { AppDeps } from '../../deps';
 import { type JobEngine, startJobEngine } from '../../jobs/engine';
