@@ -1,18 +1,20 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { routeTo } from '../client/paths';
 import { E2E_OWNER } from '../playwright.config';
 import type { SignatureRequest } from '../shared/schemas/esign';
 import { esignPageMessages } from '../shared/signing-page-messages';
 import { axeFindings, screenshot } from './support/a11y';
-import { apiSignIn, approvedAgent } from './support/accounts';
+import { apiSignIn, approvedAgent, signIn } from './support/accounts';
 import { linkFromMail } from './support/outbox';
-import { expect, type Page, test } from './support/test';
+import { expect, type Locator, type Page, test } from './support/test';
 
 /**
  * A document signed by two people with no account: an agent sends an item's two-page PDF for
- * signature (through the REST API); the first signer opens the mailed link on a phone, draws the
- * signature with a finger and signs (axe finds nothing serious first, nothing spills sideways);
- * the second, on a desktop, types the name and fills a text field. The request is then completed,
- * the signed file is the item's version 2 (`esign`), and it waits in the review queue.
+ * signature from the transaction page, placing each signer's fields on the pages (axe finds
+ * nothing serious in the dialog, at a desktop's width and a phone's); the first signer opens the
+ * mailed link on a phone, draws the signature with a finger and signs; the second, on a desktop,
+ * types the name and fills a text field. The agent's chips go green as they sign, the signed file
+ * is the item's version 2 (`esign`), and it waits in the review queue.
  */
 
 const REQUIRED = 'Listing Agreement';
@@ -29,6 +31,15 @@ async function twoPagePdf(): Promise<Buffer> {
 }
 
 /** Waits until the page's first sheet is drawn, with this signer's boxes over it. */
+/** Places a field of the chosen signer and kind where the agent clicks, on the page shown. */
+async function placeField(dialog: Locator, pageNumber: number, at: { x: number; y: number }) {
+  const placed = dialog.getByRole('button', { name: /, page \d+: drag/ });
+  const before = await placed.count();
+  await expect(dialog.locator(`canvas[data-drawn-page="${pageNumber}"]`)).toBeVisible();
+  await dialog.getByTestId('field-placer').click({ position: at });
+  await expect(placed).toHaveCount(before + 1);
+}
+
 async function documentShown(page: Page, boxes: number) {
   await expect(page.locator('canvas[data-drawn-page="1"]')).toBeVisible();
   await expect(page.locator('[data-testid^="field-box-"]')).toHaveCount(boxes);
@@ -71,23 +82,66 @@ test('two signers, a phone and a desktop, drawn and typed: the signed file is ve
     { name: 'Pat Phone', email: `pat-${stamp}@example.com` },
     { name: 'Dana Desk', email: `dana-${stamp}@example.com` },
   ];
-  const sent = await request.post(`/api/transactions/${deal._id}/signature-requests`, {
+  const agentContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const agentPage = await agentContext.newPage();
+  await signIn(agentPage, agent.email, agent.password);
+  await agentPage.goto(routeTo.transaction(deal._id));
+  const card = agentPage.getByTestId(`form-${REQUIRED}`);
+  await card.getByRole('button', { name: 'Send for signature' }).click();
+  const dialog = agentPage.getByRole('dialog', { name: `Send for signature: ${REQUIRED}` });
+  await dialog.getByLabel('Subject').fill('Listing agreement for 8 Signature Lane');
+  await dialog.getByLabel('Message to the signers').fill('Please sign where marked.');
+  await dialog.getByLabel('Signer 1: name').fill(signers[0]?.name as string);
+  await dialog.getByLabel('Signer 1: e-mail').fill(signers[0]?.email as string);
+  await dialog.getByRole('button', { name: 'Add a signer' }).click();
+  await dialog.getByLabel('Signer 2: name').fill(signers[1]?.name as string);
+  await dialog.getByLabel('Signer 2: e-mail').fill(signers[1]?.email as string);
+
+  // Pat signs on page 1; Dana signs and writes a line on page 2, the text field dragged into place.
+  await dialog.getByLabel('Field for').selectOption({ label: 'Pat Phone' });
+  await placeField(dialog, 1, { x: 150, y: 120 });
+  await dialog.getByLabel('Field for').selectOption({ label: 'Dana Desk' });
+  await dialog.getByRole('button', { name: 'Next page' }).click();
+  await placeField(dialog, 2, { x: 150, y: 160 });
+  await dialog
+    .locator('label')
+    .filter({ hasText: /^Text$/ })
+    .click();
+  await placeField(dialog, 2, { x: 150, y: 40 });
+  const textField = dialog.getByRole('button', { name: /^Text for Dana Desk, page 2/ });
+  const dragFrom = await textField.boundingBox();
+  if (!dragFrom) throw new Error('the placed text field is not laid out');
+  await agentPage.mouse.move(dragFrom.x + 10, dragFrom.y + 5);
+  await agentPage.mouse.down();
+  await agentPage.mouse.move(dragFrom.x + 200, dragFrom.y + 105, { steps: 5 });
+  await agentPage.mouse.up();
+  const dragTo = await textField.boundingBox();
+  expect(dragTo?.y).toBeGreaterThan(dragFrom.y + 90);
+  expect(dragTo?.x).toBeGreaterThan(dragFrom.x + 150);
+  await expect(dialog.getByRole('list', { name: 'Placed fields' }).getByRole('listitem')).toHaveCount(3);
+  expect(await axeFindings(agentPage, 'send for signature 1280')).toEqual([]);
+  await screenshot(agentPage, 'agent-send-for-signature-1280');
+  await dialog.getByRole('button', { name: 'Send for signature' }).click();
+  await expect(dialog).toBeHidden();
+  const chips = card.getByRole('list', { name: 'Signers of Listing agreement for 8 Signature Lane' });
+  await expect(chips.getByRole('listitem')).toHaveText(['Pat Phone: Waiting', 'Dana Desk: Waiting']);
+
+  // At a phone's width the item's chips and the dialog stay inside the screen.
+  await agentPage.setViewportSize({ width: 390, height: 844 });
+  await card.getByRole('button', { name: 'Send for signature' }).click();
+  await expect(dialog.locator('canvas[data-drawn-page="1"]')).toBeVisible();
+  expect(await agentPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(await axeFindings(agentPage, 'send for signature 390')).toEqual([]);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await agentPage.setViewportSize({ width: 1280, height: 900 });
+
+  const listed = await request.get(`/api/transactions/${deal._id}/signature-requests`, {
     headers: auth(agent.token),
-    data: {
-      formId,
-      subject: 'Listing agreement for 8 Signature Lane',
-      message: 'Please sign where marked.',
-      signers,
-      ordered: false,
-      fields: [
-        { signer: 0, page: 1, kind: 'signature', x: 72, y: 600, width: 200, height: 40 },
-        { signer: 1, page: 2, kind: 'signature', x: 72, y: 600, width: 200, height: 40 },
-        { signer: 1, page: 2, kind: 'text', x: 300, y: 600, width: 200, height: 20 },
-      ],
-    },
   });
-  expect(sent.status(), await sent.text()).toBe(201);
-  const requestId = ((await sent.json()) as SignatureRequest)._id;
+  const sent = ((await listed.json()) as SignatureRequest[])[0];
+  expect(sent?.subject).toBe('Listing agreement for 8 Signature Lane');
+  const requestId = sent?._id as string;
   const [phoneLink, deskLink] = [
     await linkFromMail(signers[0]?.email as string, '/sign/'),
     await linkFromMail(signers[1]?.email as string, '/sign/'),
@@ -149,6 +203,11 @@ test('two signers, a phone and a desktop, drawn and typed: the signed file is ve
       return ((await listed.json()) as SignatureRequest[]).find((row) => row._id === requestId)?.status;
     })
     .toBe('completed');
+  // The agent's page follows without a reload: both chips green, the item at version 2.
+  await expect(chips.getByRole('listitem')).toHaveText(['Pat Phone: Signed', 'Dana Desk: Signed']);
+  for (const chip of await chips.getByRole('listitem').all())
+    await expect(chip).toHaveAttribute('data-status', 'signed');
+  await expect(card.getByTestId('form-file')).toContainText('Version 2');
   const versions = await request.get(`/api/transactions/${deal._id}/forms/${formId}/versions`, {
     headers: auth(agent.token),
   });

@@ -153,7 +153,7 @@ export function NotificationFeedProvider({ children }: { children: ReactNode }) 
     showNotificationToast(event.data, navigate);
     // Every notification tells of a change to a transaction (an upload, a review, a comment, an
     // account approval): what shows transactions, the review queue, the dashboard's figures, the
-    // attention strip or notifications is refetched where it is on screen, and only marked stale
+    // attention strip, signature requests or notifications is refetched where it is on screen, and only marked stale
     // elsewhere, so the open page follows without a reload. The detail pages' Update forms are
     // prefilled once and the review dialog keeps the item it shows, so a refetch never
     // overwrites typing.
@@ -163,6 +163,7 @@ export function NotificationFeedProvider({ children }: { children: ReactNode }) 
       queryClient.invalidateQueries(trpc.adminTransactions.pathFilter()),
       queryClient.invalidateQueries(trpc.reviewQueue.list.pathFilter()),
       queryClient.invalidateQueries(trpc.dashboard.pathFilter()),
+      queryClient.invalidateQueries(trpc.signatures.list.pathFilter()),
     ]);
   };
 

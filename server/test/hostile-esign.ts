@@ -51,7 +51,7 @@ export const badSignatureRequest: fc.Arbitrary<BadPart> = fc.oneof(
   fc
     .oneof(
       hostileStrings.filter((text) => !/^\S+@\S+\.\S+$/.test(text.trim())),
-      fc.constantFrom<unknown>(null, 42, ['a@b.co'], 'a'.repeat(250) + '@example.com'),
+      fc.constantFrom<unknown>(null, 42, ['a@b.co'], `${'a'.repeat(250)}@example.com`),
     )
     .map((email) => named('signers', [{ ...validSigner, email }])),
   fc

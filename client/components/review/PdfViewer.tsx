@@ -14,10 +14,13 @@ type PdfViewerProps = {
   label: string;
   /**
    * Drawn over the page once it is on the canvas (the signing page's fields), positioned from
-   * the page's top-left corner: `scale` turns PDF points into CSS pixels.
+   * the page's top-left corner: `scale` turns PDF points into CSS pixels, `size` is the page's in
+   * points.
    */
-  overlay?: (page: { pageNumber: number; scale: number }) => ReactNode;
+  overlay?: (page: { pageNumber: number; scale: number; size: PageSize }) => ReactNode;
 };
+
+type PageSize = { width: number; height: number };
 
 type LoadState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; doc: PDFDocumentProxy };
 
@@ -60,6 +63,8 @@ export default function PdfViewer({ url, label, overlay }: PdfViewerProps) {
   const [zoom, setZoom] = useState<Zoom>(FIT_WIDTH);
   /** The scale the page on the canvas was drawn at: the percentage shown, what zooming steps from. */
   const [drawnScale, setDrawnScale] = useState(1);
+  /** The drawn page's size in PDF points, as shown (after its rotation). */
+  const [drawnSize, setDrawnSize] = useState<PageSize>({ width: 0, height: 0 });
   /** The page whose drawing is on the canvas (null while the first one is drawn). */
   const [drawnPage, setDrawnPage] = useState<number | null>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -116,6 +121,7 @@ export default function PdfViewer({ url, label, overlay }: PdfViewerProps) {
       canvas.style.width = `${Math.floor(onScreen.width)}px`;
       canvas.style.height = `${Math.floor(onScreen.height)}px`;
       setDrawnScale(scale);
+      setDrawnSize({ width: natural.width, height: natural.height });
       task = page.render({ canvas, viewport });
       await task.promise;
       if (!cancelled) setDrawnPage(pageNumber);
@@ -180,7 +186,9 @@ export default function PdfViewer({ url, label, overlay }: PdfViewerProps) {
               data-drawn-page={drawnPage ?? undefined}
               style={{ display: doc ? 'block' : 'none', background: 'white' }}
             />
-            {overlay && drawnPage === pageNumber && overlay({ pageNumber, scale: drawnScale })}
+            {overlay &&
+              drawnPage === pageNumber &&
+              overlay({ pageNumber, scale: drawnScale, size: drawnSize })}
           </Box>
         </Box>
       </Box>

@@ -1,6 +1,7 @@
 import { Card, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { TransactionForm } from '../../../shared/schemas/transactions';
+import { SignatureStatus } from '../esign/SignatureStatus';
 import { DocumentPreview } from '../review/DocumentPreview';
 import { VersionHistory } from '../review/VersionHistory';
 import { checklistAnchor, SCROLL_MARGIN } from './anchors';
@@ -15,6 +16,9 @@ import { type FormCallbacks, useFormReview } from './useFormReview';
 import { useItemUploads } from './useItemUploads';
 import { usePanel } from './usePanel';
 import { WaiverModal } from './WaiverModal';
+
+// The field placer and pdf.js arrive when the agent first sends a document for signature.
+const SendForSignatureModal = lazy(() => import('../esign/SendForSignatureModal'));
 
 type FormCardProps = FormCallbacks & {
   transactionId: string;
@@ -35,6 +39,7 @@ export function FormCard({ transactionId, closed, form, ...callbacks }: FormCard
   const preview = usePanel();
   const history = usePanel();
   const [waiverOpen, setWaiverOpen] = useState(false);
+  const [sendingForSignature, setSendingForSignature] = useState(false);
   const hasFile = form.version > 0;
   // Right after an upload its own notice says what the checks found; the item's line would repeat it.
   const warningsShownByUpload = uploads.uploads.some(
@@ -65,6 +70,7 @@ export function FormCard({ transactionId, closed, form, ...callbacks }: FormCard
           </Text>
         )}
         <FormCardStatus form={form} warningsShownByUpload={warningsShownByUpload} />
+        {hasFile && <SignatureStatus transactionId={transactionId} formId={form._id} />}
         <FormCardActions
           transactionId={transactionId}
           form={form}
@@ -76,6 +82,7 @@ export function FormCard({ transactionId, closed, form, ...callbacks }: FormCard
           canCompose={!review.boxOpen}
           onCompose={review.compose}
           onRequestWaiver={() => setWaiverOpen(true)}
+          onSendForSignature={() => setSendingForSignature(true)}
         />
         {callbacks.onReview !== undefined && <ReviewButtons form={form} closed={closed} review={review} />}
 
@@ -98,6 +105,15 @@ export function FormCard({ transactionId, closed, form, ...callbacks }: FormCard
 
         {review.boxOpen && <CommentBox review={review} reviewer={callbacks.onReview !== undefined} />}
       </Stack>
+      {sendingForSignature && form.url && (
+        <Suspense fallback={null}>
+          <SendForSignatureModal
+            transactionId={transactionId}
+            form={{ ...form, url: form.url }}
+            onClose={() => setSendingForSignature(false)}
+          />
+        </Suspense>
+      )}
       <WaiverModal
         opened={waiverOpen}
         transactionId={transactionId}

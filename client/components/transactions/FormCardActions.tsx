@@ -1,5 +1,12 @@
 import { Button, Group } from '@mantine/core';
-import { IconEye, IconFileSearch, IconHistory, IconMessagePlus, IconShieldCheck } from '@tabler/icons-react';
+import {
+  IconEye,
+  IconFileSearch,
+  IconHistory,
+  IconMessagePlus,
+  IconShieldCheck,
+  IconSignature,
+} from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { TransactionForm, UploadAnswer } from '../../../shared/schemas/transactions';
 import { PhotoCapture } from './PhotoCapture';
@@ -19,12 +26,20 @@ type FormCardActionsProps = {
   canCompose: boolean;
   onCompose: () => void;
   onRequestWaiver: () => void;
+  onSendForSignature: () => void;
 };
 
-/** A checklist item's row of actions: see, add or photograph its file, look back, comment, waive. */
+const PDF_NAME = /\.pdf$/i;
+
+/**
+ * A checklist item's row of actions: see, add or photograph its file, look back, comment, send
+ * it for signature, waive.
+ */
 export function FormCardActions(props: FormCardActionsProps) {
   const { transactionId, form, closed, preview, history } = props;
   const hasFile = form.version > 0;
+  // What the server can sign: the item's current file, when it is a PDF, on an open file.
+  const canSendForSignature = hasFile && !closed && PDF_NAME.test(form.fileName ?? '');
   const waiverStatus = form.waiver?.status ?? null;
   const canRequestWaiver =
     form.required &&
@@ -59,6 +74,16 @@ export function FormCardActions(props: FormCardActionsProps) {
           onClick={props.onCompose}
         >
           Add a comment
+        </Button>
+      )}
+      {canSendForSignature && (
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconSignature size={16} aria-hidden="true" />}
+          onClick={props.onSendForSignature}
+        >
+          Send for signature
         </Button>
       )}
       {canRequestWaiver && (
