@@ -4,7 +4,10 @@
 //    beside the two-instance file, which checks outcomes only (no figure, no time limit);
 // 2. the runs that measure or bound times, each alone on the machine: the database outage
 //    (answers within 2 s), the 60 s load and the sign-in timing.
-// With arguments (file filters, -t ...), one Vitest run takes them instead, as `vitest run` would.
+// `--beside-first-phase COMMAND` also runs COMMAND during the first phase (CI's PostgreSQL pass),
+// its output prefixed; the run fails if it fails.
+// With other arguments (file filters, -t ...), one Vitest run takes them instead, as `vitest run`
+// would.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -41,7 +44,14 @@ function run(command, args, { label, env } = {}) {
   });
 }
 
-const passThrough = process.argv.slice(2);
+const args = process.argv.slice(2);
+const besideAt = args.indexOf('--beside-first-phase');
+const besideFirstPhase = besideAt === -1 ? null : args[besideAt + 1];
+if (besideAt !== -1 && !besideFirstPhase) {
+  console.error('--beside-first-phase needs a command');
+  process.exit(1);
+}
+const passThrough = besideAt === -1 ? args : args.filter((_, at) => at !== besideAt && at !== besideAt + 1);
 if (passThrough.length > 0) {
   process.exit(await run('npx', ['vitest', ...CONFIG, ...passThrough]));
 }
@@ -62,10 +72,11 @@ const built = await run(process.execPath, ['scripts/build-server.mjs']);
 if (built !== 0) process.exit(built);
 const env = { RESILIENCE_SERVER_BUILT: '1' };
 
-const together = await Promise.all(
-  BESIDE_EACH_OTHER.map((file) =>
+const together = await Promise.all([
+  ...BESIDE_EACH_OTHER.map((file) =>
     run('npx', ['vitest', ...CONFIG, file], { label: path.basename(file, '.resilience.ts'), env }),
   ),
-);
+  ...(besideFirstPhase ? [run(besideFirstPhase, [], { label: path.basename(besideFirstPhase) })] : []),
+]);
 const alone = await run('npx', ['vitest', ...CONFIG, ...ALONE], { env });
 process.exit([...together, alone].some((code) => code !== 0) ? 1 : 0);

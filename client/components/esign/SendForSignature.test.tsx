@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Route } from 'wouter';
 import { esignMessages } from '../../../shared/esign-messages';
@@ -9,6 +9,9 @@ import { paths } from '../../paths';
 import { renderWithProviders } from '../../test-utils/render';
 import { checklistForm, signInAs, TRANSACTION_ID, transaction, uuid } from '../../test-utils/transactions';
 import { type StubHandler, stubTrpcClient, trpcError } from '../../test-utils/trpc-stub';
+
+// The dialog is loaded on demand: on a loaded two-core machine its first import took seconds.
+configure({ asyncUtilTimeout: 5_000 });
 
 const PURCHASE = 'Purchase Agreement';
 
