@@ -29,7 +29,11 @@ export default defineConfig({
   // much slower at times, so every cap still leaves room for it.
   timeout: 120_000,
   expect: { timeout: 20_000 },
-  workers: 1,
+  // Two spec files at a time, on two cores: a journey spends much of its time waiting on the
+  // server, the job engine or the mail, and the other worker uses it. Each journey makes its own
+  // people and files, so none depends on what another is doing; what they share (the owner's
+  // lists, the review queue) is never read as a whole.
+  workers: 2,
   forbidOnly: Boolean(process.env.CI),
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'test-results/e2e-report' }]],
   use: {

@@ -216,7 +216,9 @@ test('two signers, a phone and a desktop, drawn and typed: the signed file is ve
     [2, 'esign'],
     [1, 'upload'],
   ]);
-  const queue = await request.get('/api/admin/review-queue?limit=100', { headers: auth(owner.token) });
+  const queue = await request.get(`/api/admin/review-queue?limit=100&agentId=${agent.id}`, {
+    headers: auth(owner.token),
+  });
   expect(queue.status(), await queue.text()).toBe(200);
   const items = (
     (await queue.json()) as {

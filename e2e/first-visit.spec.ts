@@ -1,7 +1,7 @@
 import { E2E_OWNER } from '../playwright.config';
 import { onePagePdf } from '../server/storage/sample-pdf';
 import { axeFindings, screenshot } from './support/a11y';
-import { apiSignIn, approvedAgent, signIn } from './support/accounts';
+import { approvedAgent, signIn } from './support/accounts';
 import { type APIRequestContext, type Browser, expect, type Page, test } from './support/test';
 
 /**
@@ -84,17 +84,12 @@ test("the owner's /home says what waits for the desk and leads to it", async ({ 
   });
   expect(attached.status(), await attached.text()).toBe(200);
 
-  const owner = await apiSignIn(request, E2E_OWNER.email, E2E_OWNER.password);
-  const queue = await request.get('/api/admin/review-queue?limit=1', { headers: auth(owner.token) });
-  const waiting = ((await queue.json()) as { totalItems: number }).totalItems;
-  expect(waiting).toBeGreaterThan(0);
-
   const page = await freshPage(browser, { viewport: { width: 1440, height: 900 } });
   await signIn(page, E2E_OWNER.email, E2E_OWNER.password);
   const desk = page.getByRole('region', { name: 'Waiting for the desk' });
-  await expect(desk).toContainText(
-    `${waiting.toLocaleString('en-US')} ${waiting === 1 ? 'item waits' : 'items wait'} for review`,
-  );
+  // The count itself is the queue's total (client and server tests hold it to that); journeys
+  // running beside this one add to the queue and take from it, so here it is only read back.
+  await expect(desk).toContainText(/[1-9][\d,]* items? waits? for review/);
   await expect(page.getByText('Nothing needs your attention.')).toHaveCount(0);
   expect(await axeFindings(page, 'owner home with the desk')).toEqual([]);
   await screenshot(page, 'owner-home-desk-1440');
