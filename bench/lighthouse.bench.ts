@@ -16,21 +16,27 @@ import {
   CHROMIUM_ARGS,
   signInThroughPage,
 } from './lib/browser';
+import { mailedSigningPath } from './lib/signing-link';
 import { median, round } from './lib/stats';
 
 /**
- * Lighthouse 12.2.3 (its default config: the mobile preset, a
+ * Lighthouse (its default config: the mobile preset, a
  * Moto G Power-sized screen, simulated slow 4G and a 4x slower CPU) on the built server in Debian's
- * Chromium, for two pages:
+ * Chromium, for three pages:
  * - /auth/login, as a first visit: Lighthouse resets the origin's storage and the HTTP cache;
  * - /home signed in and cold: an agent with a page of transactions signs in through the sign-in
  *   page first (the session lives in localStorage), then the HTTP cache is cleared and Lighthouse
- *   runs with its storage reset off, so the session stays and every file still comes from the server.
- * Goals: performance >= 90, accessibility 100, best practices 100 on both, the median of the runs.
+ *   runs with its storage reset off, so the session stays and every file still comes from the server;
+ * - /sign/:token, a signer's first visit from the mailed link (no account, on a phone as often as
+ *   not): a real request, sent through the API with a real PDF, the link read from the mail.
+ * Goals, the median of the runs: performance >= 90 on /auth/login and /home; the signing page's
+ * first contentful paint <= 1.5 s (the signer sees the page has come at once, while the document
+ * loads); accessibility 100 and best practices 100 on all three.
  */
 
 const COMMAND = 'npm run bench -- lighthouse';
 const PERFORMANCE_GOAL = 90;
+const FCP_GOAL_MS = 1500;
 const REPORTS_DIR = path.join(os.tmpdir(), 'portal-lighthouse-reports');
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 type Category = (typeof CATEGORIES)[number];
@@ -42,7 +48,7 @@ const METRICS = [
   ['speed-index', 'SI'],
 ] as const;
 
-type PageName = '/auth/login' | '/home';
+type PageName = '/auth/login' | '/home' | '/sign/:token';
 type Run = { page: PageName; scores: Record<Category, number>; lhr: Result };
 
 /**
@@ -192,6 +198,11 @@ const lighthouseBench: Benchmark = {
       const owner = await signIn(baseUrl, stack.owner.email, stack.owner.password);
       log('creating an agent with 10 transactions');
       const agent: Account = await agentWithTransactions(stack, owner, 'Lighthouse', 10);
+      log("sending a PDF for signature; the signer's link from the mail");
+      const signPath = await mailedSigningPath(
+        stack,
+        (await signIn(baseUrl, agent.email, agent.password)).token,
+      );
       browser = await chromium.connectOverCDP(`http://127.0.0.1:${browserProcess.port}`);
       const context = browser.contexts()[0];
       if (!context) throw new Error('Chromium has no default context');
@@ -199,6 +210,7 @@ const lighthouseBench: Benchmark = {
 
       const login = (): Promise<Run> => withRetries(loginOnce, log);
       const home = (): Promise<Run> => withRetries(homeOnce, log);
+      const sign = (): Promise<Run> => withRetries(signOnce, log);
       const loginOnce = async (): Promise<Run> => {
         // Lighthouse's own storage reset signs the agent out and empties the cache: a first visit.
         const lhr = await audit(`${baseUrl}/auth/login`, browserProcess.port, {});
@@ -220,15 +232,24 @@ const lighthouseBench: Benchmark = {
           throw new Error(`/home ended on ${lhr.finalDisplayedUrl}: the session did not hold`);
         return { page: '/home', scores: scoresOf(lhr), lhr };
       };
+      const signOnce = async (): Promise<Run> => {
+        // A first visit, as the signer's from the mail: storage and cache reset by Lighthouse.
+        const lhr = await audit(`${baseUrl}${signPath}`, browserProcess.port, {});
+        if (!new URL(lhr.finalDisplayedUrl).pathname.startsWith('/sign/'))
+          throw new Error(`the signing link ended on ${lhr.finalDisplayedUrl}`);
+        return { page: '/sign/:token', scores: scoresOf(lhr), lhr };
+      };
 
       log(
-        `${rounds} rounds of /auth/login and /home, alternating which goes first (one warm-up each, not counted)`,
+        `${rounds} rounds of /auth/login, /home and /sign/:token, each round starting with the next page (one warm-up each, not counted)`,
       );
       await login();
       await home();
+      await sign();
       const runs: Run[] = [];
+      const pageRuns = [login, home, sign];
       for (let i = 0; i < rounds; i++) {
-        const order = i % 2 === 0 ? [login, home] : [home, login];
+        const order = [...pageRuns.slice(i % 3), ...pageRuns.slice(0, i % 3)];
         for (const next of order) {
           const run = await next();
           runs.push(run);
@@ -240,7 +261,12 @@ const lighthouseBench: Benchmark = {
       }
 
       const load = `load average ${round(loadBefore, 1)} at the start and ${round(os.loadavg()[0] ?? Number.NaN, 1)} at the end on ${os.cpus().length} cores`;
-      const pages: PageName[] = ['/auth/login', '/home'];
+      const pages: PageName[] = ['/auth/login', '/home', '/sign/:token'];
+      const version = runs[0]?.lhr.lighthouseVersion ?? 'unknown';
+      const fcpOf = (page: PageName) =>
+        median(
+          runs.filter((run) => run.page === page).map((run) => metric(run.lhr, 'first-contentful-paint')),
+        );
       const goals: Goal[] = [];
       const sections: string[] = [];
       for (const page of pages) {
@@ -263,28 +289,51 @@ const lighthouseBench: Benchmark = {
           categories
             .flatMap((category) => failures(typical.lhr, category).map((line) => `${category}: ${line}`))
             .join('; ');
+        const fcp = fcpOf(page);
+        const fcpMet = fcp <= FCP_GOAL_MS;
         goals.push(
-          {
-            name: `Lighthouse mobile ${page}: performance`,
-            goal: `>= ${PERFORMANCE_GOAL}`,
-            baseline: 'first measured: 61 on /auth/login, 46-54 on a cold /home',
-            measured: `median ${medians.performance} (${mine.map((run) => run.scores.performance).join(', ')})`,
-            met: met.performance,
-            figures: [
-              { value: medians.performance, threshold: PERFORMANCE_GOAL, unit: 'score', better: 'higher' },
-            ],
-            ...(met.performance
-              ? {}
-              : {
-                  gap:
-                    `${load}; median run: ${METRICS.map(([id, name]) => `${name} ${formatMetric(id, metric(typical.lhr, id))}`).join(', ')}. ` +
-                    gapOf(['performance']),
-                }),
-          },
+          page === '/sign/:token'
+            ? {
+                name: `Lighthouse mobile ${page}: first contentful paint`,
+                goal: `<= ${round(FCP_GOAL_MS / 1000, 1)} s (median)`,
+                baseline: `FCP of /auth/login, a first visit too, in the same run: median ${round(fcpOf('/auth/login') / 1000, 2)} s`,
+                measured: `median ${round(fcp / 1000, 2)} s (${mine.map((run) => round(metric(run.lhr, 'first-contentful-paint') / 1000, 2)).join(', ')} s; performance ${mine.map((run) => run.scores.performance).join(', ')})`,
+                met: fcpMet,
+                figures: [{ value: fcp, threshold: FCP_GOAL_MS, unit: 'ms', better: 'lower' }],
+                ...(fcpMet
+                  ? {}
+                  : {
+                      gap:
+                        `${load}; median run: ${METRICS.map(([id, name]) => `${name} ${formatMetric(id, metric(typical.lhr, id))}`).join(', ')}. ` +
+                        gapOf(['performance']),
+                    }),
+              }
+            : {
+                name: `Lighthouse mobile ${page}: performance`,
+                goal: `>= ${PERFORMANCE_GOAL}`,
+                baseline: 'first measured: 61 on /auth/login, 46-54 on a cold /home',
+                measured: `median ${medians.performance} (${mine.map((run) => run.scores.performance).join(', ')})`,
+                met: met.performance,
+                figures: [
+                  {
+                    value: medians.performance,
+                    threshold: PERFORMANCE_GOAL,
+                    unit: 'score',
+                    better: 'higher',
+                  },
+                ],
+                ...(met.performance
+                  ? {}
+                  : {
+                      gap:
+                        `${load}; median run: ${METRICS.map(([id, name]) => `${name} ${formatMetric(id, metric(typical.lhr, id))}`).join(', ')}. ` +
+                        gapOf(['performance']),
+                    }),
+              },
           {
             name: `Lighthouse mobile ${page}: accessibility, best practices`,
             goal: '100, 100',
-            baseline: 'Lighthouse 12.2.3 audits',
+            baseline: `Lighthouse ${version} audits`,
             measured: `${medians.accessibility}, ${medians['best-practices']}`,
             met: met.accessibility && met['best-practices'],
             figures: [
@@ -323,11 +372,11 @@ const lighthouseBench: Benchmark = {
       }
 
       const markdown = [
-        '## Lighthouse (mobile preset): /auth/login and a cold signed-in /home',
+        "## Lighthouse (mobile preset): /auth/login, a cold signed-in /home and a signer's /sign/:token",
         '',
         `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`${COMMAND}\` (bench/lighthouse.bench.ts)${quick ? ', **quick mode** (one run per page: indicative only)' : ''}.`,
         '',
-        `- What: Lighthouse ${'12.2.3'} with its default settings, the mobile preset (a 412x823 screen, simulated slow 4G:`,
+        `- What: Lighthouse ${version} with its default settings, the mobile preset (a 412x823 screen, simulated slow 4G:`,
         '  150 ms round trips and 1.6 Mbit/s, and a CPU 4 times slower than this one), categories performance,',
         `  accessibility and best practices, in Debian's Chromium (${CHROMIUM}, headless) on the built server`,
         '  (`npm run build`, then `node dist/server/main.js` with an embedded PostgreSQL, NODE_ENV=production).',
@@ -336,6 +385,9 @@ const lighthouseBench: Benchmark = {
         '- /home: an agent with 10 transactions signs in through the sign-in page (the session is kept in',
         '  localStorage), then the HTTP cache is cleared and Lighthouse loads /home without resetting the storage:',
         '  signed in, every file fetched afresh. The page shows its 10 rows.',
+        "- /sign/:token: a signer's first visit from the mailed link (storage and cache reset, no account): the agent",
+        '  sent an item of a new transaction, a two-page PDF, for signature through the REST API, and the link is the',
+        "  one the server's mail job wrote to DATA_DIR/outbox. The page shows the request, the PDF and the fields.",
         `- ${rounds} run${rounds > 1 ? 's' : ''} per page after a warm-up of each, alternating which page goes first; quoted: each run and the median.`,
         `- Machine: ${load}. Lighthouse simulates the throttling from what it observes, so a busy machine lowers the performance score (longer tasks count as blocking time).`,
         '',

@@ -68,6 +68,16 @@ async function signedOutStops(request: APIRequestContext, tour: TourData): Promi
       path: routeTo.verification('register', visitor.email),
       ready: heading('Verify your email'),
     },
+    {
+      name: 'sign',
+      path: tour.signing.path,
+      ready: async (page) => {
+        await heading(tour.signing.subject)(page);
+        // The document's page drawn, with the signer's two boxes over it.
+        await expect(page.locator('canvas[data-drawn-page="1"]')).toBeVisible();
+        await expect(page.locator('[data-testid^="field-box-"]')).toHaveCount(2);
+      },
+    },
     notFound,
   ];
 }

@@ -21,6 +21,10 @@ beforeAll(async () => {
     path.join(clientDir, 'index.html'),
     '<!doctype html><title>Brokerage Portal</title><div id="root"></div>',
   );
+  await writeFile(
+    path.join(clientDir, 'sign.html'),
+    '<!doctype html><title>Brokerage Portal</title><div id="root"></div><!-- signing -->',
+  );
   await writeFile(path.join(clientDir, 'assets', 'index-abc123.js'), 'console.log("app")');
   await writeFile(path.join(clientDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   app = buildTestApp(testDeps(database.db), { clientDir });
@@ -97,6 +101,18 @@ describe('serving the client', () => {
     const favicon = await app.inject('/favicon.svg');
     expect(favicon.statusCode).toBe(200);
     expect(favicon.headers['cache-control']).toBe('no-cache');
+  });
+
+  test("a signer's link gets the build's signing page; every other route index.html", async () => {
+    const link = await app.inject('/sign/a-token_9?x=1');
+    expect(link.statusCode).toBe(200);
+    expect(link.headers['cache-control']).toBe('no-cache');
+    expect(link.body).toContain('<!-- signing -->');
+    for (const url of ['/home', '/sign', '/signing/x', '/auth/login?next=/sign/x']) {
+      const res = await app.inject(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).not.toContain('<!-- signing -->');
+    }
   });
 
   test('a missing file is a 404, not the client', async () => {

@@ -15,7 +15,15 @@ import type { AppDeps } from './deps';
 import { classifyError, describeErrorForLog } from './errors';
 import { loggerOptions, RequestLines, requestIdFrom } from './logger';
 import { CLIENT_DIST_DIR } from './paths';
-import { clientIsBuilt, clientPlugin, isClientRoute, isServerPath, sendIndex } from './plugins/client';
+import {
+  clientIsBuilt,
+  clientPlugin,
+  INDEX_HTML,
+  isClientRoute,
+  isServerPath,
+  pageFileOf,
+  sendIndex,
+} from './plugins/client';
 import { compressionPlugin } from './plugins/compression';
 import { exportRoutes } from './plugins/exports';
 import { fileRoutes } from './plugins/files';
@@ -93,6 +101,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
   const api = options.api ?? { router: appRouter };
   const clientDir = options.clientDir === undefined ? CLIENT_DIST_DIR : options.clientDir;
   const serveClient = clientDir !== null && clientIsBuilt(clientDir);
+  const pageFile = serveClient && clientDir ? pageFileOf(clientDir) : () => INDEX_HTML;
   const https = config.appUrl.startsWith('https://');
   const fileSources = storageSources(config.storage);
   // Without METRICS_TOKEN nothing is measured and /metrics does not exist.
@@ -151,7 +160,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
   });
 
   app.setNotFoundHandler((req, reply) => {
-    if (serveClient && isClientRoute(req)) return sendIndex(reply);
+    if (serveClient && isClientRoute(req)) return sendIndex(reply, pageFile(req.url));
     return reply.code(404).send({ message: apiMessages.notFound, code: 'NOT_FOUND' });
   });
 

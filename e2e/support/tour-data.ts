@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect } from '@playwright/test';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { E2E_OWNER } from '../../playwright.config';
 import { apiSignIn, approvedAgent } from './accounts';
 import { linkFromMail } from './outbox';
@@ -7,7 +8,8 @@ import { linkFromMail } from './outbox';
  * What the page tour (e2e/pages.spec.ts) shows, built through the public API as people would:
  * an approved agent with a few transactions (the owner has one too), one of them with documents uploaded, commented on
  * and reviewed, so a badge of every status, comments with decisions and notifications show; a
- * form and a tutorial in the libraries.
+ * form and a tutorial in the libraries; the pending document sent for signature, its signer's
+ * mailed link the signing page's address.
  */
 
 export type TourData = {
@@ -17,6 +19,8 @@ export type TourData = {
   address: string;
   /** The street of the owner's own transaction. */
   ownerAddress: string;
+  /** The signing page of the request's signer, /sign/<token>, and the request's subject. */
+  signing: { path: string; subject: string };
 };
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -27,6 +31,14 @@ function pdf(): Buffer {
     '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
     'latin1',
   );
+}
+
+/** A one-page PDF with a line of text: what a signature request needs (a page to sign on). */
+async function signablePdf(label: string): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage([612, 792]).drawText(label, { x: 72, y: 720, size: 18, font });
+  return Buffer.from(await doc.save());
 }
 
 async function created<T>(response: Promise<import('@playwright/test').APIResponse>): Promise<T> {
@@ -65,11 +77,13 @@ export async function buildTourData(request: APIRequestContext): Promise<TourDat
     throw new Error('the Listing/Seller template has too few documents');
 
   // Three documents uploaded and commented on; one accepted, one rejected, one waits (pending).
+  // The one that waits is a PDF with a page: it goes out for signature below.
   for (const form of [accepted, rejected, uploaded]) {
+    const buffer = form === uploaded ? await signablePdf(form.label) : pdf();
     const file = await created<{ key: string }>(
       request.post(`/api/uploads/transactions/${deal._id}`, {
         ...asAgent,
-        multipart: { file: { name: `${form.label}.pdf`, mimeType: 'application/pdf', buffer: pdf() } },
+        multipart: { file: { name: `${form.label}.pdf`, mimeType: 'application/pdf', buffer } },
       }),
     );
     const stored = await request.put(`/api/transactions/${deal._id}/forms/${form._id}`, {
@@ -129,11 +143,31 @@ export async function buildTourData(request: APIRequestContext): Promise<TourDat
   );
 
   const first = ADDRESSES[0] as (typeof ADDRESSES)[number];
+  const subject = `${uploaded.label} for ${first.streetAddress}`;
+  const signer = { name: 'Sam Signer', email: `sam-signer-${Date.now()}@example.com` };
+  await created(
+    request.post(`/api/transactions/${deal._id}/signature-requests`, {
+      ...asAgent,
+      data: {
+        formId: uploaded._id,
+        subject,
+        message: 'Please sign where marked.',
+        signers: [signer],
+        fields: [
+          { signer: 0, page: 1, kind: 'signature', x: 72, y: 600, width: 200, height: 40 },
+          { signer: 0, page: 1, kind: 'date', x: 320, y: 600, width: 140, height: 24 },
+        ],
+      },
+    }),
+  );
+  const signingLink = await linkFromMail(signer.email, '/sign/');
+
   return {
     agent: { email: agent.email, password: agent.password, id: agent.id, firstName },
     transactionId: deal._id,
     address: first.streetAddress,
     ownerAddress: (ADDRESSES[1] as (typeof ADDRESSES)[number]).streetAddress,
+    signing: { path: new URL(signingLink).pathname, subject },
   };
 }
 
