@@ -1,5 +1,6 @@
 import { Box, Text } from '@mantine/core';
 import type { SigningView } from '../../../shared/schemas/esign';
+import { fieldBoxStyle } from './placement';
 
 export type SigningField = SigningView['fields'][number];
 
@@ -53,12 +54,7 @@ export function FieldOverlay({ fields, labels, pageNumber, scale, filled }: Fiel
               top={field.y * scale}
               w={field.width * scale}
               h={field.height * scale}
-              style={{
-                border: `2px solid var(--mantine-color-${done ? 'green' : 'yellow'}-7)`,
-                background: `color-mix(in srgb, var(--mantine-color-${done ? 'green' : 'yellow'}-3) 35%, transparent)`,
-                borderRadius: 2,
-                overflow: 'hidden',
-              }}
+              style={fieldBoxStyle(done ? 'green' : 'yellow')}
             >
               <Text size="10px" lh={1.1} px={2} c="black" truncate>
                 {labels.get(field._id)}

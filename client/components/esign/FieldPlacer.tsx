@@ -1,6 +1,6 @@
 import { Box, Text } from '@mantine/core';
 import { type KeyboardEvent, type PointerEvent, useRef } from 'react';
-import { KIND_LABELS, type PageSize, type PlacedField, signerColor } from './placement';
+import { fieldBoxStyle, KIND_LABELS, type PageSize, type PlacedField, signerColor } from './placement';
 
 type FieldPlacerProps = {
   fields: readonly PlacedField[];
@@ -111,10 +111,7 @@ export function FieldPlacer(props: FieldPlacerProps) {
               w={field.width * scale}
               h={field.height * scale}
               style={{
-                border: `2px solid var(--mantine-color-${color}-7)`,
-                background: `color-mix(in srgb, var(--mantine-color-${color}-2) 55%, transparent)`,
-                borderRadius: 2,
-                overflow: 'hidden',
+                ...fieldBoxStyle(color),
                 cursor: 'move',
                 // A finger on a field drags it instead of scrolling the page.
                 touchAction: 'none',

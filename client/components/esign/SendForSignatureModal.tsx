@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Group, Modal, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { serverMessageOf } from '../../api/errors';
 import { PHONE_QUERY } from '../../breakpoints';
 import { notifySuccess } from '../../notify';
 import { useTRPC } from '../../trpc';
+import { FormModal } from '../FormModal';
 import { FieldPlacement } from './FieldPlacement';
 import { SignersEditor } from './SignersEditor';
 import { useSignatureDraft } from './useSignatureDraft';
@@ -62,13 +63,12 @@ export default function SendForSignatureModal({ transactionId, form, onClose }: 
   };
 
   return (
-    <Modal
+    <FormModal
       opened
       onClose={onClose}
       title={`Send for signature: ${form.label}`}
       size="xl"
       fullScreen={phone}
-      closeButtonProps={{ 'aria-label': 'Close dialog' }}
     >
       <form
         noValidate
@@ -124,6 +124,6 @@ export default function SendForSignatureModal({ transactionId, form, onClose }: 
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -1,11 +1,10 @@
-import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
 import { esignMessages } from '../../../shared/esign-messages';
 import type { SignatureRequest } from '../../../shared/schemas/esign';
 import { serverMessageOf } from '../../api/errors';
 import { notifySuccess } from '../../notify';
 import { useTRPC } from '../../trpc';
+import { ReasonModal } from '../ReasonModal';
 
 type VoidRequestModalProps = {
   transactionId: string;
@@ -18,62 +17,30 @@ type VoidRequestModalProps = {
 export function VoidRequestModal({ transactionId, request, onClose, onVoided }: VoidRequestModalProps) {
   const trpc = useTRPC();
   const voidRequest = useMutation(trpc.signatures.void.mutationOptions());
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
 
-  const submit = async () => {
-    if (!reason.trim()) {
-      setError(esignMessages.reasonRequired);
-      return;
-    }
+  const submit = async (reason: string) => {
     try {
-      await voidRequest.mutateAsync({ id: transactionId, reqId: request._id, reason: reason.trim() });
+      await voidRequest.mutateAsync({ id: transactionId, reqId: request._id, reason });
     } catch (failure) {
-      setError(serverMessageOf(failure));
-      return;
+      return serverMessageOf(failure);
     }
     notifySuccess('Signature request voided');
     onClose();
     await onVoided();
+    return undefined;
   };
 
   return (
-    <Modal
+    <ReasonModal
       opened
-      onClose={onClose}
       title={`Void: ${request.subject}`}
-      closeButtonProps={{ 'aria-label': 'Close dialog' }}
-    >
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack gap="sm">
-          <Textarea
-            label="Reason"
-            description="The signers' links stop working."
-            rows={3}
-            value={reason}
-            error={error}
-            data-autofocus
-            onChange={(event) => {
-              setReason(event.currentTarget.value);
-              setError(null);
-            }}
-          />
-          <Group justify="flex-end" gap="xs">
-            <Button variant="default" onClick={onClose} disabled={voidRequest.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" color="red" loading={voidRequest.isPending}>
-              Void the request
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      description="The signers' links stop working."
+      submitLabel="Void the request"
+      submitColor="red"
+      requiredMessage={esignMessages.reasonRequired}
+      pending={voidRequest.isPending}
+      onClose={onClose}
+      onSubmit={submit}
+    />
   );
 }

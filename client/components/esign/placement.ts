@@ -1,21 +1,13 @@
-import type { FieldKind } from '../../../shared/schemas/esign';
+import type { CreateSignatureRequestInput, FieldKind } from '../../../shared/schemas/esign';
 
 /**
  * The fields an agent places for signers before sending: where each sits on its page, in PDF
  * points from the page's top-left corner (what the server takes), whatever zoom it was placed at.
  */
 
-export type PlacedField = {
-  /** Stable while the agent drags and removes fields: React's key and the handle's name. */
+export type PlacedField = CreateSignatureRequestInput['fields'][number] & {
+  /** Stable while the agent drags and removes fields: React's key. */
   key: number;
-  /** The signer's index in the list being edited. */
-  signer: number;
-  page: number;
-  kind: FieldKind;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
 };
 
 export type PageSize = { width: number; height: number };
@@ -85,6 +77,19 @@ export function requestFields(fields: readonly PlacedField[]) {
   return [...fields]
     .sort((a, b) => a.page - b.page || a.y - b.y || a.x - b.x)
     .map(({ signer, page, kind, x, y, width, height }) => ({ signer, page, kind, x, y, width, height }));
+}
+
+/**
+ * A field's box over the page in a colour (Mantine's name for it): the sender's placer and the
+ * signer's page draw fields alike, the page's text still readable through them.
+ */
+export function fieldBoxStyle(color: string) {
+  return {
+    border: `2px solid var(--mantine-color-${color}-7)`,
+    background: `color-mix(in srgb, var(--mantine-color-${color}-3) 40%, transparent)`,
+    borderRadius: 2,
+    overflow: 'hidden',
+  } as const;
 }
 
 /** Each signer's colour on the page and in the lists: told apart at a glance, up to ten. */
