@@ -4,16 +4,16 @@ import type { AppDeps } from '../../deps';
 import { createAdmin, createTransaction, createUser } from '../../test/factories';
 import { serviceContext, setupTestDatabase, TestClock, testDeps } from '../../test/harness';
 import { purgeExpiredFiles } from './purge';
-import { softDelete } from './records';
+import { getAny, softDelete } from './records';
 
 /**
  * Retention as a property. fast-check draws files (closed at any instant between 1990 and 2040 or
  * still open, in an office keeping files 1 to 100 years or in none, held or not) and the instant
  * the daily purge runs. The purge, whose candidates come from its own SQL, must purge exactly the
  * closed, unheld files whose last day of retention has come, and never a held file or one inside
- * retention; the delete of each file must then be refused with the hold's message, refused with
- * its retainUntil, or succeed, as the oracle below says. The oracle adds years to the calendar
- * day as text, not with the code under test.
+ * retention; each answer's retainUntil must be the oracle's, and the delete of each file must
+ * then be refused with the hold's message, refused with its retainUntil, or succeed, as the oracle
+ * below says. The oracle adds years to the calendar day as text, not with the code under test.
  */
 
 const database = setupTestDatabase();
@@ -122,6 +122,11 @@ describe('retention (property)', () => {
             expect(row.purgedAt !== null, `purged: ${JSON.stringify({ ...file, now, until })}`).toBe(
               shouldPurge,
             );
+
+            // The answer's date is the oracle's, and the refusal below quotes it.
+            const answer = await getAny(serviceContext(deps, admin), { id: file.id });
+            expect(answer.retainUntil).toBe(until);
+            expect(answer.legalHold).toBe(file.hold);
 
             const deletion = softDelete(serviceContext(deps, admin), { id: file.id });
             if (file.hold)
