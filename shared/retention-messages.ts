@@ -10,6 +10,8 @@ export const retentionMessages = {
   holdReasonRequired: 'Give a reason for the legal hold',
   reasonTooLong: (max: number) => `Cannot exceed ${max} characters`,
   holdMustBeBoolean: 'hold must be true or false',
+  purgedCannotReopen:
+    'The documents of this transaction were purged after its retention: it cannot be reopened',
 } as const;
 
 /** The transaction pages' retention section (agent's and admin's). */

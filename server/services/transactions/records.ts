@@ -1,4 +1,5 @@
 import { apiMessages, complianceMessages, toasts } from '../../../shared/messages';
+import { retentionMessages } from '../../../shared/retention-messages';
 import { NO_FACTS } from '../../../shared/schemas/facts';
 import type {
   AddressFields,
@@ -212,6 +213,9 @@ export async function reopen(ctx: CallerContext, { id }: { id: string }) {
     const locked = (await lockTransactions(tx, [id])).get(id);
     if (!locked || locked.deletedAt) throw notFound();
     if (!locked.closedAt) throw new AppError('CONFLICT', complianceMessages.notClosed);
+    // Its documents are gone: an open file would ask for work on files that no longer exist.
+    if ((await lockRetention(tx, id))?.purgedAt)
+      throw new AppError('CONFLICT', retentionMessages.purgedCannotReopen);
     const row = await tx.transaction.update({
       where: { id },
       data: { closedAt: null },

@@ -254,6 +254,17 @@ describe('the daily purge', () => {
     ).json<Transaction>();
     expect(answer.purgedAt).toBe(clock.now().toISOString());
 
+    // Its documents gone, the file cannot be reopened.
+    const reopened = await app.inject({
+      method: 'POST',
+      url: `/api/admin/transactions/${expired.id}/reopen`,
+      headers: bearer(await accessTokenFor(admin, { now: clock.now() })),
+    });
+    expect(reopened.statusCode).toBe(409);
+    expect(reopened.json().message).toBe(
+      'The documents of this transaction were purged after its retention: it cannot be reopened',
+    );
+
     // Idempotent: nothing left to purge, no second event.
     expect(await purgeExpiredFiles(ctx)).toBe(0);
     expect(
