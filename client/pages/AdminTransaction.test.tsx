@@ -445,6 +445,42 @@ describe('Transaction detail (admin)', { timeout: 30_000 }, () => {
     expect(screen.getByRole('button', { name: 'Close transaction' })).toBeEnabled();
   });
 
+  it('shows the retention of a closed file; the legal hold needs a reason, then shows it', async () => {
+    let held = false;
+    const closedFile = () =>
+      transaction({
+        status: 'closed',
+        closedAt: '2025-04-01T10:00:00.000Z',
+        retainUntil: '2032-04-01',
+        legalHold: held,
+        legalHoldReason: held ? 'Subpoena 26-CV-0412' : null,
+      });
+    const { user, stub } = renderAdminDetail({
+      'adminTransactions.get': () => closedFile(),
+      'adminTransactions.legalHold': () => {
+        held = true;
+        return closedFile();
+      },
+    });
+    expect(await screen.findByText('Kept until 2032-04-01')).toBeVisible();
+    const toggle = screen.getByRole('switch', { name: 'Legal hold' });
+    expect(toggle).not.toBeChecked();
+
+    await user.click(toggle);
+    const dialog = within(await screen.findByRole('dialog', { name: 'Place a legal hold' }));
+    await user.click(dialog.getByRole('button', { name: 'Place hold' }));
+    expect(dialog.getByText('Give a reason for the legal hold')).toBeVisible();
+    expect(stub.callsTo('adminTransactions.legalHold')).toEqual([]);
+
+    await user.type(dialog.getByRole('textbox', { name: /Reason/ }), '  Subpoena 26-CV-0412 ');
+    await user.click(dialog.getByRole('button', { name: 'Place hold' }));
+    expect(await screen.findByText('Under legal hold: Subpoena 26-CV-0412')).toBeVisible();
+    expect(stub.callsTo('adminTransactions.legalHold')).toEqual([
+      { id: TRANSACTION_ID, hold: true, reason: 'Subpoena 26-CV-0412' },
+    ]);
+    expect(screen.getByRole('switch', { name: 'Legal hold' })).toBeChecked();
+  });
+
   it('saves the address and the three checkboxes, then returns to the admin list', async () => {
     const { user, stub, currentPath } = renderAdminDetail({
       'adminTransactions.get': () =>

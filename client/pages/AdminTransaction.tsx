@@ -1,3 +1,4 @@
+import { Group } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toasts } from '../../shared/messages';
 import type { FactsInput } from '../../shared/schemas/facts';
@@ -9,6 +10,7 @@ import { CloseControls, ClosedBanner } from '../components/transactions/Closing'
 import { FactsCard } from '../components/transactions/FactsCard';
 import { type Decision, FormsChecklist } from '../components/transactions/FormsChecklist';
 import { KeyDatesEditor } from '../components/transactions/KeyDatesEditor';
+import { LegalHoldSwitch, RetentionNote } from '../components/transactions/Retention';
 import { TransactionDetailLayout } from '../components/transactions/TransactionDetailLayout';
 import { TransactionHistory } from '../components/transactions/TransactionHistory';
 import { UpdateTransactionForm } from '../components/transactions/UpdateTransactionForm';
@@ -103,17 +105,27 @@ export function AdminTransaction() {
     return reload();
   };
 
+  /** A hold placed or released answers with the transaction; the history records the change. */
+  const savedHold = (saved: Transaction) => {
+    queryClient.setQueryData(trpc.adminTransactions.get.queryKey({ id }), saved);
+    return reload();
+  };
+
   return (
     <TransactionDetailLayout {...detail.layout}>
       {(transaction) => (
         <>
           <ClosedBanner transaction={transaction} />
-          <CloseControls
-            transaction={transaction}
-            busy={close.isPending || reopen.isPending}
-            onClose={() => void setClosed(true)}
-            onReopen={() => void setClosed(false)}
-          />
+          <RetentionNote transaction={transaction} />
+          <Group gap="lg" wrap="wrap">
+            <CloseControls
+              transaction={transaction}
+              busy={close.isPending || reopen.isPending}
+              onClose={() => void setClosed(true)}
+              onReopen={() => void setClosed(false)}
+            />
+            <LegalHoldSwitch transaction={transaction} onChanged={(saved) => void savedHold(saved)} />
+          </Group>
           <KeyDatesEditor transactionId={transaction._id} closed={transaction.closedAt !== null} />
           <FactsCard transaction={transaction} onSave={(facts) => saveFacts(transaction, facts)} />
           <CommissionCard transaction={transaction} onSaved={(saved) => void savedCommission(saved)}>

@@ -10,6 +10,7 @@ import { ClosedBanner } from '../components/transactions/Closing';
 import { FactsCard } from '../components/transactions/FactsCard';
 import { FormsChecklist } from '../components/transactions/FormsChecklist';
 import { KeyDatesEditor } from '../components/transactions/KeyDatesEditor';
+import { RetentionNote } from '../components/transactions/Retention';
 import { TransactionDetailLayout } from '../components/transactions/TransactionDetailLayout';
 import {
   UpdateTransactionForm,
@@ -92,6 +93,7 @@ export function Transaction() {
       {(transaction) => (
         <>
           <ClosedBanner transaction={transaction} />
+          <RetentionNote transaction={transaction} />
           <KeyDatesEditor transactionId={transaction._id} closed={transaction.closedAt !== null} />
           <FactsCard transaction={transaction} onSave={(facts) => saveFacts(transaction, facts)} />
           <CommissionCard transaction={transaction} onSaved={(saved) => void savedCommission(saved)}>

@@ -109,6 +109,10 @@ export function transaction(overrides: Partial<Transaction> = {}): Transaction {
     zip: '90401',
     facts: { salePriceCents: null, yearBuilt: null, financing: null, propertyType: null, hoa: null },
     commission: null,
+    retainUntil: null,
+    legalHold: false,
+    legalHoldReason: null,
+    purgedAt: null,
     forms: [
       checklistForm(1, {
         label: 'Purchase Agreement',

@@ -35,6 +35,9 @@ export const RAW_ONLY_INDEXES: Record<string, string> = {
   cdas_current_key: "UNIQUE btree(transaction_id) WHERE (status <> 'superseded'::text)",
   cdas_agent_year_idx: "btree(agent_id, issued_at) WHERE (status <> 'superseded'::text)",
   cdas_paid_at_idx: "btree(paid_at) WHERE (status = 'paid'::text)",
+  // Closed files the daily purge may still reach (migration 20261209100000_retention_legal_hold).
+  transactions_purge_candidates_idx:
+    'btree(closed_at) WHERE ((purged_at IS NULL) AND (closed_at IS NOT NULL) AND (NOT legal_hold))',
   // The issued CDAs by their transaction's closing (migration 20261206100000_cdas_closed_at).
   cdas_issued_closed_at_idx: "btree(closed_at) WHERE ((status = 'issued'::text) AND (closed_at IS NOT NULL))",
   // Reminders still to send (migration 20261127090000_jobs_mail_key_dates).

@@ -46,13 +46,16 @@ export type JobEngineOptions = {
 export type JobEngine = { stop(): Promise<void>; workerIds(): string[] };
 
 /** Every minute: reminders and digests (each tick once across instances); the outbox daily;
- * Idempotency-Key answers hourly; settled webhook deliveries past 30 days daily; signers' reminders hourly. */
+ * Idempotency-Key answers hourly; settled webhook deliveries past 30 days daily; signers' reminders hourly;
+ * the stored files of transactions past retention daily. */
 const CRONTAB = [
   `* * * * * ${JOB_KINDS.sweepReminders} ?max=1&jobKey=reminders:sweep:cron`,
   `* * * * * ${JOB_KINDS.sweepDigests} ?max=1&jobKey=digests:sweep:cron`,
   `17 3 * * * ${JOB_KINDS.pruneOutbox} ?max=1`,
   `47 * * * * ${JOB_KINDS.pruneIdempotencyKeys} ?max=1`,
   `37 3 * * * ${JOB_KINDS.pruneWebhooks} ?max=1`,
+  // Stored files of transactions past retention and not held, once a day, once across instances.
+  `53 2 * * * ${JOB_KINDS.purgeExpiredFiles} ?max=1&jobKey=retention:purge:cron`,
   // Signers still to sign, every two days at most: the hour's sweep finds who is due.
   `23 * * * * ${JOB_KINDS.remindSigners} ?max=1&jobKey=signatures:remind:cron`,
 ].join('\n');

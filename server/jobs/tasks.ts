@@ -7,6 +7,7 @@ import { pruneIdempotencyKeys } from '../services/idempotency';
 import { deliverMail, pruneSentMail } from '../services/mail';
 import { sweepReminders } from '../services/reminders';
 import { applyTemplateRules } from '../services/template-rules';
+import { purgeExpiredFiles } from '../services/transactions/purge';
 import { deliverWebhook } from '../services/webhooks/deliver';
 import { pruneWebhookDeliveries } from '../services/webhooks/retention';
 
@@ -41,6 +42,7 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
   [JOB_KINDS.pruneOutbox]: (ctx) => pruneSentMail(ctx),
   [JOB_KINDS.pruneIdempotencyKeys]: (ctx) => pruneIdempotencyKeys(ctx),
   [JOB_KINDS.pruneWebhooks]: (ctx) => pruneWebhookDeliveries(ctx),
+  [JOB_KINDS.purgeExpiredFiles]: (ctx) => purgeExpiredFiles(ctx),
   [JOB_KINDS.deliverWebhook]: (ctx, payload) =>
     deliverWebhook(ctx, { deliveryId: idOf(payload, 'deliveryId', JOB_KINDS.deliverWebhook) }),
   [JOB_KINDS.applyTemplateRules]: (ctx, payload) =>

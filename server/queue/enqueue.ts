@@ -19,6 +19,7 @@ export const JOB_KINDS = {
   pruneWebhooks: 'webhooks:prune',
   applyTemplateRules: 'templates:apply-rules',
   remindSigners: 'signatures:remind',
+  purgeExpiredFiles: 'retention:purge',
 } as const;
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
 

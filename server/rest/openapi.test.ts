@@ -515,6 +515,8 @@ async function scenario() {
     body: { items: [{ transactionId: tx.id, formId: third._id }] },
   });
   await call('POST', '/api/admin/transactions/{id}/close', { params: { id: tx.id }, who: admin });
+  for (const body of [{ hold: true, reason: 'Subpoena from the county court' }, { hold: false }])
+    await call('PUT', '/api/admin/transactions/{id}/legal-hold', { params: { id: tx.id }, who: admin, body });
   await call('POST', '/api/admin/transactions/{id}/reopen', { params: { id: tx.id }, who: admin });
   // Its CDA: the file is compliant and has a commission; its agent gets a plan.
   await database.db.user.update({ where: { id: agent.id }, data: { commissionPlanId: plan._id } });

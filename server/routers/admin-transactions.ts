@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messageAnswer } from '../../shared/schemas/common';
+import { legalHoldInput } from '../../shared/schemas/retention';
 import {
   adminListInput,
   adminSearchInput,
@@ -83,9 +84,11 @@ export const adminTransactionsRouter = router({
       rest: {
         method: 'DELETE',
         path: '/api/admin/transactions/:id',
-        summary: 'Delete a transaction (kept on file, gone from every list)',
+        summary:
+          'Delete a transaction (kept on file, gone from every list); 409 while under legal hold or inside its retention',
         tag: 'admin transactions',
         scope: 'transactions:write',
+        errors: [409],
         examples: examples.delete,
       },
     })
@@ -158,6 +161,22 @@ export const adminTransactionsRouter = router({
     .input(transactionIdInput)
     .output(transaction)
     .mutation(({ ctx, input }) => transactions.reopen(ctx, input)),
+
+  legalHold: adminProcedure
+    .meta({
+      rest: {
+        method: 'PUT',
+        path: '/api/admin/transactions/:id/legal-hold',
+        summary:
+          'Place (with a reason) or release the legal hold that keeps a transaction from deletion and purge',
+        tag: 'admin transactions',
+        scope: 'transactions:write',
+        examples: examples.legalHold,
+      },
+    })
+    .input(legalHoldInput)
+    .output(transaction)
+    .mutation(({ ctx, input }) => transactions.setLegalHold(ctx, input)),
 
   history: adminProcedure
     .meta({

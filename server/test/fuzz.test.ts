@@ -357,6 +357,11 @@ function validInputs(w: World): Record<string, unknown> {
       approve: true,
       text: 'Agreed',
     },
+    'adminTransactions.legalHold': {
+      id: transactionId,
+      hold: true,
+      reason: 'Subpoena from the county court',
+    },
     'adminTransactions.close': { id: transactionId },
     'adminTransactions.reopen': { id: transactionId },
     'transactions.requestWaiver': { id: transactionId, formId: thirdFormId, reason: 'Not applicable' },

@@ -5,9 +5,9 @@ import type { S3TestServer } from './s3-server';
 
 /**
  * Files against rows: every stored file (under DATA_DIR/uploads, or in the S3 bucket) must have
- * its stored_files row, every stored_files row and every form's file_key its file, and no
- * half-written file (a `.partial` file, a multipart upload neither completed nor aborted) may be
- * left behind. Empty lists mean storage and database agree.
+ * its stored_files row, every stored_files row and every form's file_key its file (but a purged
+ * transaction's), and no half-written file (a `.partial` file, a multipart upload neither
+ * completed nor aborted) may be left behind. Empty lists mean storage and database agree.
  */
 
 export type StoredFilesAudit = {
@@ -96,7 +96,9 @@ async function compareWithRows(
   const formKeys = (
     await runSql<{ file_key: string }>(
       databaseUrl,
-      'SELECT DISTINCT file_key FROM transaction_forms WHERE file_key IS NOT NULL',
+      // A transaction purged after its retention keeps its forms' keys, without their files.
+      `SELECT DISTINCT f.file_key FROM transaction_forms f JOIN transactions t ON t.id = f.transaction_id
+        WHERE f.file_key IS NOT NULL AND t.purged_at IS NULL`,
     )
   ).map((row) => row.file_key);
   return {

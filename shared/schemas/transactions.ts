@@ -306,6 +306,14 @@ export const transaction = z.object({
   facts: transactionFacts,
   /** The commission as given (a gross amount or a rate of the sale price); null until set. */
   commission: transactionCommission.nullable(),
+  /** A closed file's last day of retention (YYYY-MM-DD, UTC): closedAt plus its office's retention years. */
+  retainUntil: z.string().nullable(),
+  /** Kept whatever retainUntil says until an admin releases it. */
+  legalHold: z.boolean(),
+  /** Why the hold was placed; null without one. */
+  legalHoldReason: z.string().nullable(),
+  /** When the daily purge removed its stored documents; null before. */
+  purgedAt: z.iso.datetime().nullable(),
   forms: z.array(transactionForm),
 });
 export type Transaction = z.infer<typeof transaction>;

@@ -60,6 +60,12 @@ export function describeHistoryEntry(entry: HistoryRow): string {
     }
     case 'transaction.delete':
       return 'Deleted the transaction';
+    case 'transaction.legal-hold':
+      return `Placed a legal hold: ${text(entry.after, 'reason') ?? ''}`;
+    case 'transaction.legal-hold-release':
+      return 'Released the legal hold';
+    case 'transaction.purge':
+      return 'Purged the stored documents (retention ended)';
     case 'form.upload':
       return `Uploaded a file for${documentOf(entry)}`;
     case 'form.review': {

@@ -18,4 +18,5 @@ export {
   updateAny,
   updateForUser,
 } from './records';
+export { setLegalHold } from './retention';
 export { bulkAccept, reviewQueue } from './review-queue';

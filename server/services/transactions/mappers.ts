@@ -17,6 +17,7 @@ import { calendarDayOf, todayIn } from '../calendar-days';
 import { commissionSelect, toCommission } from '../commission/answer';
 import type { FileLinker } from '../file-links';
 import { factsSelect, toFacts } from './checklist';
+import { retainUntil } from './retention-rules';
 
 /** What is read of a transaction, its forms and comments, and how each becomes its answer. */
 
@@ -93,6 +94,10 @@ export const detailSelect = {
   officeId: true,
   ...factsSelect,
   ...commissionSelect,
+  legalHold: true,
+  legalHoldReason: true,
+  purgedAt: true,
+  office: { select: { retentionYears: true } },
   forms: { select: formSelect, orderBy: { position: 'asc' } },
 } as const satisfies Prisma.TransactionSelect;
 
@@ -258,6 +263,10 @@ export async function toTransaction(linkOf: FileLinker, row: DetailRow, now: Dat
     ...toSummary(row, now),
     facts: toFacts(row),
     commission: toCommission(row),
+    retainUntil: retainUntil({ closedAt: row.closedAt, retentionYears: row.office?.retentionYears ?? null }),
+    legalHold: row.legalHold,
+    legalHoldReason: row.legalHoldReason,
+    purgedAt: row.purgedAt?.toISOString() ?? null,
     forms: await Promise.all(row.forms.map((form) => toForm(linkOf, form))),
   };
 }

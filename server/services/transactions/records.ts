@@ -1,4 +1,5 @@
 import { apiMessages, complianceMessages, toasts } from '../../../shared/messages';
+import { retentionMessages } from '../../../shared/retention-messages';
 import { NO_FACTS } from '../../../shared/schemas/facts';
 import type {
   AddressFields,
@@ -18,6 +19,8 @@ import { factsData, initialItems, mergeFacts, rulesOf } from './checklist';
 import { changeFacts, notifyChecklistChange } from './facts';
 import { type DetailRow, detailSelect, person, toPerson, toSummary, toTransaction } from './mappers';
 import { nameOf, notifyOtherSide, placeOf } from './notify';
+import { lockRetention } from './retention';
+import { assertDeletable } from './retention-rules';
 import { emitTransactionEvents } from './webhooks';
 
 /**
@@ -210,6 +213,9 @@ export async function reopen(ctx: CallerContext, { id }: { id: string }) {
     const locked = (await lockTransactions(tx, [id])).get(id);
     if (!locked || locked.deletedAt) throw notFound();
     if (!locked.closedAt) throw new AppError('CONFLICT', complianceMessages.notClosed);
+    // Its documents are gone: an open file would ask for work on files that no longer exist.
+    if ((await lockRetention(tx, id))?.purgedAt)
+      throw new AppError('CONFLICT', retentionMessages.purgedCannotReopen);
     const row = await tx.transaction.update({
       where: { id },
       data: { closedAt: null },
@@ -230,10 +236,17 @@ export async function reopen(ctx: CallerContext, { id }: { id: string }) {
   });
 }
 
-/** Soft delete: gone from every list and page; its documents and history stay on file. */
+/**
+ * Soft delete: gone from every list and page; its documents and history stay on file. A closed
+ * file inside its retention, or any file under legal hold, is refused (409), decided under the
+ * row's lock so a hold placed meanwhile counts.
+ */
 export async function softDelete(ctx: CallerContext, { id }: { id: string }) {
   const before = await findVisible(ctx, id);
   await ctx.db.$transaction(async (tx) => {
+    const locked = await lockRetention(tx, id);
+    if (!locked || locked.deletedAt) throw notFound();
+    assertDeletable(locked, ctx.deps.clock.now());
     await tx.transaction.update({ where: { id }, data: { deletedAt: ctx.deps.clock.now() } });
     await rescheduleTransaction(tx, ctx.deps, id);
     await recordAudit(tx, {

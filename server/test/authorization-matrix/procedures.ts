@@ -193,6 +193,10 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
     expect: ADMINS_ON_NORTH,
     input: async () => ({ id: (await freshDeal()).id }),
   },
+  'adminTransactions.legalHold': {
+    expect: ADMINS_ON_NORTH,
+    input: async () => ({ id: (await freshDeal()).id, hold: true, reason: 'Subpoena from the county court' }),
+  },
   'adminTransactions.review': {
     expect: ADMINS_ON_NORTH,
     input: async () => {

@@ -249,6 +249,13 @@ export const ROUTES: Record<string, RouteRow> = {
     expect: ADMINS_ON_NORTH,
     request: async () => ({ url: `/api/admin/transactions/${(await freshDeal()).id}` }),
   },
+  'PUT /api/admin/transactions/:id/legal-hold': {
+    expect: ADMINS_ON_NORTH,
+    request: async () => ({
+      url: `/api/admin/transactions/${(await freshDeal()).id}/legal-hold`,
+      payload: { hold: true, reason: 'Subpoena from the county court' },
+    }),
+  },
   'POST /api/admin/transactions/:id/forms/:formId/comments': {
     expect: ADMINS_ON_NORTH,
     request: async () => {
