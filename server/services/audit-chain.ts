@@ -68,7 +68,7 @@ const COLUMNS = Prisma.sql`id, seq::text AS seq, prev_hash, hash, actor_id, api_
  * seq and hash the database handed out) is the last event's. firstBrokenId is the first event
  * where this fails; null when the chain is valid, or when only its end is missing.
  */
-export async function verifyChain(ctx: ServiceContext): Promise<AuditChainAnswer> {
+export async function verifyChain(ctx: Pick<ServiceContext, 'db'>): Promise<AuditChainAnswer> {
   return withinTransaction(ctx.db, { timeoutMs: STATEMENT_TIMEOUT_MS, snapshot: true }, async (query) => {
     let previous = GENESIS_HASH;
     let lastSeq = '0';
