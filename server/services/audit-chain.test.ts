@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../db/client';
@@ -213,5 +214,54 @@ describe('append-only', () => {
     ]) {
       await expect(runSql(database.url, sql), sql).rejects.toThrow(/foreign key/);
     }
+  });
+});
+
+/**
+ * The canonical JSON as docs/API.md states it, written from the text alone, as someone checking
+ * the chain without the portal would: it must give PostgreSQL's jsonb text for any value.
+ */
+function documentedCanonicalJson(value: unknown): string {
+  if (value === null || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(documentedCanonicalJson).join(', ')}]`;
+  const utf8 = (key: string) => Buffer.from(key, 'utf8');
+  const keys = Object.keys(value as object).sort((a, b) => {
+    const [x, y] = [utf8(a), utf8(b)];
+    return x.length - y.length || Buffer.compare(x, y);
+  });
+  const record = value as Record<string, unknown>;
+  return `{${keys.map((key) => `${JSON.stringify(key)}: ${documentedCanonicalJson(record[key])}`).join(', ')}}`;
+}
+
+describe('the documented canonical JSON', () => {
+  it("is PostgreSQL's jsonb text for any snapshot", async () => {
+    // Text PostgreSQL can store (no NUL), numbers as JSON.stringify writes them in plain notation.
+    const text = fc.string({ unit: 'binary', maxLength: 12 }).filter((s) => !s.includes('\u0000'));
+    const number = fc.oneof(
+      fc.integer({ min: -1e12, max: 1e12 }),
+      fc.double({ min: -1e9, max: 1e9, noNaN: true }).filter((n) => !Object.is(n, -0) && Math.abs(n) >= 1e-6),
+    );
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constant(null),
+        fc.boolean(),
+        number,
+        text,
+        tie('array'),
+        tie('object'),
+      ),
+      array: fc.array(tie('value'), { maxLength: 4 }),
+      object: fc.dictionary(text, tie('value'), { maxKeys: 5 }),
+    })).object;
+    const samples = fc.sample(json, { numRuns: 300, seed: 20261209 });
+    const rows = await runSql<{ n: number; text: string }>(
+      database.url,
+      `SELECT n, value::text AS text FROM jsonb_array_elements(${pg.escapeLiteral(JSON.stringify(samples))}::jsonb)
+         WITH ORDINALITY AS e(value, n) ORDER BY n`,
+    );
+    expect(rows.map((row) => row.text)).toEqual(samples.map(documentedCanonicalJson));
   });
 });
