@@ -7,8 +7,10 @@
  * script). An agent's transaction gets a document; the database is dumped with pg_dump and the
  * first server stopped; the dump is restored with pg_restore into a new database; a second server
  * starts on the restored database and the same bucket; the agent signs in, opens the transaction
- * and downloads the document byte for byte, and every stored_files row finds its object. The two
- * databases are dropped at the end. Needs pg_dump and pg_restore of the server's major version
+ * and downloads the document byte for byte, and every stored_files row finds its object; the owner
+ * checks the audit trail's hash chain (GET /api/admin/audit/verify): valid, every event of the
+ * source there, and an event written after the restore chained on. The two databases are dropped
+ * at the end. Needs pg_dump and pg_restore of the server's major version
  * (or newer) on PATH and a role that may create databases.
  */
 import { execFileSync } from 'node:child_process';
@@ -34,6 +36,40 @@ import {
 import { startS3TestServer } from '../server/test/s3-server';
 import { auditStoredFilesInBucket } from '../server/test/stored-files-audit';
 
+type AuditChain = { valid: boolean; events: number; firstBrokenId: string | null };
+
+/**
+ * The audit trail came through whole: every event of the source, its chain valid (pg_restore
+ * loads the rows before it creates the triggers, so none is chained twice), and the next event,
+ * written by the restored portal, chained after them.
+ */
+async function checkAuditChain(baseUrl: string, sourceEvents: number, agentToken: string): Promise<void> {
+  const owner = await signIn(baseUrl, OWNER.email, OWNER.password);
+  const verify = async () =>
+    (await expectStatus(
+      timedCall(baseUrl, 'GET', '/api/admin/audit/verify', { token: owner.token }),
+      200,
+    )) as AuditChain;
+  const restored = await verify();
+  if (!restored.valid || restored.events !== sourceEvents) {
+    throw new Error(
+      `the restored audit chain is not the source's ${sourceEvents} events: ${JSON.stringify(restored)}`,
+    );
+  }
+  await openTransaction(baseUrl, agentToken, {
+    streetAddress: '2 Restore Road',
+    type: 'Listing',
+    role: 'Seller',
+  });
+  const after = await verify();
+  if (!after.valid || after.events <= sourceEvents) {
+    throw new Error(`an event written after the restore did not join the chain: ${JSON.stringify(after)}`);
+  }
+  log(
+    `audit chain: ${restored.events} events valid after the restore, ${after.events} and valid after one more change`,
+  );
+}
+
 const adminUrl = process.env.DRILL_ADMIN_URL;
 if (!adminUrl) {
   console.error(
@@ -53,15 +89,15 @@ const timed = <T>(work: () => T): { result: T; ms: number } => {
 const suffix = randomBytes(4).toString('hex');
 const sourceName = `drill_source_${suffix}`;
 const restoredName = `drill_restored_${suffix}`;
-const owner = { email: 'owner@drill.test', password: 'Drill-owner-password-1' };
+const OWNER = { email: 'owner@drill.test', password: 'Drill-owner-password-1' };
 const folder = await mkdtemp(path.join(tmpdir(), 'portal-restore-drill-'));
 const s3 = await startS3TestServer();
 const servers: ServerProcess[] = [];
 const serverEnv = (databaseUrl: string) => ({
   DATABASE_URL: databaseUrl,
   JWT_SECRET: `restore-drill-secret-${suffix}-0123456789abcdef`,
-  ADMIN_EMAIL: owner.email,
-  ADMIN_PASSWORD: owner.password,
+  ADMIN_EMAIL: OWNER.email,
+  ADMIN_PASSWORD: OWNER.password,
   SEED_DEMO: 'false',
   LOG_LEVEL: 'info',
   ...s3.environment,
@@ -79,7 +115,7 @@ try {
 
   const first = await startBuiltServer(serverEnv(sourceUrl), folder);
   servers.push(first);
-  const admin = await signIn(first.baseUrl, owner.email, owner.password);
+  const admin = await signIn(first.baseUrl, OWNER.email, OWNER.password);
   const [agent] = await createAgents(first.baseUrl, admin, 1, 'drill');
   if (!agent) throw new Error('no agent');
   const created = await openTransaction(first.baseUrl, agent.token, {
@@ -106,6 +142,11 @@ try {
     200,
   );
   log(`source: an agent's transaction with a 256 KiB document in the bucket (${uploaded.key})`);
+
+  const [{ events: sourceEvents = 0 } = {}] = await runSql<{ events: number }>(
+    sourceUrl,
+    'SELECT count(*)::int AS events FROM audit_events',
+  );
 
   const dumpFile = path.join(folder, 'portal.dump');
   const dump = timed(() =>
@@ -148,6 +189,7 @@ try {
     `restored: schema up to date, /readyz 200, the agent signed in, the document downloaded byte for byte, ` +
       `${audit.rows} stored_files rows all in the bucket`,
   );
+  await checkAuditChain(second.baseUrl, sourceEvents, again.token);
   log('restore drill passed');
 } catch (error) {
   failed = true;

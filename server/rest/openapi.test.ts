@@ -493,6 +493,8 @@ async function scenario() {
   await call('GET', '/api/admin/dashboard', { who: admin, query: { from: '2026-11-01', to: '2026-11-30' } });
   await call('GET', '/api/attention', { who: agent });
   await call('GET', '/api/users.csv', { who: admin, query: { query: 'Agent' } });
+  // The audit trail's chain, over every event the calls above wrote
+  await call('GET', '/api/admin/audit/verify', { who: admin });
   await call('POST', '/api/admin/transactions/{id}/forms/{formId}/comments', {
     params: form,
     who: admin,

@@ -1,5 +1,6 @@
 import { adminTransactionsRouter } from '../routers/admin-transactions';
 import { apiKeysRouter } from '../routers/api-keys';
+import { auditRouter } from '../routers/audit';
 import { authRouter } from '../routers/auth';
 import { bannersRouter } from '../routers/banners';
 import { calendarRouter } from '../routers/calendar';
@@ -50,6 +51,7 @@ export const appRouter = router({
   calendar: calendarRouter,
   webhooks: webhooksRouter,
   exports: exportsRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

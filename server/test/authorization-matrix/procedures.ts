@@ -391,4 +391,7 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
   'webhooks.deliveries': { expect: BROKERAGE, input: async () => ({ id: await freshWebhook(), ...paging }) },
   'webhooks.retry': { expect: BROKERAGE, input: freshWebhookDelivery },
   'webhooks.test': { expect: BROKERAGE, input: async () => ({ id: await freshWebhook() }) },
+
+  // The audit trail spans every office: checking its chain is for brokerage-wide admins.
+  'audit.verify': { expect: BROKERAGE },
 };

@@ -559,6 +559,7 @@ export const ROUTES: Record<string, RouteRow> = {
     },
   },
 
+  'GET /api/admin/audit/verify': { expect: BROKERAGE, request: get('/api/admin/audit/verify') },
   'GET /api/admin/webhooks': { expect: BROKERAGE, request: get('/api/admin/webhooks') },
   'POST /api/admin/webhooks': {
     expect: BROKERAGE,
