@@ -1,11 +1,11 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { createDb } from '../server/db/client';
 import { migrate, readMigrations } from '../server/db/migrate';
 import { verifyChain } from '../server/services/audit-chain';
 import { databaseUrl } from '../server/test/databases';
 import type { Benchmark, Goal } from './lib/benchmark';
+import { withClient } from './lib/dataset';
 import { gapLines, loadNoteOf, machineLine, thousands } from './lib/report';
 import { round } from './lib/stats';
 
@@ -25,16 +25,6 @@ const GOAL_S = 60;
 const DATABASE = 'portal_audit_bench';
 const SEED_BATCH = 1_000;
 const ACTIONS = ['transaction.update', 'form.upload', 'form.review', 'transaction.create', 'user.update'];
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, application_name: 'bench-audit-verify' });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** The database, migrated as today's code migrates it; recreated when its migrations differ. */
 async function prepareDatabase(adminUrl: string, log: (message: string) => void): Promise<string> {

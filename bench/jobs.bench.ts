@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { createDb } from '../server/db/client';
 import { migrate } from '../server/db/migrate';
 import { seed } from '../server/db/seed';
@@ -15,7 +14,7 @@ import { databaseUrl } from '../server/test/databases';
 import { openTransaction, signIn } from '../server/test/rest-client';
 import { startSmtpInbox } from '../server/test/smtp-inbox';
 import type { Benchmark, Goal } from './lib/benchmark';
-import { openDataset } from './lib/dataset';
+import { openDataset, withClient } from './lib/dataset';
 import { startPortalApp } from './lib/portal-app';
 import { gapLines, loadNoteOf, machineLine, thousands } from './lib/report';
 import { median, percentile, round } from './lib/stats';
@@ -39,16 +38,6 @@ const REMINDERS_GOAL_S = 120;
 const JOBS_DATABASE = 'portal_jobs_bench';
 const OWNER = { email: 'owner@jobs-bench.test', password: 'Jobs-owner-password-1' };
 const AGENT_PASSWORD = 'Jobs-agent-password-1';
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, application_name: 'bench-jobs' });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A fresh, migrated and seeded database beside the dataset's. */
 async function freshDatabase(datasetUrl: string): Promise<string> {

@@ -6,7 +6,7 @@ import { buildServerBundle, startBuiltServer, stopBuiltServer } from '../server/
 import { signIn } from '../server/test/rest-client';
 import { PAGE_SIZE } from '../shared/constants';
 import type { Benchmark, Goal } from './lib/benchmark';
-import { OWNER, openDataset } from './lib/dataset';
+import { OWNER, openDataset, withClient } from './lib/dataset';
 import { explainAnalyze } from './lib/explain';
 import { BENCH_RATE_LIMIT_PER_MIN } from './lib/portal-app';
 import { datasetLine, gapLines, loadNoteOf, machineLine, thousands } from './lib/report';
@@ -19,7 +19,6 @@ import {
   RULES_AFTER,
   RULES_BEFORE,
   verifyOpen,
-  withClient,
 } from './lib/smart-checklists-data';
 import { type Change, changeRules, factRows, listTimes, measurePuts } from './lib/smart-checklists-http';
 import { smartChecklistsMarkdown } from './lib/smart-checklists-report';

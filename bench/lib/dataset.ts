@@ -159,8 +159,16 @@ function migrationsFingerprint(migrations: Migration[]): string {
     .digest('hex');
 }
 
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, application_name: 'bench-dataset' });
+/**
+ * One connection for `work`, closed after it whatever happens; `name` is the application_name
+ * pg_stat_activity shows, so a bench's sessions can be told apart from the portal's.
+ */
+export async function withClient<T>(
+  url: string,
+  work: (client: pg.Client) => Promise<T>,
+  name = 'bench',
+): Promise<T> {
+  const client = new pg.Client({ connectionString: url, application_name: name });
   client.on('error', () => {});
   await client.connect();
   try {

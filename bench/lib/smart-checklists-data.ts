@@ -1,7 +1,8 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { toFacts } from '../../server/services/transactions/checklist';
 import { type PlanItem, planChecklist } from '../../server/services/transactions/checklist-plan';
 import type { ConditionalForm } from '../../shared/schemas/facts';
+import { withClient } from './dataset';
 
 /**
  * The rows of the smart-checklists benchmark on the 1M dataset: a template of its own, 10,000 open
@@ -61,17 +62,6 @@ export const RULES_AFTER: ConditionalForm[] = [
     ],
   },
 ];
-
-export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, application_name: 'bench-smart-checklists' });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 /** A number from 0 to n - 1 drawn from the row's id and a salt: the same every run. */
 const draw = (salt: string, n: number) => `(abs(hashtext(t.id::text || '${salt}')) % ${n})`;

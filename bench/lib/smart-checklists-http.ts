@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { ConditionalForm } from '../../shared/schemas/facts';
 import { alternate } from './ab';
-import { BENCH_TEMPLATE, HOA_LABEL, jobState, withClient } from './smart-checklists-data';
+import { withClient } from './dataset';
+import { BENCH_TEMPLATE, HOA_LABEL, jobState } from './smart-checklists-data';
 import { percentile } from './stats';
 
 /**
