@@ -227,7 +227,8 @@ export type Waiver = z.infer<typeof waiver>;
 export const transactionForm = z.object({
   _id: idSchema,
   label: z.string(),
-  /** A signed link to the current file (valid 1 h), or null before the first upload. */
+  /** A signed link to the current file (valid 1 h); null before the first upload, and once the
+   * transaction's documents were purged after retention. */
   url: z.string().nullable(),
   /** The current file's name, or null before the first upload. */
   fileName: z.string().nullable(),
@@ -370,7 +371,8 @@ export const formVersion = z.object({
   contentType: z.string(),
   /** Null for a file stored before checksums were kept. */
   sha256: z.string().nullable(),
-  url: z.string(),
+  /** A signed link to the file; null once the transaction's documents were purged after retention. */
+  url: z.string().nullable(),
   uploadedAt: z.iso.datetime(),
   /** Null when the system stored the file itself (demo data, files older than this record). */
   uploadedBy: person.nullable(),

@@ -31,15 +31,22 @@ function VersionRow({ version, current }: { version: FormVersion; current: numbe
         <Text size="sm" fw={600}>
           Version {version.number}
         </Text>
-        <Anchor
-          href={version.url}
-          target="_blank"
-          rel="noopener noreferrer"
-          size="sm"
-          style={{ overflowWrap: 'anywhere' }}
-        >
-          {version.name}
-        </Anchor>
+        {version.url === null ? (
+          // Purged after retention: the name stays as the record of what was there.
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {version.name}
+          </Text>
+        ) : (
+          <Anchor
+            href={version.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            size="sm"
+            style={{ overflowWrap: 'anywhere' }}
+          >
+            {version.name}
+          </Anchor>
+        )}
         <Text size="xs" c="dimmed">
           {fileSize(version.size)}
         </Text>

@@ -56,7 +56,7 @@ export function FormCardActions(props: FormCardActionsProps) {
         disabled={closed}
         onUploaded={props.onPhotoStored}
       />
-      {hasFile && (
+      {hasFile && form.url !== null && (
         <PanelToggle panel={preview} icon={<IconFileSearch size={16} aria-hidden="true" />}>
           Preview
         </PanelToggle>

@@ -430,12 +430,12 @@ export async function listVersions(
   ctx: CallerContext,
   input: { id: string; formId: string },
 ): Promise<{ versions: FormVersion[] }> {
-  const { form } = await findForm(ctx, input.id, input.formId);
+  const { transaction, form } = await findForm(ctx, input.id, input.formId);
   const rows = await ctx.db.formVersion.findMany({
     where: { formId: form.id },
     select: versionSelect,
     orderBy: { number: 'desc' },
   });
-  const linkOf = fileLinker(ctx);
+  const linkOf = transaction.purgedAt ? null : fileLinker(ctx);
   return { versions: await Promise.all(rows.map((row) => toVersion(linkOf, row))) };
 }

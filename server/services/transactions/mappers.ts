@@ -240,11 +240,15 @@ export function toWarnings(json: Prisma.JsonValue): UploadWarning[] {
   return parsed.success ? parsed.data : [];
 }
 
-export async function toForm(linkOf: FileLinker, row: FormRow): Promise<TransactionForm> {
+/**
+ * `linkOf` is null once the file's documents were purged after retention: the stored objects are
+ * gone, so no link is given; the names and checksums stay as the record of what was there.
+ */
+export async function toForm(linkOf: FileLinker | null, row: FormRow): Promise<TransactionForm> {
   return {
     _id: row.id,
     label: row.label,
-    url: row.fileKey ? await linkOf(row.fileKey) : null,
+    url: row.fileKey && linkOf ? await linkOf(row.fileKey) : null,
     fileName: row.fileKey ? downloadName(row.fileKey) : null,
     status: row.status,
     required: row.required,
@@ -267,7 +271,7 @@ export async function toTransaction(linkOf: FileLinker, row: DetailRow, now: Dat
     legalHold: row.legalHold,
     legalHoldReason: row.legalHoldReason,
     purgedAt: row.purgedAt?.toISOString() ?? null,
-    forms: await Promise.all(row.forms.map((form) => toForm(linkOf, form))),
+    forms: await Promise.all(row.forms.map((form) => toForm(row.purgedAt ? null : linkOf, form))),
   };
 }
 
@@ -291,7 +295,8 @@ export const versionSelect = {
 } as const satisfies Prisma.FormVersionSelect;
 type VersionRow = Prisma.FormVersionGetPayload<{ select: typeof versionSelect }>;
 
-export async function toVersion(linkOf: FileLinker, row: VersionRow): Promise<FormVersion> {
+/** `linkOf` is null once the file's documents were purged, as for `toForm`. */
+export async function toVersion(linkOf: FileLinker | null, row: VersionRow): Promise<FormVersion> {
   const status = row.decisionStatus;
   return {
     _id: row.id,
@@ -300,7 +305,7 @@ export async function toVersion(linkOf: FileLinker, row: VersionRow): Promise<Fo
     size: row.size,
     contentType: row.contentType,
     sha256: row.sha256,
-    url: await linkOf(row.fileKey),
+    url: linkOf ? await linkOf(row.fileKey) : null,
     uploadedAt: row.uploadedAt.toISOString(),
     uploadedBy: row.uploadedBy ? toPerson(row.uploadedBy) : null,
     pages: row.pages,

@@ -253,6 +253,20 @@ describe('the daily purge', () => {
       await call('GET', `/api/admin/transactions/individual/${expired.id}`, admin)
     ).json<Transaction>();
     expect(answer.purgedAt).toBe(clock.now().toISOString());
+    // The objects are gone, so no link leads to them; the names stay as the record.
+    const purgedForm = answer.forms[0];
+    expect(purgedForm?.url).toBeNull();
+    expect(purgedForm?.fileName).not.toBeNull();
+    const versions = await call(
+      'GET',
+      `/api/transactions/${expired.id}/forms/${purgedForm?._id}/versions`,
+      admin,
+    );
+    expect(versions.json().versions.map((v: { url: string | null }) => v.url)).toEqual([null]);
+    const heldAnswer = (
+      await call('GET', `/api/admin/transactions/individual/${held.id}`, admin)
+    ).json<Transaction>();
+    expect(heldAnswer.forms[0]?.url).toEqual(expect.any(String));
 
     // Its documents gone, the file cannot be reopened.
     const reopened = await app.inject({
