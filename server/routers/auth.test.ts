@@ -7,7 +7,8 @@ import { smtpMailer } from '../mail/mailer';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../security/access-tokens';
 import { AUTH_LIMITS } from '../security/rate-limits';
 import { hashSecretToken } from '../security/secret-tokens';
-import { RESET_PASSWORD_TTL_MS, SESSION_MAX_LIFETIME_MS, VERIFY_EMAIL_TTL_MS } from '../services/auth';
+import { RESET_PASSWORD_TTL_MS, VERIFY_EMAIL_TTL_MS } from '../services/auth';
+import { SESSION_MAX_LIFETIME_MS } from '../services/sign-in/session';
 import { createAdmin, createOwner, createUser, DEFAULT_PASSWORD } from '../test/factories';
 import {
   buildTestApp,

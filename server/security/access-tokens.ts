@@ -7,17 +7,23 @@ import { ROLES } from '../../shared/constants';
  * Short-lived access tokens: HS256, 15 minutes, claims `sub` and `role`,
  * plus `ver` (the user's tokenVersion) so a password change ends older tokens at once, and `off`
  * (the user's office when it was issued, absent for none), which lets a list's own statement
- * confirm an office member's session (services/sessions.ts); it grants nothing by itself.
+ * confirm an office member's session (services/sessions.ts); it grants nothing by itself; and
+ * `mfa`, how the session's sign-in proved a second factor (absent: it did not).
  * Only HS256 is accepted: `alg: none` and every other algorithm are refused by jose.
  */
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+
+/** How a sign-in proved a second factor: a code, a recovery code, a passkey, or the identity provider. */
+export const SECOND_FACTORS = ['totp', 'recovery', 'passkey', 'sso'] as const;
+export type SecondFactor = (typeof SECOND_FACTORS)[number];
 
 const claimsSchema = z.object({
   sub: z.uuid(),
   role: z.enum(ROLES),
   ver: z.number().int().min(0),
   off: z.uuid().optional(),
+  mfa: z.enum(SECOND_FACTORS).optional(),
 });
 export type AccessClaims = z.infer<typeof claimsSchema>;
 
@@ -44,10 +50,12 @@ function hmacKey(secret: string): Promise<CryptoKey> {
 
 export async function signAccessToken(claims: AccessClaims, secret: string, now: Date): Promise<string> {
   const issuedAt = Math.floor(now.getTime() / 1000);
-  const payload =
-    claims.off === undefined
-      ? { role: claims.role, ver: claims.ver }
-      : { role: claims.role, ver: claims.ver, off: claims.off };
+  const payload = {
+    role: claims.role,
+    ver: claims.ver,
+    ...(claims.off === undefined ? {} : { off: claims.off }),
+    ...(claims.mfa === undefined ? {} : { mfa: claims.mfa }),
+  };
   return new SignJWT(payload)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub)

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { apiMessages, authMessages } from '../../shared/messages';
 import type {
   LoginInput,
@@ -12,7 +11,6 @@ import type { Db, Tx } from '../db/client';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { resetPasswordMessage, verifyEmailMessage } from '../mail/templates';
-import { signAccessToken } from '../security/access-tokens';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { assertSelf } from './access';
 import { recordAudit } from './audit';
@@ -20,6 +18,7 @@ import type { CallerContext, ServiceContext } from './context';
 import { queueMail } from './mail';
 import { notifyActiveAdmins } from './notifications';
 import { publicUserSelect, toPublicUser } from './public-user';
+import { newFamily, openSession, secondFactorOf, sessionAnswer, storeRefreshToken } from './sign-in/session';
 import { emitWebhook } from './webhooks/events';
 
 /**
@@ -30,12 +29,8 @@ import { emitWebhook } from './webhooks/events';
  */
 
 const HOUR = 60 * 60 * 1000;
-const DAY = 24 * HOUR;
 export const VERIFY_EMAIL_TTL_MS = 48 * HOUR;
 export const RESET_PASSWORD_TTL_MS = 1 * HOUR;
-export const REFRESH_TOKEN_TTL_MS = 30 * DAY;
-/** However often a session rotates its refresh token, it ends this long after sign-in. */
-export const SESSION_MAX_LIFETIME_MS = 90 * DAY;
 
 const tooManyRequests = () => new AppError('TOO_MANY_REQUESTS', apiMessages.tooManyRequests);
 const invalidCredentials = () => new AppError('UNAUTHORIZED', authMessages.invalidCredentials);
@@ -308,11 +303,7 @@ export async function login(ctx: ServiceContext, input: LoginInput): Promise<Ses
     throw new AppError('FORBIDDEN', authMessages.awaitingApproval);
   }
 
-  const now = deps.clock.now();
-  const refreshToken = await deps.db.$transaction((tx) =>
-    storeRefreshToken(tx, deps, user.id, { familyId: randomUUID(), sessionStartedAt: now }),
-  );
-  const session = await sessionAnswer(deps, user, refreshToken);
+  const session = await openSession(deps, user, null);
   logSignIn(ctx, 'signed-in', user.id);
   return session;
 }
@@ -336,54 +327,6 @@ function logSignIn(ctx: ServiceContext, outcome: SignInOutcome, userId?: string)
   else ctx.log.warn(entry, 'sign-in refused');
 }
 
-type SessionUser = { id: string; role: 'user' | 'admin'; tokenVersion: number; officeId: string | null };
-
-/**
- * Stores the refresh token of a new session (inside the caller's transaction) and returns it.
- * The access token is signed after the commit, by sessionAnswer: WebCrypto signs on libuv's
- * thread pool, behind any queued argon2 verifications, and a transaction waiting there holds a
- * pooled connection. Under a burst of sign-ins that exhausted the pool and turned sign-ins into
- * 500s (bench/sign-in.bench.ts).
- */
-async function storeRefreshToken(
-  tx: Tx,
-  deps: AppDeps,
-  userId: string,
-  family: { familyId: string; sessionStartedAt: Date },
-): Promise<string> {
-  const now = deps.clock.now();
-  const refreshToken = newSecretToken();
-  const expiresAt = Math.min(
-    now.getTime() + REFRESH_TOKEN_TTL_MS,
-    family.sessionStartedAt.getTime() + SESSION_MAX_LIFETIME_MS,
-  );
-  await tx.refreshToken.create({
-    data: {
-      userId,
-      familyId: family.familyId,
-      sessionStartedAt: family.sessionStartedAt,
-      tokenHash: hashSecretToken(refreshToken),
-      expiresAt: new Date(expiresAt),
-    },
-  });
-  return refreshToken;
-}
-
-/** The session's answer: a fresh access token for the user, with the stored refresh token. */
-async function sessionAnswer(deps: AppDeps, user: SessionUser, refreshToken: string): Promise<SessionAnswer> {
-  const token = await signAccessToken(
-    {
-      sub: user.id,
-      role: user.role,
-      ver: user.tokenVersion,
-      ...(user.officeId === null ? {} : { off: user.officeId }),
-    },
-    deps.config.jwtSecret,
-    deps.clock.now(),
-  );
-  return { token, refreshToken, _id: user.id };
-}
-
 async function revokeFamily(db: Db | Tx, familyId: string, now: Date): Promise<void> {
   await db.refreshToken.updateMany({ where: { familyId, revokedAt: null }, data: { revokedAt: now } });
 }
@@ -401,6 +344,7 @@ export async function refresh(
       id: true,
       familyId: true,
       sessionStartedAt: true,
+      secondFactor: true,
       expiresAt: true,
       usedAt: true,
       revokedAt: true,
@@ -426,6 +370,7 @@ export async function refresh(
   if (stored.expiresAt <= now || !stored.user.isAdminApproved || !stored.user.emailVerifiedAt)
     throw sessionInvalid();
 
+  const family = { ...stored, secondFactor: secondFactorOf(stored.secondFactor) };
   const rotated = await deps.db.$transaction(async (tx) => {
     // Conditional, so of two simultaneous refreshes with one token only one succeeds.
     const claimed = await tx.refreshToken.updateMany({
@@ -433,14 +378,14 @@ export async function refresh(
       data: { usedAt: now },
     });
     if (claimed.count !== 1) return null;
-    return storeRefreshToken(tx, deps, stored.user.id, stored);
+    return storeRefreshToken(tx, deps, stored.user.id, family);
   });
   if (!rotated) {
     await revokeFamily(deps.db, stored.familyId, now);
     ctx.log.warn({ userId: stored.user.id }, 'refresh token used twice at once; its session was revoked');
     throw sessionInvalid();
   }
-  return sessionAnswer(deps, stored.user, rotated);
+  return sessionAnswer(deps, stored.user, rotated, family.secondFactor);
 }
 
 /** Ends the session the token belongs to. Unknown or already revoked tokens are not an error. */
@@ -472,6 +417,8 @@ export async function changePassword(ctx: CallerContext, input: ChangePasswordIn
   }
   const passwordHash = await deps.passwords.hash(input.password);
   const now = deps.clock.now();
+  // This browser's new session proved what the one it was made in proved.
+  const family = newFamily(now, ctx.user.secondFactor ?? null);
   const { updated, refreshToken } = await deps.db.$transaction(async (tx) => {
     const updated = await tx.user.update({
       where: { id: userId },
@@ -479,10 +426,7 @@ export async function changePassword(ctx: CallerContext, input: ChangePasswordIn
       select: { id: true, role: true, tokenVersion: true, officeId: true },
     });
     await tx.refreshToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
-    const refreshToken = await storeRefreshToken(tx, deps, userId, {
-      familyId: randomUUID(),
-      sessionStartedAt: now,
-    });
+    const refreshToken = await storeRefreshToken(tx, deps, userId, family);
     await recordAudit(tx, {
       actorId: userId,
       action: 'user.password-change',
@@ -491,5 +435,5 @@ export async function changePassword(ctx: CallerContext, input: ChangePasswordIn
     });
     return { updated, refreshToken };
   });
-  return sessionAnswer(deps, updated, refreshToken);
+  return sessionAnswer(deps, updated, refreshToken, family.secondFactor);
 }

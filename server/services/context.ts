@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps';
+import type { SecondFactor } from '../security/access-tokens';
 
 /**
  * The one shape of a service operation: `operation(ctx, input)`, where `ctx` is a
@@ -29,6 +30,11 @@ export type Caller = {
   coordinatesFor?: readonly string[];
   /** Set when the call came with an API key: the key acts with its creator's rights. */
   apiKey?: { id: string; name: string };
+  /**
+   * How the session's sign-in proved a second factor (its access token says); null or absent:
+   * it did not (and never for an API key).
+   */
+  secondFactor?: SecondFactor | null;
 };
 
 export type ServiceContext = {

@@ -221,6 +221,7 @@ async function signedInUser(ctx: Context): Promise<Caller> {
     isOwner: user.isOwner,
     officeId: user.officeId,
     coordinatesFor: user.coordinatesFor,
+    secondFactor: ctx.auth.mfa ?? null,
   };
 }
 
