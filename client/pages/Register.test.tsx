@@ -60,11 +60,11 @@ describe('Register page', () => {
     expect(stub.calls).toEqual([]);
   });
 
-  it('checks the email pattern (2 to 4 letter top-level part), the phone and the passwords', async () => {
+  it('checks the email pattern, the phone and the passwords', async () => {
     const { user, stub } = renderRegister();
     await fill(user, {
       ...valid,
-      Email: 'a@b.abcdef',
+      Email: 'a@b',
       'Phone number': '555-CALL-NOW',
       Password: 'short',
       'Confirm password': 'different',

@@ -238,7 +238,7 @@ describe('registration, verification and approval', () => {
     const res = await post('/api/auth/register', {
       ...registration(),
       firstName: '  ',
-      email: 'someone@example.museum',
+      email: 'someone@example',
       phoneNumber: '555 0100',
       confirmPassword: 'something else entirely',
     });
@@ -319,6 +319,40 @@ describe('registration, verification and approval', () => {
     } finally {
       await broken.close();
     }
+  });
+});
+
+describe('e-mail addresses', () => {
+  it('takes any top-level domain, in a registration and in an account an admin adds', async () => {
+    emailCounter++;
+    const realty = `nadia${emailCounter}@acme.realty`;
+    const registered = await post('/api/auth/register', registration({ email: realty }));
+    expect(registered.statusCode, registered.body).toBe(201);
+    expect(await database.db.user.count({ where: { email: realty } })).toBe(1);
+
+    const { session } = await ownerToken();
+    const homes = `omar${emailCounter}@brokerage.homes`;
+    const added = await app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { authorization: `Bearer ${session.token}` },
+      payload: {
+        firstName: 'Omar',
+        lastName: 'Haddad',
+        email: homes,
+        phoneNumber: '555-010-2040',
+        company: 'Harbor Realty',
+        role: 'user',
+        password: 'a long enough password',
+      },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(added.json()).toMatchObject({ email: homes });
+
+    // Still refused: an address with no domain part after the @ to speak of.
+    const refused = await post('/api/auth/register', registration({ email: 'nadia@localhost' }));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().issues).toContainEqual({ path: 'email', message: validation.invalidEmailAddress });
   });
 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ADD_USER_FIRST_NAME_MIN_LENGTH, ROLES } from '../constants';
 import { validation } from '../messages';
-import { passwordSchema, phoneSchema, REGISTRATION_EMAIL } from './auth';
+import { passwordSchema, phoneSchema } from './auth';
 import { idSchema, pagingInput } from './common';
 
 export const ACCOUNT_STATUSES = ['emailUnverified', 'awaitingApproval', 'active', 'deactivated'] as const;
@@ -96,7 +96,7 @@ export const createUserInput = z.object({
     .trim()
     .min(1, { error: validation.fieldRequired })
     .max(254, { error: validation.invalidEmailAddress })
-    .regex(REGISTRATION_EMAIL, { error: validation.invalidEmailAddress }),
+    .regex(z.regexes.email, { error: validation.invalidEmailAddress }),
   phoneNumber: phoneSchema(validation.phoneFormatAddUser, validation.phoneRequired),
   company: z
     .string({ error: validation.companyNameRequired })
