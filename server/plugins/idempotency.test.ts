@@ -110,6 +110,28 @@ describe('Idempotency-Key on POST /api/transactions', () => {
     expect(await countStreet(body.streetAddress)).toBe(1);
   });
 
+  it('takes the same body with its keys in another order and other whitespace as the same request', async () => {
+    const body = deal();
+    const first = await post('/api/transactions', agent, `create-${RUN}-order`, body);
+    expect(first.statusCode, first.body).toBe(201);
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    const token = await accessTokenFor(agent, { now: clock.now() });
+    const again = await app.inject({
+      method: 'POST',
+      url: '/api/transactions',
+      payload: JSON.stringify(reordered, null, 3),
+      headers: {
+        ...bearer(token),
+        'content-type': 'application/json',
+        'idempotency-key': `create-${RUN}-order`,
+      },
+    });
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect(await countStreet(body.streetAddress)).toBe(1);
+  });
+
   it('refuses the same key with another body with 422, changing nothing', async () => {
     const body = deal();
     await post('/api/transactions', agent, `create-${RUN}-2`, body);

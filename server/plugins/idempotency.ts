@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { configure } from 'safe-stable-stringify';
 import { apiMessages, integrationMessages } from '../../shared/messages';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
@@ -107,7 +108,8 @@ async function callerOf(ctx: ServiceContext, req: FastifyRequest): Promise<strin
 
 /**
  * What makes two requests "the same": method, path with its query, and the body. A JSON body as
- * parsed (so whitespace does not matter); a multipart upload by its type and length, since the
+ * a JSON value: parsed, then written with its keys sorted, so neither whitespace nor the order of
+ * an object's keys makes another request; a multipart upload by its type and length, since the
  * file streams to storage and is never held whole (documented in docs/API.md: an upload retried
  * with the same key and another file of the very same size would replay the first answer).
  */
@@ -122,10 +124,12 @@ function fingerprintOf(req: FastifyRequest): Buffer {
   return hash.digest();
 }
 
-/** JSON.stringify overflows the stack on a body nested thousands deep: such a body is refused. */
+const sortedJson = configure({ deterministic: true, bigint: false, circularValue: Error });
+
+/** Writing overflows the stack on a body nested thousands deep: such a body is refused. */
 function bodyText(body: unknown): string {
   try {
-    return JSON.stringify(body ?? null);
+    return sortedJson(body ?? null) ?? 'null';
   } catch {
     throw new AppError('BAD_REQUEST', apiMessages.invalidInput);
   }
