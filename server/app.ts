@@ -25,6 +25,7 @@ import {
   sendIndex,
 } from './plugins/client';
 import { compressionPlugin } from './plugins/compression';
+import { corsPlugin } from './plugins/cors';
 import { exportRoutes } from './plugins/exports';
 import { fileRoutes } from './plugins/files';
 import { healthRoutes } from './plugins/health';
@@ -194,6 +195,8 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
 
   // Before every route: it gives each route registered after it its onSend hook.
   app.register(compressionPlugin);
+  // Before the rate limit: a preflight is answered without counting as a call.
+  if (config.corsOrigins.length > 0) app.register(corsPlugin, { origins: config.corsOrigins });
 
   if (config.rateLimitPerMin > 0) {
     app.register(rateLimit, {

@@ -77,6 +77,38 @@ function isAddressOrRange(entry: string): boolean {
 }
 
 /**
+ * Origins a browser integration calls /api from: each `scheme://host[:port]` exactly, as a
+ * browser sends it in Origin (no path, no wildcard: a wildcard would hand every site the API
+ * with a user's token).
+ */
+const corsOriginsFromEnv = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    const origins = value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry.length > 0);
+    if (!origins.every(isOrigin)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be comma-separated origins such as https://crm.example.com',
+      });
+      return z.NEVER;
+    }
+    return origins;
+  });
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Whose X-Forwarded-For to believe. Off by default: a client could otherwise name any address
  * and escape the per-address rate limits. Behind a proxy, every request would come from the
  * proxy's address without it, so all users would share one limit.
@@ -147,6 +179,7 @@ const environmentSchema = z
     JOB_WORKER_STALE_MS: integerFromEnv(2_000, 3_600_000).default(60_000),
     DATABASE_POOL_SIZE: integerFromEnv(1, 500).default(10),
     WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
+    CORS_ORIGINS: corsOriginsFromEnv.default([]),
     SIGNING_CERT: pemFromEnv(/-----BEGIN CERTIFICATE-----/, 'a certificate').optional(),
     SIGNING_KEY: pemFromEnv(
       /-----BEGIN (RSA )?PRIVATE KEY-----/,
@@ -232,6 +265,8 @@ export type AppConfig = {
   databasePoolSize: number;
   /** Webhook URLs may reach loopback, private and link-local addresses (tests, closed networks). */
   webhookAllowPrivate: boolean;
+  /** Origins of browser integrations allowed to call /api across origins (CORS); empty: none. */
+  corsOrigins: readonly string[];
   /**
    * The certificate (with its chain) and key completed e-signatures are signed with, PEM; both or
    * neither. Neither: a self-signed certificate generated once into dataDir.
@@ -313,6 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jobConcurrency: e.JOB_CONCURRENCY,
     jobWorkerStaleMs: e.JOB_WORKER_STALE_MS,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    corsOrigins: e.CORS_ORIGINS,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     signingCert: e.SIGNING_CERT,
     signingKey: e.SIGNING_KEY,

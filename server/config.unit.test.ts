@@ -84,6 +84,18 @@ describe('loadConfig', () => {
     ]);
   });
 
+  test('CORS_ORIGINS: none unless set; exact origins only, never a wildcard or a path', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(
+      loadConfig({ CORS_ORIGINS: ' https://crm.example.com, http://localhost:5173 ' }).corsOrigins,
+    ).toEqual(['https://crm.example.com', 'http://localhost:5173']);
+    for (const bad of ['*', 'https://crm.example.com/app', 'crm.example.com', 'ftp://crm.example.com']) {
+      expect(problemsOf({ CORS_ORIGINS: bad })).toEqual([
+        `CORS_ORIGINS must be comma-separated origins such as https://crm.example.com (got "${bad}")`,
+      ]);
+    }
+  });
+
   test('TRUST_PROXY: off unless set; true/false, or addresses and CIDR ranges (not a hop count)', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'TRUE' }).trustProxy).toBe(true);

@@ -37,6 +37,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppDeps['config'
     jobConcurrency: 2,
     jobWorkerStaleMs: 60_000,
     webhookAllowPrivate: false,
+    corsOrigins: [],
     signingCert: undefined,
     signingKey: undefined,
     ...overrides,
