@@ -27,9 +27,9 @@ const ADMIN_LINKS = [
   'Webhooks',
 ];
 
-function signIn(role: 'user' | 'admin') {
+function signIn(role: 'user' | 'admin', claims: Record<string, unknown> = {}) {
   setSession({
-    accessToken: fakeAccessToken({ sub: USER_ID, role }),
+    accessToken: fakeAccessToken({ sub: USER_ID, role, ...claims }),
     refreshToken: 'stored-refresh',
     userId: USER_ID,
   });
@@ -109,7 +109,8 @@ describe('application shell', () => {
   it('adds the admin links for an admin token', () => {
     signIn('admin');
     renderShell('/home', { 'settings.getUser': () => ({ ...profile, role: 'admin' }) });
-    expect(linkNames()).toEqual(['Dashboard', ...USER_LINKS, ...ADMIN_LINKS]);
+    expect(linkNames()).toEqual(['Dashboard', ...USER_LINKS, ...ADMIN_LINKS, 'Audit']);
+    expect(mainNavigation().getByRole('link', { name: 'Audit' })).toHaveAttribute('href', '/admin/audit');
     expect(mainNavigation().getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
       'href',
       '/admin/dashboard',
@@ -127,6 +128,12 @@ describe('application shell', () => {
       'href',
       '/admin/forms/transactions/view',
     );
+  });
+
+  it('leaves the Audit page out for an office admin, whose token names its office', () => {
+    signIn('admin', { off: '0b9e6a52-1111-4111-8111-0000000000f1' });
+    renderShell('/home', { 'settings.getUser': () => ({ ...profile, role: 'admin' }) });
+    expect(linkNames()).toEqual(['Dashboard', ...USER_LINKS, ...ADMIN_LINKS]);
   });
 
   it('shows the user navigation when the stored token cannot be read, and logs it', () => {

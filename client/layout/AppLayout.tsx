@@ -17,7 +17,7 @@ import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ui } from '../../shared/messages';
-import { storedRole } from '../auth/claims';
+import { storedBrokerageWide, storedRole } from '../auth/claims';
 import { clearSession, getRefreshToken, getUserId } from '../auth/session';
 import { PHONE_QUERY } from '../breakpoints';
 import { Logo } from '../components/Logo';
@@ -126,7 +126,7 @@ type SidebarProps = {
 function Sidebar({ onNavigate }: SidebarProps) {
   const [location] = useLocation();
   const { signOut, signingOut } = useSignOut();
-  const navigation = navigationFor(storedRole());
+  const navigation = navigationFor(storedRole(), storedBrokerageWide());
 
   return (
     <Stack h="100%" gap="md" justify="space-between">
