@@ -148,6 +148,26 @@ describe('GET /api/admin/audit', () => {
     expect(exact.nextCursor).toBeNull();
   });
 
+  it('keeps its place when events are written between two pages', async () => {
+    const writer = await createUser(database.db);
+    const write = (minute: number) =>
+      createAuditEvent(database.db, {
+        actorId: writer.id,
+        action: 'transaction.key-dates',
+        entityId: randomUUID(),
+        createdAt: new Date(`2026-03-08T00:${String(minute).padStart(2, '0')}:00.000Z`),
+      });
+    for (let minute = 0; minute < 8; minute++) await write(minute);
+    const query = `?actorId=${writer.id}&limit=3`;
+    const first = await list(query);
+    await write(30);
+    const second = await list(`${query}&cursor=${first.nextCursor}`);
+    const all = idsOf(await list(`?actorId=${writer.id}&limit=100`));
+    // The page after the first is what followed it before the new event, not shifted by one.
+    expect(idsOf(first)).toEqual(all.slice(1, 4));
+    expect(idsOf(second)).toEqual(all.slice(4, 7));
+  });
+
   it('filters by actor, entity, record, action and transaction', async () => {
     expect(idsOf(await list(`?actorId=${admin.id}`))).toEqual([ids.userUpdate, ids.review]);
     expect(idsOf(await list('?entity=Transaction&action=transaction.purge'))).toEqual([ids.purge]);
