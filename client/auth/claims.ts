@@ -40,20 +40,6 @@ export function roleFromToken(token: string | null): Role {
   }
 }
 
-/**
- * An admin whose token names no office reads the whole brokerage: the navigation offers it the
- * pages only such admins may use (the server refuses them to everyone else).
- */
-export function storedBrokerageWide(): boolean {
-  const token = getAccessToken();
-  if (roleFromToken(token) !== 'admin' || !token) return false;
-  try {
-    return (decodePayload(token) as { off?: unknown }).off === undefined;
-  } catch {
-    return false;
-  }
-}
-
 export function storedRole(): Role {
   return roleFromToken(getAccessToken());
 }

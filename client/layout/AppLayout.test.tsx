@@ -106,10 +106,10 @@ describe('application shell', () => {
     expect(mainNavigation().getByRole('link', { name: 'Transactions' })).not.toHaveAttribute('aria-current');
   });
 
-  it('adds the admin links for an admin token', () => {
+  it('adds the admin links for an admin token, and Audit once the profile shows no office', async () => {
     signIn('admin');
     renderShell('/home', { 'settings.getUser': () => ({ ...profile, role: 'admin' }) });
-    expect(linkNames()).toEqual(['Dashboard', ...USER_LINKS, ...ADMIN_LINKS, 'Audit']);
+    await waitFor(() => expect(linkNames()).toEqual(['Dashboard', ...USER_LINKS, ...ADMIN_LINKS, 'Audit']));
     expect(mainNavigation().getByRole('link', { name: 'Audit' })).toHaveAttribute('href', '/admin/audit');
     expect(mainNavigation().getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
       'href',
@@ -130,10 +130,19 @@ describe('application shell', () => {
     );
   });
 
-  it('leaves the Audit page out for an office admin, whose token names its office', () => {
-    signIn('admin', { off: '0b9e6a52-1111-4111-8111-0000000000f1' });
-    renderShell('/home', { 'settings.getUser': () => ({ ...profile, role: 'admin' }) });
+  it('leaves the Audit page out for an office admin, and offers it to an owner in an office', async () => {
+    const office = '0b9e6a52-1111-4111-8111-0000000000f1';
+    signIn('admin', { off: office });
+    const view = renderShell('/home', {
+      'settings.getUser': () => ({ ...profile, role: 'admin', officeId: office }),
+    });
+    await screen.findByText(`Welcome ${profile.firstName}`);
     expect(linkNames()).toEqual(['Dashboard', ...USER_LINKS, ...ADMIN_LINKS]);
+    view.unmount();
+    renderShell('/home', {
+      'settings.getUser': () => ({ ...profile, role: 'admin', officeId: office, isOwner: true }),
+    });
+    await waitFor(() => expect(linkNames()).toEqual(['Dashboard', ...USER_LINKS, ...ADMIN_LINKS, 'Audit']));
   });
 
   it('shows the user navigation when the stored token cannot be read, and logs it', () => {

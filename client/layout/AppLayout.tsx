@@ -17,7 +17,7 @@ import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ui } from '../../shared/messages';
-import { storedBrokerageWide, storedRole } from '../auth/claims';
+import { storedRole } from '../auth/claims';
 import { clearSession, getRefreshToken, getUserId } from '../auth/session';
 import { PHONE_QUERY } from '../breakpoints';
 import { Logo } from '../components/Logo';
@@ -44,6 +44,17 @@ function useWelcomeName(): string | null {
   // Without a stored user id the query never runs: 'User' at once.
   if (userId && isPending) return null;
   return data?.firstName || ui.welcomeFallbackName;
+}
+
+/**
+ * Whether the signed-in admin reads the whole brokerage (the owner, or an admin without an office),
+ * from the profile the greeting loads: the navigation then offers the pages only such admins use.
+ */
+function useBrokerageWide(): boolean {
+  const trpc = useTRPC();
+  const userId = getUserId();
+  const { data } = useQuery(trpc.settings.getUser.queryOptions(userId ? { userId } : skipToken));
+  return data?.role === 'admin' && (data.isOwner || data.officeId === null);
 }
 
 function Welcome() {
@@ -126,7 +137,7 @@ type SidebarProps = {
 function Sidebar({ onNavigate }: SidebarProps) {
   const [location] = useLocation();
   const { signOut, signingOut } = useSignOut();
-  const navigation = navigationFor(storedRole(), storedBrokerageWide());
+  const navigation = navigationFor(storedRole(), useBrokerageWide());
 
   return (
     <Stack h="100%" gap="md" justify="space-between">
