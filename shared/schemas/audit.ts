@@ -24,7 +24,10 @@ const rangeBound = z
   .string({ error: auditMessages.rangeBoundInvalid })
   .refine((value) => isCalendarDay(value) || instant.safeParse(value).success, {
     error: auditMessages.rangeBoundInvalid,
-  });
+  })
+  .describe(
+    'A UTC day YYYY-MM-DD (from: its start; to: its end, both days included) or an ISO 8601 date and time with its zone (that instant, included)',
+  );
 
 const DAY_MS = 86_400_000;
 
@@ -88,6 +91,7 @@ export const auditLogInput = z
     cursor: z
       .string({ error: auditMessages.cursorInvalid })
       .regex(AUDIT_CURSOR, { error: auditMessages.cursorInvalid })
+      .describe('The nextCursor of the page before: the events older than its last')
       .optional(),
   })
   .refine(rangeInOrder, { error: auditMessages.rangeReversed, path: ['to'] });
