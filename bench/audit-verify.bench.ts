@@ -1,9 +1,13 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createDb } from '../server/db/client';
-import { migrate, readMigrations } from '../server/db/migrate';
 import { verifyChain } from '../server/services/audit-chain';
-import { databaseUrl } from '../server/test/databases';
+import {
+  AUDIT_DATABASE as DATABASE,
+  prepareAuditDatabase as prepareDatabase,
+  AUDIT_SEED_BATCH as SEED_BATCH,
+  seedAuditEvents as seedEvents,
+} from './lib/audit-events';
 import type { Benchmark, Goal } from './lib/benchmark';
 import { withClient } from './lib/dataset';
 import { gapLines, loadNoteOf, machineLine, thousands } from './lib/report';
@@ -12,74 +16,13 @@ import { round } from './lib/stats';
 /**
  * GET /api/admin/audit/verify's work over 1,000,000 audit events: the whole hash chain read in
  * seq order (keyset pages of one read-only snapshot) and every hash recomputed in Node. The
- * events are written through the database's chain trigger, 1,000 per statement, as the
- * application's inserts are (so the seeding time is the trigger's cost too), into a database of
- * their own on the benchmark's PostgreSQL: the 1M dataset is left untouched, and an append-only
- * table could not give rows back. Reused by the next run while its migrations are today's.
+ * events are bench/lib/audit-events.ts's, shared with the audit log's benchmark.
  */
 
 const COMMAND = 'npm run bench -- audit-verify';
 const EVENTS = 1_000_000;
 const QUICK_EVENTS = 100_000;
 const GOAL_S = 60;
-const DATABASE = 'portal_audit_bench';
-const SEED_BATCH = 1_000;
-const ACTIONS = ['transaction.update', 'form.upload', 'form.review', 'transaction.create', 'user.update'];
-
-/** The database, migrated as today's code migrates it; recreated when its migrations differ. */
-async function prepareDatabase(adminUrl: string, log: (message: string) => void): Promise<string> {
-  const url = databaseUrl(adminUrl, DATABASE);
-  const expected = (await readMigrations()).map((m) => m.name).join(',');
-  const current = await withClient(adminUrl, async (client) => {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
-    if (!rowCount) return null;
-    return withClient(url, async (db) => {
-      const { rows } = await db
-        .query<{ names: string }>(
-          `SELECT string_agg(migration_name, ',' ORDER BY migration_name) AS names
-             FROM _prisma_migrations WHERE finished_at IS NOT NULL`,
-        )
-        .catch(() => ({ rows: [{ names: '' }] }));
-      return rows[0]?.names ?? '';
-    });
-  });
-  if (current !== expected) {
-    log(current === null ? `creating ${DATABASE}` : `${DATABASE} has other migrations: recreating it`);
-    await withClient(adminUrl, async (client) => {
-      await client.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-      await client.query(`CREATE DATABASE ${DATABASE}`);
-    });
-    await migrate(url);
-  }
-  return url;
-}
-
-/** Writes events until there are `target`, through the chain trigger; returns the seconds it took. */
-async function seedEvents(url: string, target: number, log: (message: string) => void): Promise<number> {
-  return withClient(url, async (client) => {
-    const { rows } = await client.query<{ count: number }>('SELECT count(*)::int AS count FROM audit_events');
-    let count = rows[0]?.count ?? 0;
-    if (count >= target) return 0;
-    const began = performance.now();
-    while (count < target) {
-      const batch = Math.min(SEED_BATCH, target - count);
-      // Shaped like a review's event: a form's status, label and version before and after.
-      await client.query(
-        `INSERT INTO audit_events (action, entity, entity_id, transaction_id, before, after, created_at)
-         SELECT ($2::text[])[1 + (i % array_length($2::text[], 1))], 'TransactionForm', gen_random_uuid(), gen_random_uuid(),
-                jsonb_build_object('status', 'pending', 'label', 'Purchase agreement', 'version', i % 4),
-                jsonb_build_object('status', 'accepted', 'label', 'Purchase agreement', 'version', i % 4,
-                                   'comment', 'Signed on every page'),
-                timestamptz '2026-01-01' + (($3 + i) * interval '15 seconds')
-           FROM generate_series(1, $1::int) AS i`,
-        [batch, ACTIONS, count],
-      );
-      count += batch;
-      if (count % 100_000 === 0) log(`${thousands(count)} events written`);
-    }
-    return (performance.now() - began) / 1000;
-  });
-}
 
 const benchmark: Benchmark = {
   name: 'audit-verify',

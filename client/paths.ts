@@ -40,6 +40,8 @@ export const paths = {
   // Integrators.
   apiKeys: '/admin/api-keys',
   webhooks: '/admin/webhooks',
+  // The audit trail: its events and its hash chain (brokerage-wide admins).
+  audit: '/admin/audit',
   banner: '/banner',
   notifications: '/notifications',
   notFound: '/not-found',

@@ -168,6 +168,14 @@ const SIGNED_IN_ROUTES: readonly LazyRoute[] = [
     ),
     adminOnly: true,
   },
+  {
+    path: paths.audit,
+    page: lazyPage(
+      () => import('./pages/Audit'),
+      (m) => m.Audit,
+    ),
+    adminOnly: true,
+  },
 ];
 
 /**

@@ -244,6 +244,14 @@ function ownerStops(tour: TourData): Stop[] {
       },
     },
     {
+      name: 'audit',
+      path: paths.audit,
+      ready: async (page) => {
+        await heading('Audit')(page);
+        await expect(page.getByRole('button', { name: /^Details/ }).first()).toBeVisible();
+      },
+    },
+    {
       name: 'commission-plans',
       path: paths.commissionPlans,
       ready: async (page) => {

@@ -13,8 +13,8 @@ type ListPageProps = {
   emptyAction?: ReactNode;
   /** What the page shows between its heading and the Quick Search box (the agent's attention strip). */
   intro?: ReactNode;
-  /** A new search from the Quick Search box, as typed. */
-  onSearch: (text: string) => void;
+  /** A new search from the Quick Search box, as typed; without it the page has no Quick Search. */
+  onSearch?: (text: string) => void;
   /** The table and its pager. */
   children: ReactNode;
 };
@@ -46,7 +46,7 @@ export function ListPage({ title, action, emptyAction = null, intro, onSearch, c
 
   const search = (text: string) => {
     setTerm(text.trim());
-    onSearch(text);
+    onSearch?.(text);
   };
 
   const context: ListPageState = {
@@ -54,7 +54,7 @@ export function ListPage({ title, action, emptyAction = null, intro, onSearch, c
     clearSearch: () => {
       setTerm('');
       setSearchBox((key) => key + 1);
-      onSearch('');
+      onSearch?.('');
     },
     emptyAction,
   };
@@ -73,9 +73,11 @@ export function ListPage({ title, action, emptyAction = null, intro, onSearch, c
           {action}
         </Group>
         {intro}
-        <div ref={searchArea}>
-          <QuickSearch key={searchBox} onSearch={search} />
-        </div>
+        {onSearch && (
+          <div ref={searchArea}>
+            <QuickSearch key={searchBox} onSearch={search} />
+          </div>
+        )}
         <ListPageContext.Provider value={context}>{children}</ListPageContext.Provider>
       </Stack>
     </Container>

@@ -27,9 +27,9 @@ const ADMIN_LINKS = [
   'Webhooks',
 ];
 
-function signIn(role: 'user' | 'admin') {
+function signIn(role: 'user' | 'admin', claims: Record<string, unknown> = {}) {
   setSession({
-    accessToken: fakeAccessToken({ sub: USER_ID, role }),
+    accessToken: fakeAccessToken({ sub: USER_ID, role, ...claims }),
     refreshToken: 'stored-refresh',
     userId: USER_ID,
   });
@@ -106,10 +106,11 @@ describe('application shell', () => {
     expect(mainNavigation().getByRole('link', { name: 'Transactions' })).not.toHaveAttribute('aria-current');
   });
 
-  it('adds the admin links for an admin token', () => {
+  it('adds the admin links for an admin token, and Audit once the profile shows no office', async () => {
     signIn('admin');
     renderShell('/home', { 'settings.getUser': () => ({ ...profile, role: 'admin' }) });
-    expect(linkNames()).toEqual(['Dashboard', ...USER_LINKS, ...ADMIN_LINKS]);
+    await waitFor(() => expect(linkNames()).toEqual(['Dashboard', ...USER_LINKS, ...ADMIN_LINKS, 'Audit']));
+    expect(mainNavigation().getByRole('link', { name: 'Audit' })).toHaveAttribute('href', '/admin/audit');
     expect(mainNavigation().getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
       'href',
       '/admin/dashboard',
@@ -127,6 +128,21 @@ describe('application shell', () => {
       'href',
       '/admin/forms/transactions/view',
     );
+  });
+
+  it('leaves the Audit page out for an office admin, and offers it to an owner in an office', async () => {
+    const office = '0b9e6a52-1111-4111-8111-0000000000f1';
+    signIn('admin', { off: office });
+    const view = renderShell('/home', {
+      'settings.getUser': () => ({ ...profile, role: 'admin', officeId: office }),
+    });
+    await screen.findByText(`Welcome ${profile.firstName}`);
+    expect(linkNames()).toEqual(['Dashboard', ...USER_LINKS, ...ADMIN_LINKS]);
+    view.unmount();
+    renderShell('/home', {
+      'settings.getUser': () => ({ ...profile, role: 'admin', officeId: office, isOwner: true }),
+    });
+    await waitFor(() => expect(linkNames()).toEqual(['Dashboard', ...USER_LINKS, ...ADMIN_LINKS, 'Audit']));
   });
 
   it('shows the user navigation when the stored token cannot be read, and logs it', () => {

@@ -46,6 +46,17 @@ function useWelcomeName(): string | null {
   return data?.firstName || ui.welcomeFallbackName;
 }
 
+/**
+ * Whether the signed-in admin reads the whole brokerage (the owner, or an admin without an office),
+ * from the profile the greeting loads: the navigation then offers the pages only such admins use.
+ */
+function useBrokerageWide(): boolean {
+  const trpc = useTRPC();
+  const userId = getUserId();
+  const { data } = useQuery(trpc.settings.getUser.queryOptions(userId ? { userId } : skipToken));
+  return data?.role === 'admin' && (data.isOwner || data.officeId === null);
+}
+
 function Welcome() {
   const name = useWelcomeName();
   if (name === null) {
@@ -126,7 +137,7 @@ type SidebarProps = {
 function Sidebar({ onNavigate }: SidebarProps) {
   const [location] = useLocation();
   const { signOut, signingOut } = useSignOut();
-  const navigation = navigationFor(storedRole());
+  const navigation = navigationFor(storedRole(), useBrokerageWide());
 
   return (
     <Stack h="100%" gap="md" justify="space-between">

@@ -30,9 +30,13 @@ const ADMIN_NAVIGATION: NavigationItem[] = [
   { label: 'Webhooks', href: paths.webhooks },
 ];
 
-/** The admin list when the token's role claim is admin. */
-export function navigationFor(role: Role): NavigationItem[] {
-  return role === 'admin' ? ADMIN_NAVIGATION : USER_NAVIGATION;
+// The audit trail spans every office: only admins without one may read it.
+const BROKERAGE_NAVIGATION: NavigationItem[] = [...ADMIN_NAVIGATION, { label: 'Audit', href: paths.audit }];
+
+/** The admin list when the token's role claim is admin; with Audit for a brokerage-wide admin. */
+export function navigationFor(role: Role, brokerageWide = false): NavigationItem[] {
+  if (role !== 'admin') return USER_NAVIGATION;
+  return brokerageWide ? BROKERAGE_NAVIGATION : ADMIN_NAVIGATION;
 }
 
 /** A link stays highlighted on the pages below it (/home for /home/transactions/:id). */

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { auditExportInput } from '../../shared/schemas/audit';
 import { payoutsInput } from '../../shared/schemas/commission';
 import { apiError } from '../../shared/schemas/common';
 import {
@@ -12,6 +13,7 @@ import type { AppDeps } from '../deps';
 import { BEARER, type OperationFacts } from '../rest/openapi';
 import { assertKeyMayCall, type PathScope, scopeOfRoute } from '../rest/scopes';
 import {
+  AUDIT_COLUMNS,
   openCsvExport,
   PAYOUT_COLUMNS,
   REVIEW_QUEUE_COLUMNS,
@@ -24,7 +26,7 @@ import { appRouter } from '../trpc/router';
 
 /**
  * The CSV exports: GET /api/admin/transactions.csv, /api/admin/review-queue.csv,
- * /api/users.csv and /api/admin/payouts.csv. The transport only: who may and the filter are settled by a procedure
+ * /api/users.csv, /api/admin/payouts.csv and /api/admin/audit.csv. The transport only: who may and the filter are settled by a procedure
  * (server/routers/exports.ts) before a byte is sent, what a row is by server/services/exports.ts,
  * whose stream is sent as it comes (Fastify destroys it when the client goes away, which closes
  * the COPY). Not a procedure's REST path: the answer is a stream of text/csv, not a procedure's JSON.
@@ -39,6 +41,7 @@ const PLAN_PROCEDURES: Record<ExportKind, string> = {
   'review-queue': 'exports.reviewQueue',
   users: 'exports.users',
   payouts: 'exports.payouts',
+  audit: 'exports.audit',
 };
 
 /**
@@ -159,5 +162,19 @@ export const exportRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     '2026-11-20T15:30:00.000Z,0b9c6f1e-7a51-4b0e-9d6e-3f1f6f0f2a11,1,5f0e8a4c-2d3b-4c1a-8e7f-9a0b1c2d3e4f,' +
       '12 Main Street,Springfield,CA,90210,e41c8de5-2e89-4ca1-9f7b-ff4a1e41c4d7,Agnes Agent,North,' +
       'brokerage,Acme Realty,450000,4500.00\r\n',
+  );
+  route(
+    '/api/admin/audit.csv',
+    'audit',
+    'exportAuditCsv',
+    "The audit trail as CSV, newest first (the audit log's filters: actorId, entity, entityId, action, transactionId, from, to); brokerage-wide admins",
+    auditExportInput,
+    AUDIT_COLUMNS,
+    'transactions:read',
+    '1,2026-12-09T09:00:00.000Z,admin@example.com,form.review,TransactionForm,' +
+      '9d7f0c2a-51e4-4b8e-a0c1-7b3e2f6d4c55,1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9,,,' +
+      'b5b2bebe2ca60d8b26a19c49ff47a1a1782401ae192a65bfa1a2b7eae276c33b,' +
+      '0000000000000000000000000000000000000000000000000000000000000000,' +
+      '"{""status"": ""pending""}","{""status"": ""accepted""}"\r\n',
   );
 };

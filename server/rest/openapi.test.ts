@@ -495,6 +495,22 @@ async function scenario() {
   await call('GET', '/api/users.csv', { who: admin, query: { query: 'Agent' } });
   // The audit trail's chain, over every event the calls above wrote
   await call('GET', '/api/admin/audit/verify', { who: admin });
+  // The trail itself: a first page, the next by its cursor, and the same filters as CSV
+  const auditPage = (await call('GET', '/api/admin/audit', { who: admin, query: { limit: '2' } })) as {
+    nextCursor: string | null;
+  };
+  await call('GET', '/api/admin/audit', {
+    who: admin,
+    query: {
+      limit: '2',
+      action: 'transaction.create',
+      ...(auditPage.nextCursor ? { cursor: auditPage.nextCursor } : {}),
+    },
+  });
+  await call('GET', '/api/admin/audit.csv', {
+    who: admin,
+    query: { entity: 'Transaction', from: '2026-01-01' },
+  });
   await call('POST', '/api/admin/transactions/{id}/forms/{formId}/comments', {
     params: form,
     who: admin,

@@ -1,3 +1,4 @@
+import { auditExportInput } from '../../shared/schemas/audit';
 import { payoutsInput } from '../../shared/schemas/commission';
 import {
   exportPlan,
@@ -33,4 +34,9 @@ export const exportsRouter = router({
     .input(payoutsInput)
     .output(exportPlan)
     .query(({ ctx, input }) => exports.planPayoutsExport(ctx, input)),
+
+  audit: adminProcedure
+    .input(auditExportInput)
+    .output(exportPlan)
+    .query(({ ctx, input }) => exports.planAuditExport(ctx, input)),
 });

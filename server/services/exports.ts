@@ -1,5 +1,6 @@
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
 import { apiMessages } from '../../shared/messages';
+import type { AuditExportInput } from '../../shared/schemas/audit';
 import type { PayoutsInput } from '../../shared/schemas/commission';
 import { DEFAULT_REVIEW_TARGET_HOURS } from '../../shared/schemas/compliance';
 import type {
@@ -12,13 +13,15 @@ import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import { isStatementTimeout, sqlCopyOut } from '../db/sql';
 import { AppError } from '../errors';
+import { AUDIT_COLUMNS, auditExportSql } from './audit-export';
 import type { CallerContext, ServiceContext } from './context';
 import { type Column, headerOf, iso, linesSql } from './export-sql';
 import { escapeLike } from './paging';
 import { PAYOUT_COLUMNS, payoutsExportSql } from './payouts-export';
-import { officeOfLists, transactionsOfOfficeSql, usersOfOfficeSql } from './reach';
+import { assertBrokerageWide, officeOfLists, transactionsOfOfficeSql, usersOfOfficeSql } from './reach';
 import { adminFilter } from './transactions/pages';
 
+export { AUDIT_COLUMNS } from './audit-export';
 export { defusedSql } from './export-sql';
 export { PAYOUT_COLUMNS } from './payouts-export';
 
@@ -230,6 +233,12 @@ export function planPayoutsExport(ctx: CallerContext, input: PayoutsInput): Expo
   return { kind: 'payouts', filename: `payouts-${today(ctx)}.csv`, ...input, officeId };
 }
 
+/** The audit trail spans every office: brokerage-wide admins only (403), as its list. */
+export function planAuditExport(ctx: CallerContext, input: AuditExportInput): ExportPlan {
+  assertBrokerageWide(ctx.user);
+  return { kind: 'audit', filename: `audit-${today(ctx)}.csv`, ...input };
+}
+
 function specOf(plan: ExportPlan, now: Date): ExportSpec {
   switch (plan.kind) {
     case 'transactions':
@@ -240,6 +249,8 @@ function specOf(plan: ExportPlan, now: Date): ExportSpec {
       return { header: USER_COLUMNS, statement: usersExportSql(plan) };
     case 'payouts':
       return { header: PAYOUT_COLUMNS, statement: payoutsExportSql(plan) };
+    case 'audit':
+      return { header: AUDIT_COLUMNS, statement: auditExportSql(plan) };
   }
 }
 

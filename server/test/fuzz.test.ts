@@ -389,6 +389,7 @@ function validInputs(w: World): Record<string, unknown> {
     'exports.reviewQueue': { type: 'FuzzType', agentId },
     'exports.users': { query: 'agent' },
     'exports.payouts': { from: '2026-11-01', to: '2026-11-30' },
+    'exports.audit': { action: 'form.review', from: '2026-11-01', to: '2026-11-30T12:00:00Z' },
     'notificationSettings.get': { userId: agentId },
     'notificationSettings.update': {
       userId: agentId,
@@ -438,6 +439,16 @@ function validInputs(w: World): Record<string, unknown> {
     'webhooks.deliveries': { id: w.webhookId, ...paging },
     'webhooks.retry': { id: w.webhookId, deliveryId: w.webhookDeliveryId },
     'webhooks.test': { id: w.webhookId },
+    'audit.list': {
+      actorId: agentId,
+      entity: 'Transaction',
+      entityId: transactionId,
+      action: 'transaction.create',
+      transactionId,
+      from: '2026-11-01',
+      to: '2026-12-31T23:59:59.999Z',
+      limit: 20,
+    },
     'signatures.create': {
       id: transactionId,
       formId: w.signature.formId,
@@ -1231,6 +1242,7 @@ function exportRequest(): fc.Arbitrary<FuzzRequest> {
     ['/api/admin/transactions.csv', { status: 'missing', query: 'Main' }],
     ['/api/admin/review-queue.csv', { type: 'FuzzType', agentId: users.agent.id }],
     ['/api/users.csv', { query: 'agent' }],
+    ['/api/admin/audit.csv', { action: 'form.review', from: '2026-11-01' }],
   ] as const;
   return fc
     .record({
@@ -2096,8 +2108,8 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
     }));
   });
 
-  it('CSV exports (3 routes, hostile query strings)', { timeout: 120_000 }, async () => {
-    await fuzzFamily('exports', 3, exportRequest(), (request) => ({
+  it('CSV exports (4 routes, hostile query strings)', { timeout: 120_000 }, async () => {
+    await fuzzFamily('exports', 4, exportRequest(), (request) => ({
       answer: (response) => {
         if (
           response.statusCode === 200 &&

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditExportInput } from './audit';
 import { idSchema } from './common';
 import { reviewQueueInput } from './compliance';
 import { adminSearchInput, complianceStatus, officeFilter } from './transactions';
@@ -37,6 +38,7 @@ export const exportPlan = z.discriminatedUnion('kind', [
     ...officeFilter,
   }),
   usersExportInput.extend({ kind: z.literal('users'), filename }),
+  auditExportInput.extend({ kind: z.literal('audit'), filename }),
   z.object({
     kind: z.literal('payouts'),
     filename,

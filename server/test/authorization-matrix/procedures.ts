@@ -392,6 +392,8 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
   'webhooks.retry': { expect: BROKERAGE, input: freshWebhookDelivery },
   'webhooks.test': { expect: BROKERAGE, input: async () => ({ id: await freshWebhook() }) },
 
-  // The audit trail spans every office: checking its chain is for brokerage-wide admins.
+  // The audit trail spans every office: reading it and checking its chain are for brokerage-wide admins.
   'audit.verify': { expect: BROKERAGE },
+  'audit.list': { expect: BROKERAGE, input: () => ({ action: 'transaction.create', limit: 5 }) },
+  'exports.audit': { expect: BROKERAGE, input: () => ({ from: '2026-11-01', to: '2026-11-30' }) },
 };

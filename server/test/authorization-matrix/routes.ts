@@ -560,6 +560,8 @@ export const ROUTES: Record<string, RouteRow> = {
   },
 
   'GET /api/admin/audit/verify': { expect: BROKERAGE, request: get('/api/admin/audit/verify') },
+  'GET /api/admin/audit': { expect: BROKERAGE, request: get('/api/admin/audit?action=transaction.create') },
+  'GET /api/admin/audit.csv': { expect: BROKERAGE, request: get('/api/admin/audit.csv?from=2026-11-01') },
   'GET /api/admin/webhooks': { expect: BROKERAGE, request: get('/api/admin/webhooks') },
   'POST /api/admin/webhooks': {
     expect: BROKERAGE,
@@ -640,4 +642,5 @@ export const EXPORT_ROUTE_PROCEDURES: Record<string, string> = {
   'GET /api/admin/review-queue.csv': 'exports.reviewQueue',
   'GET /api/users.csv': 'exports.users',
   'GET /api/admin/payouts.csv': 'exports.payouts',
+  'GET /api/admin/audit.csv': 'exports.audit',
 };
