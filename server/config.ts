@@ -49,6 +49,36 @@ const httpUrl = z
 
 const emailAddress = z.email({ error: 'must be an email address' });
 
+/** A passkey's relying party: a bare host name (no scheme, port or path), e.g. portal.example.com. */
+const relyingPartyId = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, {
+    error: 'must be a host name such as portal.example.com (no scheme, port or path)',
+  });
+
+/** The pages passkeys may be used from: comma-separated origins such as https://portal.example.com. */
+const originList = z
+  .string()
+  .trim()
+  .transform((value, issue) => {
+    const origins = value
+      .split(',')
+      .map((one) => one.trim())
+      .filter(Boolean);
+    const wrong = origins.find((one) => !URL.canParse(one) || new URL(one).origin !== one);
+    if (origins.length === 0 || wrong !== undefined) {
+      issue.addIssue({
+        code: 'custom',
+        message:
+          'must be comma-separated origins such as https://portal.example.com (scheme, host, optional port; no path)',
+      });
+      return z.NEVER;
+    }
+    return origins;
+  });
+
 /**
  * A PEM block, which an environment variable often carries on one line with its line breaks
  * written as "\n": those are turned back into line breaks.
@@ -147,6 +177,8 @@ const environmentSchema = z
     JOB_WORKER_STALE_MS: integerFromEnv(2_000, 3_600_000).default(60_000),
     DATABASE_POOL_SIZE: integerFromEnv(1, 500).default(10),
     WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
+    WEBAUTHN_RP_ID: relyingPartyId.optional(),
+    WEBAUTHN_ORIGINS: originList.optional(),
     SIGNING_CERT: pemFromEnv(/-----BEGIN CERTIFICATE-----/, 'a certificate').optional(),
     SIGNING_KEY: pemFromEnv(
       /-----BEGIN (RSA )?PRIVATE KEY-----/,
@@ -238,6 +270,10 @@ export type AppConfig = {
    */
   signingCert: string | undefined;
   signingKey: string | undefined;
+  /** Passkeys' relying party id; absent: APP_URL's host (services/sign-in/relying-party.ts). */
+  webauthnRpId?: string | undefined;
+  /** The origins passkeys are accepted from; absent: APP_URL's origin. */
+  webauthnOrigins?: string[] | undefined;
 };
 
 export class ConfigError extends Error {
@@ -316,6 +352,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     signingCert: e.SIGNING_CERT,
     signingKey: e.SIGNING_KEY,
+    webauthnRpId: e.WEBAUTHN_RP_ID,
+    webauthnOrigins: e.WEBAUTHN_ORIGINS,
   };
 }
 
