@@ -8,13 +8,13 @@ import { latestToken, pdfOfPages } from '../test/esign';
 import { accessTokenFor, createAdmin, createOwner, createUser, DEFAULT_PASSWORD } from '../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from '../test/harness';
 import { pdfOf, photoJpeg } from '../test/intake-files';
-import { assert as passkeyAssertion, createCredential } from '../test/software-authenticator';
 import {
   documentOperations,
   documentValidator,
   type OpenApiDocument,
   type OpenApiOperation,
 } from '../test/openapi-schemas';
+import { createCredential, assert as passkeyAssertion } from '../test/software-authenticator';
 
 /**
  * The OpenAPI document against itself and against the running API:
@@ -479,7 +479,11 @@ async function scenario() {
     },
   });
   await call('GET', '/api/auth/passkeys', { who: agent });
-  await call('PUT', '/api/auth/passkeys/{id}', { params: { id: passkey._id }, who: agent, body: { name: 'Phone' } });
+  await call('PUT', '/api/auth/passkeys/{id}', {
+    params: { id: passkey._id },
+    who: agent,
+    body: { name: 'Phone' },
+  });
   await call('DELETE', '/api/auth/passkeys/{id}', {
     params: { id: passkey._id },
     who: agent,

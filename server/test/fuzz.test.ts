@@ -33,6 +33,7 @@ import {
   createUser,
   DEFAULT_PASSWORD,
 } from './factories';
+import { fuzzPasskeys, type PasskeySamples } from './fuzz-passkeys';
 import { buildTestApp, setupTestDatabase, TEST_DATA_DIR, TestClock, testConfig, testDeps } from './harness';
 import {
   badCdaOverride,
@@ -256,6 +257,8 @@ type World = {
   webhookDeliveryId: string;
   /** An item of `transaction` whose current file is the two-page packet, and a request sent on it. */
   signature: { formId: string; requestId: string; token: string; fieldId: string };
+  /** A passkey of the agent's, and well-formed passkey answers to challenges never handed out. */
+  passkeys: PasskeySamples;
 };
 
 const TUTORIAL_LINK = 'https://example.com/tutorials/closing';
@@ -457,6 +460,10 @@ function validInputs(w: World): Record<string, unknown> {
       values: [{ fieldId: w.signature.fieldId, value: 'Jordan Buyer' }],
     },
     'signatures.decline': { token: w.signature.token, reason: 'The price is wrong' },
+    'passkeys.registerVerify': { response: w.passkeys.registration, name: 'Fuzz laptop' },
+    'passkeys.loginVerify': w.passkeys.login,
+    'passkeys.rename': { id: w.passkeys.passkeyId, name: 'Fuzz phone' },
+    'passkeys.remove': { id: w.passkeys.passkeyId, password: DEFAULT_PASSWORD },
   };
 }
 
@@ -1754,6 +1761,7 @@ beforeAll(async () => {
     feedToken,
     ...(await fuzzWebhook(db)),
     signature,
+    passkeys: await fuzzPasskeys(db, rows.agent.id),
   };
 
   counter = await installChangeCounter(database.url);
