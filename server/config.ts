@@ -67,7 +67,9 @@ const originList = z
       .split(',')
       .map((one) => one.trim())
       .filter(Boolean);
-    const wrong = origins.find((one) => !URL.canParse(one) || new URL(one).origin !== one);
+    const wrong = origins.find(
+      (one) => !URL.canParse(one) || !/^https?:$/.test(new URL(one).protocol) || new URL(one).origin !== one,
+    );
     if (origins.length === 0 || wrong !== undefined) {
       issue.addIssue({
         code: 'custom',
