@@ -60,6 +60,7 @@ import {
   setOwn,
   toJsonText,
 } from './hostile-inputs';
+import { hostilePasskeyAnswer, passkeyPools } from './hostile-passkeys';
 import { badRules } from './hostile-rules';
 import { bombPdf, encryptedPdf, pdfOf, photoJpeg, truncated } from './intake-files';
 import { captureLogs } from './log-capture';
@@ -2168,6 +2169,38 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
   }, async () => {
     await fuzzFamily('commission', 8, commissionRequest(), (request) => ({
       answer: refusedNaming(request as FuzzRequest & Wrong),
+    }));
+  });
+
+  it('passkeys: broken answers to real challenges (sign-in and registration)', {
+    timeout: 180_000,
+  }, async () => {
+    const pools = await passkeyPools(database.db, users.agent.id, 1500);
+    const requests = fc
+      .record({ answer: hostilePasskeyAnswer(pools), from: remoteAddress })
+      .map(({ answer, from }) => {
+        const signIn = answer.path.endsWith('/login/verify');
+        const request = new FuzzRequest(
+          `POST ${answer.path}`,
+          'POST',
+          answer.path,
+          as(signIn ? 'anonymous' : 'agent'),
+          from,
+          'application/json',
+          toJsonText(answer.body),
+        );
+        return Object.assign(request, { signIn });
+      });
+    await fuzzFamily('passkey answers', 2, requests, (request) => ({
+      answer: (response) => {
+        const signIn = (request as FuzzRequest & { signIn: boolean }).signIn;
+        // A sign-in answer is signed whole, so any change refuses it; a registration's client data
+        // may carry fields WebAuthn allows and the check ignores (tokenBinding), so it may pass.
+        const allowed = signIn ? [400, 401, 429] : [201, 400, 401, 409, 429];
+        return allowed.includes(response.statusCode)
+          ? restErrorBody('POST')(response)
+          : `answered ${response.statusCode}, not ${allowed.join(' or ')}`;
+      },
     }));
   });
 

@@ -28,9 +28,9 @@ function cborHead(major: number, length: number): Buffer {
   return head;
 }
 
-type Cbor = number | string | Uint8Array | Map<number | string, Cbor>;
+export type Cbor = number | string | Uint8Array | Map<number | string, Cbor>;
 
-function cbor(value: Cbor): Buffer {
+export function cbor(value: Cbor): Buffer {
   if (typeof value === 'number') return value >= 0 ? cborHead(0, value) : cborHead(1, -1 - value);
   if (typeof value === 'string') {
     const text = Buffer.from(value, 'utf8');

@@ -9,7 +9,7 @@ import { reasonOf } from './passkeys';
 import { relyingPartyOf } from './relying-party';
 import { openSession } from './session';
 import { storeChallenge, takeChallenge } from './webauthn-challenges';
-import { toWebAuthnResponse, userHandleMatches } from './webauthn-responses';
+import { challengeOf, toWebAuthnResponse, userHandleMatches } from './webauthn-responses';
 
 /**
  * Signing in with a passkey: options with a fresh challenge (no account named: the passkeys are
@@ -66,6 +66,8 @@ export async function loginWithPasskey(ctx: ServiceContext, input: LoginVerifyIn
     throw tooManyRequests();
   }
   const rp = relyingPartyOf(deps.config);
+  // Readable client data first: a broken answer does not spend the challenge.
+  challengeOf(input.response.response.clientDataJSON);
   const expected = await takeChallenge(ctx.db, deps.clock.now(), { id: input.challengeId, purpose: 'login' });
   if (expected === null) {
     logSignIn(ctx, 'challenge-expired');

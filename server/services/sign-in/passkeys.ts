@@ -112,7 +112,8 @@ export async function registerPasskey(
     throw registrationFailed();
   }
   const info = verification.registrationInfo;
-  if (!verification.verified || !info) throw registrationFailed();
+  // The id the answer names must be the credential the authenticator data carries.
+  if (!verification.verified || !info || info.credential.id !== input.response.id) throw registrationFailed();
 
   try {
     return await ctx.db.$transaction(async (tx) => {

@@ -10,7 +10,8 @@ const responseInvalid = () => new AppError('BAD_REQUEST', passkeyMessages.respon
 
 /**
  * The challenge the client data answers, so the stored one can be found; the library checks the
- * rest. Anything that is not JSON with a string challenge is a 400 here, not a 500 there.
+ * rest. Anything that is not JSON with a string challenge is a 400 here, not a 500 there. An
+ * answer made inside another site's frame (crossOrigin) is refused: the portal is never framed.
  */
 export function challengeOf(clientDataJSON: string): string {
   let parsed: unknown;
@@ -19,9 +20,10 @@ export function challengeOf(clientDataJSON: string): string {
   } catch {
     throw responseInvalid();
   }
-  const challenge = (parsed as { challenge?: unknown } | null)?.challenge;
+  const { challenge, crossOrigin } = (parsed ?? {}) as { challenge?: unknown; crossOrigin?: unknown };
   if (typeof challenge !== 'string' || challenge.length === 0 || challenge.length > 512)
     throw responseInvalid();
+  if (crossOrigin !== undefined && crossOrigin !== false) throw responseInvalid();
   return challenge;
 }
 
