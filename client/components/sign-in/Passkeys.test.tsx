@@ -5,8 +5,8 @@ import { passkeyMessages } from '../../../shared/passkey-messages';
 import type { PasskeyAnswer } from '../../../shared/schemas/passkeys';
 import { renderWithProviders } from '../../test-utils/render';
 import { type StubHandler, stubTrpcClient, trpcError } from '../../test-utils/trpc-stub';
-import { Passkeys } from './Passkeys';
 import { PasskeySignIn } from './PasskeySignIn';
+import { Passkeys } from './Passkeys';
 
 const LAPTOP: PasskeyAnswer = {
   _id: '0b9e6a52-1111-4111-8111-0000000000a1',
@@ -45,7 +45,9 @@ describe('the Passkeys section of settings', () => {
     await user.clear(rename.getByRole('textbox', { name: 'Name' }));
     await user.type(rename.getByRole('textbox', { name: 'Name' }), 'Desk laptop');
     await user.click(rename.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(stub.callsTo('passkeys.rename')).toEqual([{ id: LAPTOP._id, name: 'Desk laptop' }]));
+    await waitFor(() =>
+      expect(stub.callsTo('passkeys.rename')).toEqual([{ id: LAPTOP._id, name: 'Desk laptop' }]),
+    );
 
     await user.click(list.getByRole('button', { name: 'Remove Phone' }));
     const confirm = within(await screen.findByRole('dialog', { name: 'Remove passkey' }));
@@ -58,7 +60,7 @@ describe('the Passkeys section of settings', () => {
     const { user, stub } = renderPasskeys([LAPTOP], {
       'passkeys.remove': () => {
         attempts += 1;
-        if (attempts === 1) throw trpcError(passkeyMessages.wrongPassword, 'BAD_REQUEST');
+        if (attempts === 1) throw trpcError(400, passkeyMessages.wrongPassword);
         return undefined;
       },
     });
@@ -86,7 +88,9 @@ describe('the Passkeys section of settings', () => {
 describe('Sign in with a passkey', () => {
   it('says so when the browser cannot use passkeys', async () => {
     const stub = stubTrpcClient({});
-    const { user } = renderWithProviders(<PasskeySignIn onSignedIn={() => {}} />, { trpcClient: stub.client });
+    const { user } = renderWithProviders(<PasskeySignIn onSignedIn={() => {}} />, {
+      trpcClient: stub.client,
+    });
     await user.click(screen.getByRole('button', { name: passkeyMessages.signInButton }));
     expect(await screen.findByRole('alert')).toHaveTextContent(passkeyMessages.unsupported);
     expect(stub.callsTo('passkeys.loginOptions')).toEqual([]);
