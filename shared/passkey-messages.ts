@@ -4,6 +4,9 @@
  * only the server, the settings page and the lazy sign-in button read these. The ones docs/API.md
  * quotes are part of the API.
  */
+/** The longest name a passkey may have (the field's limit and the server's). */
+export const PASSKEY_NAME_MAX = 100;
+
 export const passkeyMessages = {
   signInButton: 'Sign in with a passkey',
   signInFailed: 'Passkey sign-in failed',
@@ -14,7 +17,7 @@ export const passkeyMessages = {
   counterRegressed: 'This passkey reported a used signature counter: it may have been copied',
   responseInvalid: 'Invalid passkey response',
   nameRequired: 'Passkey name is required',
-  nameTooLong: 'Passkey name is at most 100 characters',
+  nameTooLong: `Passkey name is at most ${PASSKEY_NAME_MAX} characters`,
   notFound: 'There is no such passkey',
   passwordForLast: 'Enter your password to remove your last passkey',
   wrongPassword: 'Wrong password',

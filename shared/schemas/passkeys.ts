@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { passkeyMessages } from '../passkey-messages';
+import { PASSKEY_NAME_MAX, passkeyMessages } from '../passkey-messages';
 import { idSchema } from './common';
 
 /**
@@ -8,7 +8,7 @@ import { idSchema } from './common';
  * user manages. Bounded everywhere: a response is a few kilobytes at most.
  */
 
-export const PASSKEY_NAME_MAX = 100;
+export { PASSKEY_NAME_MAX };
 
 /** base64url text, as WebAuthn's JSON carries bytes. */
 const base64url = (max: number) =>

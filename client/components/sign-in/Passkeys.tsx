@@ -1,12 +1,8 @@
 import { Alert, Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { passkeyMessages } from '../../../shared/passkey-messages';
-import {
-  PASSKEY_NAME_MAX,
-  type PasskeyAnswer,
-  type RegisterVerifyInput,
-} from '../../../shared/schemas/passkeys';
+import { PASSKEY_NAME_MAX, passkeyMessages } from '../../../shared/passkey-messages';
+import type { PasskeyAnswer, RegisterVerifyInput } from '../../../shared/schemas/passkeys';
 import { serverMessageOf } from '../../api/errors';
 import { formatDateTime } from '../../dates';
 import { notifySuccess } from '../../notify';
