@@ -10,6 +10,8 @@ import { CHROMIUM, CHROMIUM_ARGS } from './e2e/support/chromium';
 
 const port = Number(process.env.E2E_PORT ?? 4173);
 const baseURL = `http://127.0.0.1:${port}`;
+/** The same server by name, for what an IP address cannot do (passkeys). */
+export const E2E_NAMED_URL = `http://localhost:${port}`;
 const dataDir = path.join(tmpdir(), `brokerage-portal-e2e-${port}`);
 /**
  * The portal sends its mail over SMTP (its outbox, jobs and retries, as in production) to a sink
@@ -77,6 +79,10 @@ export default defineConfig({
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         // The webhooks journey's receiver listens on 127.0.0.1 (e2e/webhooks.spec.ts).
         WEBHOOK_ALLOW_PRIVATE: 'true',
+        // A passkey's relying party is a domain name, never an IP address: the passkeys journey
+        // opens the portal as localhost (e2e/passkeys.spec.ts).
+        WEBAUTHN_RP_ID: 'localhost',
+        WEBAUTHN_ORIGINS: `http://localhost:${port}`,
       },
     },
   ],

@@ -29,7 +29,7 @@ async function openDeal(request: APIRequestContext, agent: Agent, streetAddress:
 async function signInFrom(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 async function freshPage(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}) {

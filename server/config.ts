@@ -49,6 +49,41 @@ const httpUrl = z
 
 const emailAddress = z.email({ error: 'must be an email address' });
 
+/** A passkey's relying party: a bare host name (no scheme, port or path), e.g. portal.example.com. */
+const relyingPartyId = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, {
+    error: 'must be a host name such as portal.example.com (no scheme, port or path)',
+  });
+
+/**
+ * Origins, each exactly `scheme://host[:port]` as a browser sends it in Origin: the pages passkeys
+ * may be used from, and those browser integrations call /api from (never a wildcard or a path).
+ */
+const originList = z
+  .string()
+  .trim()
+  .transform((value, issue) => {
+    const origins = value
+      .split(',')
+      .map((one) => one.trim())
+      .filter(Boolean);
+    const wrong = origins.find(
+      (one) => !URL.canParse(one) || !/^https?:$/.test(new URL(one).protocol) || new URL(one).origin !== one,
+    );
+    if (origins.length === 0 || wrong !== undefined) {
+      issue.addIssue({
+        code: 'custom',
+        message:
+          'must be comma-separated origins such as https://portal.example.com (scheme, host, optional port; no path)',
+      });
+      return z.NEVER;
+    }
+    return origins;
+  });
+
 /**
  * A PEM block, which an environment variable often carries on one line with its line breaks
  * written as "\n": those are turned back into line breaks.
@@ -74,38 +109,6 @@ function isAddressOrRange(entry: string): boolean {
   const family = isIP(address);
   if (family === 0 || rest.length > 0) return false;
   return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
-}
-
-/**
- * Origins a browser integration calls /api from: each `scheme://host[:port]` exactly, as a
- * browser sends it in Origin (no path, no wildcard: a wildcard would hand every site the API
- * with a user's token).
- */
-const corsOriginsFromEnv = z
-  .string()
-  .trim()
-  .transform((value, ctx) => {
-    const origins = value
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry.length > 0);
-    if (!origins.every(isOrigin)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'must be comma-separated origins such as https://crm.example.com',
-      });
-      return z.NEVER;
-    }
-    return origins;
-  });
-
-function isOrigin(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -179,7 +182,9 @@ const environmentSchema = z
     JOB_WORKER_STALE_MS: integerFromEnv(2_000, 3_600_000).default(60_000),
     DATABASE_POOL_SIZE: integerFromEnv(1, 500).default(10),
     WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
-    CORS_ORIGINS: corsOriginsFromEnv.default([]),
+    CORS_ORIGINS: originList.default([]),
+    WEBAUTHN_RP_ID: relyingPartyId.optional(),
+    WEBAUTHN_ORIGINS: originList.optional(),
     SIGNING_CERT: pemFromEnv(/-----BEGIN CERTIFICATE-----/, 'a certificate').optional(),
     SIGNING_KEY: pemFromEnv(
       /-----BEGIN (RSA )?PRIVATE KEY-----/,
@@ -273,6 +278,10 @@ export type AppConfig = {
    */
   signingCert: string | undefined;
   signingKey: string | undefined;
+  /** Passkeys' relying party id; absent: APP_URL's host (services/sign-in/relying-party.ts). */
+  webauthnRpId?: string | undefined;
+  /** The origins passkeys are accepted from; absent: APP_URL's origin. */
+  webauthnOrigins?: string[] | undefined;
 };
 
 export class ConfigError extends Error {
@@ -352,6 +361,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     signingCert: e.SIGNING_CERT,
     signingKey: e.SIGNING_KEY,
+    webauthnRpId: e.WEBAUTHN_RP_ID,
+    webauthnOrigins: e.WEBAUTHN_ORIGINS,
   };
 }
 

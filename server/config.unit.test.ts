@@ -91,7 +91,8 @@ describe('loadConfig', () => {
     ).toEqual(['https://crm.example.com', 'http://localhost:5173']);
     for (const bad of ['*', 'https://crm.example.com/app', 'crm.example.com', 'ftp://crm.example.com']) {
       expect(problemsOf({ CORS_ORIGINS: bad })).toEqual([
-        `CORS_ORIGINS must be comma-separated origins such as https://crm.example.com (got "${bad}")`,
+        'CORS_ORIGINS must be comma-separated origins such as https://portal.example.com (scheme, host, ' +
+          `optional port; no path) (got "${bad}")`,
       ]);
     }
   });

@@ -1,9 +1,10 @@
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { authMessages, ui } from '../../shared/messages';
-import { type LoginInput, loginInput } from '../../shared/schemas/auth';
+import { type LoginInput, loginInput, type SessionAnswer } from '../../shared/schemas/auth';
 import { serverMessageOf } from '../api/errors';
 import { afterSignInPath } from '../auth/return-to';
 import { setSession } from '../auth/session';
@@ -12,6 +13,11 @@ import { AuthFooterLink } from '../layout/AuthFooterLink';
 import { AuthLayout } from '../layout/AuthLayout';
 import { paths } from '../paths';
 import { useTRPC } from '../trpc';
+
+// On demand: the passkey button and what it needs stay out of the first download.
+const PasskeySignIn = lazy(() =>
+  import('../components/sign-in/PasskeySignIn').then((module) => ({ default: module.PasskeySignIn })),
+);
 
 /** Sign-in (/auth/login): then /home, or the page a signed-out visitor was sent here from. */
 export function Login() {
@@ -26,14 +32,14 @@ export function Login() {
     validate: schemaResolver(loginInput, { sync: true }),
   });
 
+  const signedIn = (answer: SessionAnswer) => {
+    setSession({ accessToken: answer.token, refreshToken: answer.refreshToken, userId: answer._id });
+    navigate(afterSignInPath(search));
+  };
+
   const submit = form.onSubmit((values) => {
     resend.reset();
-    login.mutate(loginInput.parse(values), {
-      onSuccess: (answer) => {
-        setSession({ accessToken: answer.token, refreshToken: answer.refreshToken, userId: answer._id });
-        navigate(afterSignInPath(search));
-      },
-    });
+    login.mutate(loginInput.parse(values), { onSuccess: signedIn });
   });
 
   // The one refusal the user can fix from here: a lost or expired verification e-mail.
@@ -67,6 +73,9 @@ export function Login() {
           </SubmitButton>
         </Stack>
       </form>
+      <Suspense fallback={null}>
+        <PasskeySignIn onSignedIn={signedIn} />
+      </Suspense>
       {login.error && (
         <Text c="red" size="sm" role="alert">
           {serverMessageOf(login.error)}

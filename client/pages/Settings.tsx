@@ -5,6 +5,7 @@ import { getUserId } from '../auth/session';
 import { PasswordChangeForm } from '../components/PasswordChangeForm';
 import { ProfileForm } from '../components/ProfileForm';
 import { NotificationSettingsForm } from '../components/settings/NotificationSettingsForm';
+import { Passkeys } from '../components/sign-in/Passkeys';
 import { useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
 
@@ -36,6 +37,8 @@ export function Settings() {
             <Paper withBorder p="lg" radius="md">
               <PasswordChangeForm userId={userId} />
             </Paper>
+            <Divider />
+            <Passkeys />
             <Divider />
             <NotificationsSection userId={userId} />
           </>

@@ -243,6 +243,28 @@ describe('REST adapter', () => {
     await bare.close();
   });
 
+  test('a DELETE declaring deleteWithBody takes its input from the JSON body, never the query string', async () => {
+    const secretive = router({
+      forget: publicProcedure
+        .meta(testRest('DELETE', '/api/secrets/:id', { deleteWithBody: true }))
+        .input(z.object({ id: z.string(), password: z.string().optional() }))
+        .output(z.object({ id: z.string(), password: z.string().nullable() }))
+        .mutation(({ input }) => ({ id: input.id, password: input.password ?? null })),
+    });
+    const withBody = buildTestApp(testDeps(database.db), { api: { router: secretive } });
+    const sent = await withBody.inject({
+      method: 'DELETE',
+      url: '/api/secrets/7',
+      payload: { password: 'p4ss' },
+    });
+    expect(sent.json()).toEqual({ id: '7', password: 'p4ss' });
+    const inUrl = await withBody.inject({ method: 'DELETE', url: '/api/secrets/7?password=p4ss' });
+    expect(inUrl.json()).toEqual({ id: '7', password: null });
+    const doc = (await withBody.inject('/api/openapi.json')).json();
+    expect(doc.paths['/api/secrets/{id}'].delete.requestBody).toBeDefined();
+    await withBody.close();
+  });
+
   test('a procedure without REST facts has no REST path', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/unmounted' });
     expect(res.statusCode).toBe(404);

@@ -8,7 +8,7 @@ import { apiError } from '../../shared/schemas/common';
 import type { AppDeps } from '../deps';
 import { installIdempotency } from '../plugins/idempotency';
 import { contextOfRequest } from '../trpc/context';
-import { type Access, accessOf, type RestMethod } from '../trpc/init';
+import { type Access, accessOf, type RestFacts } from '../trpc/init';
 import { callProcedure, inputSchemaOf, outputSchemaOf, procedureTypeOf } from '../trpc/internals';
 import {
   BEARER,
@@ -41,7 +41,8 @@ export function pathParamNames(url: string): string[] {
   return [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] ?? '');
 }
 
-const readsQuery = (method: RestMethod) => method === 'GET' || method === 'DELETE';
+const readsQuery = (route: RestFacts) =>
+  route.method === 'GET' || (route.method === 'DELETE' && route.deleteWithBody !== true);
 
 /** The route's schemas and how it assembles the procedure's input, read from the procedure. */
 type RouteShape = {
@@ -199,7 +200,7 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
     const type = procedureTypeOf(procedure);
     const access = accessOf(procedure);
     const status = route.successStatus ?? 200;
-    const restIn = readsQuery(route.method) ? 'querystring' : 'body';
+    const restIn = readsQuery(route) ? 'querystring' : 'body';
     const facts: OperationFacts = {
       operationId: operationIdOf(procedurePath),
       security: access === 'public' ? PUBLIC : BEARER,
@@ -230,7 +231,7 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
       handler: async (req, reply) => {
         const ctx = await contextOfRequest(deps, req, { acceptsApiKeys: true });
         assertKeyMayCall(ctx, route.scope);
-        const from = readsQuery(route.method) ? req.query : req.body;
+        const from = readsQuery(route) ? req.query : req.body;
         const params = (req.params ?? {}) as Record<string, string>;
         const input = shape.hasInput ? inputOf(from, params, shape.params !== undefined) : undefined;
         const result = await callProcedure({ router, path: procedurePath, type, ctx, input });

@@ -14,6 +14,7 @@ import {
   type OpenApiDocument,
   type OpenApiOperation,
 } from '../test/openapi-schemas';
+import { createCredential, assert as passkeyAssertion } from '../test/software-authenticator';
 
 /**
  * The OpenAPI document against itself and against the running API:
@@ -453,6 +454,42 @@ async function scenario() {
   });
   await call('GET', '/api/admin/api-keys', { who: admin });
   await call('DELETE', '/api/admin/api-keys/{id}', { params: { id: apiKey._id }, who: admin });
+
+  // Passkeys: the software authenticator answers as a browser would (testConfig's APP_URL is the page).
+  const page = { rpId: 'localhost', origin: 'http://localhost:3000' };
+  const creation = await call<{ challenge: string; user: { id: string } }>(
+    'POST',
+    '/api/auth/passkeys/register/options',
+    { who: agent },
+  );
+  const made = createCredential({ ...page, challenge: creation.challenge, userHandle: creation.user.id });
+  const passkey = await call<{ _id: string }>('POST', '/api/auth/passkeys/register/verify', {
+    who: agent,
+    body: { response: made.response, name: 'Work laptop' },
+    status: 201,
+  });
+  const request = await call<{ challengeId: string; options: { challenge: string } }>(
+    'POST',
+    '/api/auth/passkeys/login/options',
+  );
+  await call('POST', '/api/auth/passkeys/login/verify', {
+    body: {
+      challengeId: request.challengeId,
+      response: passkeyAssertion(made.credential, { ...page, challenge: request.options.challenge }),
+    },
+  });
+  await call('GET', '/api/auth/passkeys', { who: agent });
+  await call('PUT', '/api/auth/passkeys/{id}', {
+    params: { id: passkey._id },
+    who: agent,
+    body: { name: 'Phone' },
+  });
+  await call('DELETE', '/api/auth/passkeys/{id}', {
+    params: { id: passkey._id },
+    who: agent,
+    body: { password: DEFAULT_PASSWORD },
+    status: 204,
+  });
 
   // Webhooks (a local address: WEBHOOK_ALLOW_PRIVATE is on for this app; nothing listens there,
   // the deliveries simply wait for the job engine, which this file does not run)

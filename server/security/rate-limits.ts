@@ -32,6 +32,8 @@ export const AUTH_LIMITS = {
   resetPerEmail: { max: 5, windowMs: 15 * MINUTE },
   resetPerIp: { max: 30, windowMs: 15 * MINUTE },
   refreshPerIp: { max: 60, windowMs: 15 * MINUTE },
+  /** Passkey sign-in challenges handed out to one address (each is a row until it expires); the answers count as loginPerIp. */
+  passkeyOptionsPerIp: { max: 100, windowMs: 15 * MINUTE },
   /** Every call of the public signing paths (/api/sign/...) from one address: a token is the only credential. */
   signingPerIp: { max: 120, windowMs: 15 * MINUTE },
   /** Calls of one API key; API_KEY_RATE_LIMIT_PER_MIN sets the max (limitRulesOf). */

@@ -33,6 +33,7 @@ import {
   createUser,
   DEFAULT_PASSWORD,
 } from './factories';
+import { fuzzPasskeys, type PasskeySamples } from './fuzz-passkeys';
 import { buildTestApp, setupTestDatabase, TEST_DATA_DIR, TestClock, testConfig, testDeps } from './harness';
 import {
   badCdaOverride,
@@ -59,6 +60,7 @@ import {
   setOwn,
   toJsonText,
 } from './hostile-inputs';
+import { hostilePasskeyAnswer, passkeyPools } from './hostile-passkeys';
 import { badRules } from './hostile-rules';
 import { bombPdf, encryptedPdf, pdfOf, photoJpeg, truncated } from './intake-files';
 import { captureLogs } from './log-capture';
@@ -256,6 +258,8 @@ type World = {
   webhookDeliveryId: string;
   /** An item of `transaction` whose current file is the two-page packet, and a request sent on it. */
   signature: { formId: string; requestId: string; token: string; fieldId: string };
+  /** A passkey of the agent's, and well-formed passkey answers to challenges never handed out. */
+  passkeys: PasskeySamples;
 };
 
 const TUTORIAL_LINK = 'https://example.com/tutorials/closing';
@@ -468,6 +472,10 @@ function validInputs(w: World): Record<string, unknown> {
       values: [{ fieldId: w.signature.fieldId, value: 'Jordan Buyer' }],
     },
     'signatures.decline': { token: w.signature.token, reason: 'The price is wrong' },
+    'passkeys.registerVerify': { response: w.passkeys.registration, name: 'Fuzz laptop' },
+    'passkeys.loginVerify': w.passkeys.login,
+    'passkeys.rename': { id: w.passkeys.passkeyId, name: 'Fuzz phone' },
+    'passkeys.remove': { id: w.passkeys.passkeyId, password: DEFAULT_PASSWORD },
   };
 }
 
@@ -1766,6 +1774,7 @@ beforeAll(async () => {
     feedToken,
     ...(await fuzzWebhook(db)),
     signature,
+    passkeys: await fuzzPasskeys(db, rows.agent.id),
   };
 
   counter = await installChangeCounter(database.url);
@@ -2172,6 +2181,38 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
   }, async () => {
     await fuzzFamily('commission', 8, commissionRequest(), (request) => ({
       answer: refusedNaming(request as FuzzRequest & Wrong),
+    }));
+  });
+
+  it('passkeys: broken answers to real challenges (sign-in and registration)', {
+    timeout: 180_000,
+  }, async () => {
+    const pools = await passkeyPools(database.db, users.agent.id, 1500);
+    const requests = fc
+      .record({ answer: hostilePasskeyAnswer(pools), from: remoteAddress })
+      .map(({ answer, from }) => {
+        const signIn = answer.path.endsWith('/login/verify');
+        const request = new FuzzRequest(
+          `POST ${answer.path}`,
+          'POST',
+          answer.path,
+          as(signIn ? 'anonymous' : 'agent'),
+          from,
+          'application/json',
+          toJsonText(answer.body),
+        );
+        return Object.assign(request, { signIn });
+      });
+    await fuzzFamily('passkey answers', 2, requests, (request) => ({
+      answer: (response) => {
+        const signIn = (request as FuzzRequest & { signIn: boolean }).signIn;
+        // A sign-in answer is signed whole, so any change refuses it; a registration's client data
+        // may carry fields WebAuthn allows and the check ignores (tokenBinding), so it may pass.
+        const allowed = signIn ? [400, 401, 429] : [201, 400, 401, 409, 429];
+        return allowed.includes(response.statusCode)
+          ? restErrorBody('POST')(response)
+          : `answered ${response.statusCode}, not ${allowed.join(' or ')}`;
+      },
     }));
   });
 

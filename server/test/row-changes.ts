@@ -10,6 +10,8 @@ export const UNWATCHED_TABLES: ReadonlyArray<string> = [
   'fuzz_changes',
   'rate_limit_windows',
   'idempotency_keys',
+  // A passkey challenge is spent by the first answer, right or wrong: that is what makes it single use.
+  'webauthn_challenges',
 ];
 
 /**

@@ -48,6 +48,11 @@ export type RestFacts = {
    */
   errors?: ReadonlyArray<ErrorStatus>;
   successStatus?: 200 | 201 | 204;
+  /**
+   * DELETE only: the input's other fields come in a JSON body instead of the query string, for a
+   * secret (a password) that must stay out of URLs, and so out of access logs and browser history.
+   */
+  deleteWithBody?: true;
   /** An example of the request body (when there is one) and of the answer, for the OpenAPI document. */
   examples?: OperationExamples;
 };

@@ -1,4 +1,5 @@
 import { DEFAULT_PASSWORD } from '../factories';
+import { freshPasskeyOfA, passkeyRegistration, passkeyRemoval, passkeySignIn } from './passkeys';
 import {
   A_OR_ADMINS_BY_ID,
   ADMINS,
@@ -308,6 +309,18 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
     expect: PUBLIC,
     input: async () => ({ token: (await freshSignatureRequest()).token, reason: 'Matrix' }),
   },
+
+  // Passkeys: everyone's own; signing in with one is public; another's passkey is not there.
+  'passkeys.registerOptions': { expect: ANY_USER },
+  'passkeys.registerVerify': { expect: ANY_USER, input: passkeyRegistration },
+  'passkeys.loginOptions': { expect: PUBLIC },
+  'passkeys.loginVerify': { expect: PUBLIC, input: passkeySignIn },
+  'passkeys.list': { expect: ANY_USER },
+  'passkeys.rename': {
+    expect: PRIVATE_TO_A,
+    input: async () => ({ id: await freshPasskeyOfA(), name: 'Renamed' }),
+  },
+  'passkeys.remove': { expect: PRIVATE_TO_A, input: passkeyRemoval },
 
   // API keys: admins keep them; what a key itself may call is checked per scope below.
   'apiKeys.list': { expect: ADMINS },

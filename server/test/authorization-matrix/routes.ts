@@ -1,5 +1,6 @@
 import { hashSecretToken, newSecretToken } from '../../security/secret-tokens';
 import { DEFAULT_PASSWORD } from '../factories';
+import { freshPasskeyOfA, passkeyRegistration, passkeyRemoval, passkeySignIn } from './passkeys';
 import {
   A_OR_ADMINS_BY_ID,
   ADMINS,
@@ -15,6 +16,7 @@ import {
   OTHER_OFFICE,
   OWNER,
   PERSONAL_OF_A,
+  PRIVATE_TO_A,
   PROFILE_OF_A,
   PUBLIC,
   uniform,
@@ -507,6 +509,41 @@ export const ROUTES: Record<string, RouteRow> = {
   'DELETE /api/admin/api-keys/:id': {
     expect: ADMINS_ON_NORTH,
     request: async () => ({ url: `/api/admin/api-keys/${await freshApiKeyId()}` }),
+  },
+
+  'POST /api/auth/passkeys/register/options': {
+    expect: ANY_USER,
+    request: () => ({ url: '/api/auth/passkeys/register/options', payload: {} }),
+  },
+  'POST /api/auth/passkeys/register/verify': {
+    expect: ANY_USER,
+    request: async (actor) => ({
+      url: '/api/auth/passkeys/register/verify',
+      payload: await passkeyRegistration(actor),
+    }),
+  },
+  'POST /api/auth/passkeys/login/options': {
+    expect: PUBLIC,
+    request: () => ({ url: '/api/auth/passkeys/login/options', payload: {} }),
+  },
+  'POST /api/auth/passkeys/login/verify': {
+    expect: PUBLIC,
+    request: async () => ({ url: '/api/auth/passkeys/login/verify', payload: await passkeySignIn() }),
+  },
+  'GET /api/auth/passkeys': { expect: ANY_USER, request: get('/api/auth/passkeys') },
+  'PUT /api/auth/passkeys/:id': {
+    expect: PRIVATE_TO_A,
+    request: async () => ({
+      url: `/api/auth/passkeys/${await freshPasskeyOfA()}`,
+      payload: { name: 'Renamed' },
+    }),
+  },
+  'DELETE /api/auth/passkeys/:id': {
+    expect: PRIVATE_TO_A,
+    request: async () => {
+      const { id, password } = await passkeyRemoval();
+      return { url: `/api/auth/passkeys/${id}`, payload: { password } };
+    },
   },
 
   'GET /api/transactions/:id/dates': {
