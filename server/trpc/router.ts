@@ -12,6 +12,7 @@ import { librariesRouter } from '../routers/libraries';
 import { notificationSettingsRouter } from '../routers/notification-settings';
 import { notificationsRouter } from '../routers/notifications';
 import { officesRouter } from '../routers/offices';
+import { oidcRouter } from '../routers/oidc';
 import { rejectionReasonsRouter } from '../routers/rejection-reasons';
 import { reviewQueueRouter } from '../routers/review-queue';
 import { settingsRouter } from '../routers/settings';
@@ -52,6 +53,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   exports: exportsRouter,
   audit: auditRouter,
+  oidc: oidcRouter,
 });
 
 export type AppRouter = typeof appRouter;
