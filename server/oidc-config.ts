@@ -44,9 +44,9 @@ export function oidcIssues(env: OidcEnvironment, issue: z.RefinementCtx): void {
         });
     }
   }
-  if (env.OIDC_ISSUER) {
+  if (env.OIDC_ISSUER && URL.canParse(env.OIDC_ISSUER)) {
     const url = new URL(env.OIDC_ISSUER);
-    if (url.protocol !== 'https:' && !isLoopbackHost(url.hostname))
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
       issue.addIssue({
         code: 'custom',
         path: ['OIDC_ISSUER'],
