@@ -72,7 +72,7 @@ export const oidcRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
         querystring: z.object({ returnTo: z.string().optional() }),
         operationId: 'authOidcStart',
         security: PUBLIC,
-        'x-errors': [400, 404, 429, 503],
+        'x-errors': [400, 404, 429],
         response: {
           302: z
             .null()

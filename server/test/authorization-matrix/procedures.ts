@@ -1,4 +1,5 @@
 import { DEFAULT_PASSWORD } from '../factories';
+import { ssoHandoffCode } from '../sso-handoff';
 import {
   A_OR_ADMINS_BY_ID,
   ADMINS,
@@ -30,6 +31,8 @@ import {
   A,
   address,
   bannerDesign,
+  clock,
+  database,
   emailToken,
   freshAgent,
   freshApiKeyId,
@@ -98,6 +101,11 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
   'auth.refresh': { expect: PUBLIC, input: async () => ({ refreshToken: await refreshToken() }) },
   'auth.logout': { expect: PUBLIC, input: async () => ({ refreshToken: await refreshToken() }) },
   'auth.requestPasswordReset': { expect: PUBLIC, input: async () => ({ email: (await freshAgent()).email }) },
+  'oidc.status': { expect: PUBLIC },
+  'oidc.exchange': {
+    expect: PUBLIC,
+    input: async () => ({ code: await ssoHandoffCode(database.db, (await freshAgent()).id, clock.now()) }),
+  },
   'auth.confirmPasswordReset': {
     expect: PUBLIC,
     input: async () => ({
