@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
+import { CONTROL_PATH, type ProviderAccount } from './oidc-provider-control';
 
 /**
  * A real OpenID provider (oidc-provider) on a loopback port, for the single sign-on tests: one
@@ -10,14 +11,7 @@ import Provider from 'oidc-provider';
  * once. `stop()` closes it, so a test can take the provider down.
  */
 
-export type ProviderAccount = {
-  sub: string;
-  email?: string;
-  email_verified?: boolean;
-  given_name?: string;
-  family_name?: string;
-  amr?: string[];
-};
+export type { ProviderAccount };
 
 export const TEST_CLIENT = { clientId: 'portal', clientSecret: 'portal-client-secret-for-tests' };
 
@@ -80,6 +74,14 @@ export async function startTestProvider(redirectUri: string, port = 0): Promise<
 
   const providerCallback = provider.callback();
   server.on('request', async (req, res) => {
+    // The browser journey's spec names the next account from outside the process.
+    if (req.method === 'POST' && req.url === CONTROL_PATH) {
+      let body = '';
+      for await (const chunk of req) body += String(chunk);
+      current = JSON.parse(body) as ProviderAccount;
+      res.statusCode = 204;
+      return res.end();
+    }
     if (!req.url?.startsWith('/interaction/')) return providerCallback(req, res);
     try {
       const details = await provider.interactionDetails(req, res);
