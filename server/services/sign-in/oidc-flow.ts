@@ -247,9 +247,10 @@ async function verifiedIdentity(
     );
     const claims = tokens.claims();
     if (!claims) throw new Error('no ID token');
-    // Providers that follow the core spec's rule put e-mail only in the userinfo answer.
+    // Providers that follow the core spec's rule put e-mail only in the userinfo answer (which
+    // openid-client checks is about the ID token's subject).
     const source =
-      typeof claims.email === 'string'
+      typeof claims.email === 'string' && typeof claims.email_verified === 'boolean'
         ? claims
         : await openid.fetchUserInfo(configuration, tokens.access_token, claims.sub);
     if (typeof source.email !== 'string' || source.email.length > 254 || !source.email.includes('@'))
