@@ -280,6 +280,23 @@ describe('tampering and replay', () => {
   });
 });
 
+describe('the provider itself', () => {
+  it('must name exactly the configured issuer in its discovery document, else single sign-on is unavailable', async () => {
+    // The same provider reached under another name: its metadata names 127.0.0.1, not localhost.
+    const impostor = provider.issuer.replace('127.0.0.1', 'localhost');
+    const lookalike = buildTestApp(
+      testDeps(database.db, {
+        clock,
+        config: testConfig({ appUrl: APP_URL, oidc: settings({ issuer: impostor }) }),
+      }),
+    );
+    const res = await lookalike.inject('/api/auth/oidc/start');
+    expect(res.statusCode).toBe(503);
+    expect(res.json().message).toBe(oidcMessages.unavailable);
+    await lookalike.close();
+  });
+});
+
 describe('the provider down', () => {
   it('answers a clear 503 (the portal itself keeps running), and works again once the provider is back', async () => {
     const down = await startTestProvider(`${APP_URL}${CALLBACK}`);
