@@ -3,7 +3,7 @@ import { apiMessages } from '../../../shared/messages';
 import { oidcMessages } from '../../../shared/oidc-messages';
 import { AppError } from '../../errors';
 import type { OidcSettings } from '../../oidc-config';
-import { createSealer } from '../../security/sealing';
+import { createSealer, type Sealer } from '../../security/sealing';
 import { hashSecretToken, newSecretToken } from '../../security/secret-tokens';
 import { recordAudit } from '../audit';
 import type { ServiceContext } from '../context';
@@ -49,7 +49,17 @@ async function takeLimit(ctx: ServiceContext, step: string): Promise<void> {
 }
 
 const redirectUri = (ctx: ServiceContext) => `${ctx.deps.config.appUrl}${CALLBACK_PATH}`;
-const verifierSealer = (ctx: ServiceContext) => createSealer(ctx.deps.config.jwtSecret ?? '', 'oidc-flow-v1');
+const sealers = new Map<string, Sealer>();
+/** The PKCE verifier is sealed at rest with a key of its own, derived once per secret. */
+function verifierSealer(ctx: ServiceContext): Sealer {
+  const secret = ctx.deps.config.jwtSecret ?? '';
+  let sealer = sealers.get(secret);
+  if (!sealer) {
+    sealer = createSealer(secret, 'oidc-flow-v1');
+    sealers.set(secret, sealer);
+  }
+  return sealer;
+}
 
 /** A path of this site to return to after sign-in, or null; anything that could leave it is refused. */
 export function safeReturnTo(raw: string | undefined): string | null | 'invalid' {
@@ -157,7 +167,10 @@ export async function finishSignIn(
     audit = {
       userId: account.userId,
       secondFactor,
-      amr: amr.filter((v) => typeof v === 'string').slice(0, 10),
+      amr: amr
+        .filter((v) => typeof v === 'string')
+        .slice(0, 10)
+        .map((v) => v.slice(0, 20)),
     };
     ctx.log.info(
       { event: 'sign-in', method: 'sso', outcome: 'provider-verified', userId: account.userId, secondFactor },
