@@ -1,7 +1,7 @@
 import { E2E_OIDC, E2E_OWNER } from '../playwright.config';
 import { CONTROL_PATH, type ProviderAccount } from '../server/test/oidc-provider-control';
 import { STORAGE_KEYS } from '../shared/constants';
-import { axeFindings } from './support/a11y';
+import { axeFindings, screenshot } from './support/a11y';
 import { approvedAgent } from './support/accounts';
 import { expect, type Page, test } from './support/test';
 
@@ -40,6 +40,7 @@ test('an agent signs in with the provider and lands on the page it came for, wit
   await page.goto('/auth/login?next=%2Fsettings');
   await expect(page.getByRole('link', { name: BUTTON })).toBeVisible();
   expect(await axeFindings(page, 'the sign-in page with single sign-on')).toEqual([]);
+  await screenshot(page, 'sso-sign-in');
   await page.getByRole('link', { name: BUTTON }).click();
 
   await expect(page).toHaveURL(/\/settings$/);
@@ -61,6 +62,7 @@ test('an unknown e-mail comes back to the sign-in page with "No account for <ema
   await expect(page).toHaveURL(/\/auth\/login$/);
   await expect(page.getByRole('alert')).toHaveText('No account for stranger@example.com');
   expect(await axeFindings(page, 'the sign-in page showing the refusal at 390 px')).toEqual([]);
+  await screenshot(page, 'sso-refused-phone');
   const scrollsSideways = await page.evaluate(
     () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
   );
