@@ -51,6 +51,31 @@ const queryValue = fc.oneof(
   fc.constantFrom('', '%', '%zz', '%00'),
 );
 
+describe('the limit of single sign-on', () => {
+  it('counts start, callback and exchange together: the 61st call from one address in 15 minutes is 429', async () => {
+    const from = '192.0.2.77';
+    const calls = [
+      () => app.inject({ method: 'GET', url: '/api/auth/oidc/start', remoteAddress: from }),
+      () => app.inject({ method: 'GET', url: `${CALLBACK}?code=c&state=s`, remoteAddress: from }),
+      () =>
+        app.inject({
+          method: 'POST',
+          url: '/api/auth/oidc/exchange',
+          payload: { code: 'x' },
+          remoteAddress: from,
+        }),
+    ];
+    for (let n = 0; n < 60; n++) expect((await calls[n % 3]?.())?.statusCode).not.toBe(429);
+    for (const call of calls) expect((await call()).statusCode).toBe(429);
+    const elsewhere = await app.inject({
+      method: 'GET',
+      url: '/api/auth/oidc/start',
+      remoteAddress: '192.0.2.78',
+    });
+    expect(elsewhere.statusCode).toBe(302);
+  });
+});
+
 describe('single sign-on under hostile input', () => {
   it('start: 302 to the provider with a path of this site kept, or a 4xx', async () => {
     await fc.assert(
