@@ -19,6 +19,13 @@ const dataDir = path.join(tmpdir(), `brokerage-portal-e2e-${port}`);
  */
 export const E2E_OUTBOX = path.join(tmpdir(), `brokerage-portal-e2e-mail-${port}`);
 const smtpPort = port + 1;
+/** The OpenID provider single sign-on's journey signs in at (e2e/support/oidc-provider-server.ts). */
+export const E2E_OIDC = {
+  issuer: `http://127.0.0.1:${port + 2}`,
+  clientId: 'portal',
+  clientSecret: 'portal-client-secret-for-tests',
+  name: 'Harbor ID',
+};
 export const E2E_OWNER = { email: 'owner@example.com', password: 'e2e-owner-password' };
 
 export default defineConfig({
@@ -57,6 +64,12 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: `npx tsx e2e/support/oidc-provider-server.ts ${port + 2} ${baseURL}/api/auth/oidc/callback`,
+      port: port + 2,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: `rm -rf '${dataDir}' && node dist/server/main.js`,
       url: `${baseURL}/readyz`,
       reuseExistingServer: false,
@@ -83,6 +96,10 @@ export default defineConfig({
         // opens the portal as localhost (e2e/passkeys.spec.ts).
         WEBAUTHN_RP_ID: 'localhost',
         WEBAUTHN_ORIGINS: `http://localhost:${port}`,
+        OIDC_ISSUER: E2E_OIDC.issuer,
+        OIDC_CLIENT_ID: E2E_OIDC.clientId,
+        OIDC_CLIENT_SECRET: E2E_OIDC.clientSecret,
+        OIDC_NAME: E2E_OIDC.name,
       },
     },
   ],

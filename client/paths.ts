@@ -11,6 +11,8 @@ export const paths = {
   verification: '/auth/verification/:type/:email',
   verifyEmail: '/auth/verify-email/:token',
   newPassword: '/auth/new-password/:token',
+  // Where single sign-on's callback lands: trades its one-time code for the session.
+  sso: '/auth/sso',
   // A mail's one-click unsubscribe, opened without signing in.
   unsubscribe: '/unsubscribe/:token',
   // A signer's mailed link to sign a document, opened without an account.

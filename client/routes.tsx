@@ -209,6 +209,13 @@ const PUBLIC_LAZY_ROUTES: readonly LazyRoute[] = [
       (m) => m.Sign,
     ),
   },
+  {
+    path: paths.sso,
+    page: lazyPage(
+      () => import('./pages/SsoLanding'),
+      (m) => m.SsoLanding,
+    ),
+  },
 ];
 
 function PublicPage({ page }: { page: LazyPage }) {

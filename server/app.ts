@@ -31,6 +31,7 @@ import { fileRoutes } from './plugins/files';
 import { healthRoutes } from './plugins/health';
 import { mailLinkRoutes } from './plugins/mail-links';
 import { createAppMetrics, metricsPlugin, UNMATCHED_ROUTE } from './plugins/metrics';
+import { oidcRoutes } from './plugins/oidc';
 import { securityHeaders } from './plugins/security-headers';
 import { signingRoutes } from './plugins/signing';
 import { trpcCalls } from './plugins/trpc-calls';
@@ -288,7 +289,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     router: api.router,
     version: VERSION,
     // Inside the REST plugin, so the OpenAPI document lists them too.
-    extensions: options.api ? [] : [uploadRoutes, mailLinkRoutes, exportRoutes, signingRoutes],
+    extensions: options.api ? [] : [uploadRoutes, mailLinkRoutes, exportRoutes, signingRoutes, oidcRoutes],
   });
   app.register(fileRoutes, { deps });
 

@@ -4,6 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { type OidcSettings, oidcIssues, oidcSettingsOf } from './oidc-config';
 import type { S3Settings } from './storage/s3';
 
 /**
@@ -197,8 +198,22 @@ const environmentSchema = z
         error: 'must be printable ASCII without spaces (it is sent in an HTTP header)',
       })
       .optional(),
+    // Kept exactly as given: the provider's discovery document must name the same issuer, and
+    // some providers' issuers end in a slash.
+    OIDC_ISSUER: z
+      .string()
+      .trim()
+      .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), {
+        error: 'must be an http(s) URL',
+      })
+      .optional(),
+    OIDC_CLIENT_ID: z.string().trim().min(1).max(500).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+    OIDC_NAME: z.string().trim().min(1).max(60).default('single sign-on'),
+    OIDC_AUTO_REGISTER: booleanFromEnv.default(false),
   })
   .superRefine((env, issue) => {
+    oidcIssues(env, issue);
     if (env.DATABASE_URL && !env.JWT_SECRET) {
       issue.addIssue({
         code: 'custom',
@@ -282,6 +297,8 @@ export type AppConfig = {
   webauthnRpId?: string | undefined;
   /** The origins passkeys are accepted from; absent: APP_URL's origin. */
   webauthnOrigins?: string[] | undefined;
+  /** Sign-in with an OpenID provider; absent: off (OIDC_ISSUER, _CLIENT_ID, _CLIENT_SECRET unset). */
+  oidc?: OidcSettings | undefined;
 };
 
 export class ConfigError extends Error {
@@ -363,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     signingKey: e.SIGNING_KEY,
     webauthnRpId: e.WEBAUTHN_RP_ID,
     webauthnOrigins: e.WEBAUTHN_ORIGINS,
+    oidc: oidcSettingsOf(e),
   };
 }
 

@@ -9,6 +9,7 @@ import { serverMessageOf } from '../api/errors';
 import { afterSignInPath } from '../auth/return-to';
 import { setSession } from '../auth/session';
 import { SubmitButton } from '../components/SubmitButton';
+import { SsoButton } from '../components/sign-in/SsoButton';
 import { AuthFooterLink } from '../layout/AuthFooterLink';
 import { AuthLayout } from '../layout/AuthLayout';
 import { paths } from '../paths';
@@ -76,6 +77,7 @@ export function Login() {
       <Suspense fallback={null}>
         <PasskeySignIn onSignedIn={signedIn} />
       </Suspense>
+      <SsoButton />
       {login.error && (
         <Text c="red" size="sm" role="alert">
           {serverMessageOf(login.error)}

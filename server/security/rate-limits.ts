@@ -36,6 +36,8 @@ export const AUTH_LIMITS = {
   passkeyOptionsPerIp: { max: 100, windowMs: 15 * MINUTE },
   /** Every call of the public signing paths (/api/sign/...) from one address: a token is the only credential. */
   signingPerIp: { max: 120, windowMs: 15 * MINUTE },
+  /** Each step of single sign-on (start, callback, exchange) from one address. */
+  ssoPerIp: { max: 60, windowMs: 15 * MINUTE },
   /** Calls of one API key; API_KEY_RATE_LIMIT_PER_MIN sets the max (limitRulesOf). */
   apiKeyCalls: { max: 600, windowMs: MINUTE },
 } as const satisfies Record<string, LimitRule>;

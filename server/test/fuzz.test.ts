@@ -290,6 +290,7 @@ function validInputs(w: World): Record<string, unknown> {
     'auth.logout': { refreshToken: token },
     'auth.requestPasswordReset': { email: users.agent.email },
     'auth.confirmPasswordReset': { token, ...passwords },
+    'oidc.exchange': { code: token },
     'settings.getUser': { userId: agentId },
     'settings.updateUser': {
       userId: agentId,

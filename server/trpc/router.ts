@@ -12,6 +12,7 @@ import { librariesRouter } from '../routers/libraries';
 import { notificationSettingsRouter } from '../routers/notification-settings';
 import { notificationsRouter } from '../routers/notifications';
 import { officesRouter } from '../routers/offices';
+import { oidcRouter } from '../routers/oidc';
 import { passkeysRouter } from '../routers/passkeys';
 import { rejectionReasonsRouter } from '../routers/rejection-reasons';
 import { reviewQueueRouter } from '../routers/review-queue';
@@ -54,6 +55,7 @@ export const appRouter = router({
   exports: exportsRouter,
   audit: auditRouter,
   passkeys: passkeysRouter,
+  oidc: oidcRouter,
 });
 
 export type AppRouter = typeof appRouter;

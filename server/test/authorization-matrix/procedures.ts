@@ -1,4 +1,5 @@
 import { DEFAULT_PASSWORD } from '../factories';
+import { ssoHandoffCode } from '../sso-handoff';
 import { freshPasskeyOfA, passkeyRegistration, passkeyRemoval, passkeySignIn } from './passkeys';
 import {
   A_OR_ADMINS_BY_ID,
@@ -31,6 +32,8 @@ import {
   A,
   address,
   bannerDesign,
+  clock,
+  database,
   emailToken,
   freshAgent,
   freshApiKeyId,
@@ -99,6 +102,11 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
   'auth.refresh': { expect: PUBLIC, input: async () => ({ refreshToken: await refreshToken() }) },
   'auth.logout': { expect: PUBLIC, input: async () => ({ refreshToken: await refreshToken() }) },
   'auth.requestPasswordReset': { expect: PUBLIC, input: async () => ({ email: (await freshAgent()).email }) },
+  'oidc.status': { expect: PUBLIC },
+  'oidc.exchange': {
+    expect: PUBLIC,
+    input: async () => ({ code: await ssoHandoffCode(database.db, (await freshAgent()).id, clock.now()) }),
+  },
   'auth.confirmPasswordReset': {
     expect: PUBLIC,
     input: async () => ({

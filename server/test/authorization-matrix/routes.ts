@@ -1,5 +1,6 @@
 import { hashSecretToken, newSecretToken } from '../../security/secret-tokens';
 import { DEFAULT_PASSWORD } from '../factories';
+import { ssoHandoffCode } from '../sso-handoff';
 import { freshPasskeyOfA, passkeyRegistration, passkeyRemoval, passkeySignIn } from './passkeys';
 import {
   A_OR_ADMINS_BY_ID,
@@ -32,6 +33,7 @@ import type { ActorName } from './world';
 import {
   A,
   address,
+  clock,
   database,
   emailToken,
   freshAgent,
@@ -130,6 +132,22 @@ export const ROUTES: Record<string, RouteRow> = {
         confirmPassword: NEW_PASSWORD,
       },
     }),
+  },
+
+  // Single sign-on: public. The matrix's app has no provider set up, so the redirects answer 404
+  // there (server/services/sign-in/oidc.test.ts drives them against a real provider).
+  'GET /api/auth/oidc': { expect: PUBLIC, request: get('/api/auth/oidc') },
+  'POST /api/auth/oidc/exchange': {
+    expect: PUBLIC,
+    request: async () => ({
+      url: '/api/auth/oidc/exchange',
+      payload: { code: await ssoHandoffCode(database.db, (await freshAgent()).id, clock.now()) },
+    }),
+  },
+  'GET /api/auth/oidc/start': { expect: uniform(404), request: get('/api/auth/oidc/start') },
+  'GET /api/auth/oidc/callback': {
+    expect: uniform(404),
+    request: get('/api/auth/oidc/callback?code=c&state=s'),
   },
 
   'GET /api/settings/getUser/:userId': {
