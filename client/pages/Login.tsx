@@ -1,9 +1,10 @@
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { authMessages, ui } from '../../shared/messages';
-import { type LoginInput, loginInput } from '../../shared/schemas/auth';
+import { type LoginInput, loginInput, type SessionAnswer } from '../../shared/schemas/auth';
 import { serverMessageOf } from '../api/errors';
 import { afterSignInPath } from '../auth/return-to';
 import { setSession } from '../auth/session';
@@ -13,6 +14,11 @@ import { AuthLayout } from '../layout/AuthLayout';
 import { paths } from '../paths';
 import { useTRPC } from '../trpc';
 
+/** Only sign-ins with two-factor sign-in on need the code step: it stays out of the first download. */
+const TwoFactorStep = lazy(() =>
+  import('../components/sign-in/TwoFactorStep').then((module) => ({ default: module.TwoFactorStep })),
+);
+
 /** Sign-in (/auth/login): then /home, or the page a signed-out visitor was sent here from. */
 export function Login() {
   const trpc = useTRPC();
@@ -20,21 +26,37 @@ export function Login() {
   const search = useSearch();
   const login = useMutation(trpc.auth.login.mutationOptions());
   const resend = useMutation(trpc.auth.resendVerification.mutationOptions());
+  const [challenge, setChallenge] = useState<string | null>(null);
   const form = useForm<LoginInput>({
     mode: 'uncontrolled',
     initialValues: { email: '', password: '' },
     validate: schemaResolver(loginInput, { sync: true }),
   });
 
+  const signedIn = (answer: SessionAnswer) => {
+    setSession({ accessToken: answer.token, refreshToken: answer.refreshToken, userId: answer._id });
+    navigate(afterSignInPath(search));
+  };
+
   const submit = form.onSubmit((values) => {
     resend.reset();
     login.mutate(loginInput.parse(values), {
       onSuccess: (answer) => {
-        setSession({ accessToken: answer.token, refreshToken: answer.refreshToken, userId: answer._id });
-        navigate(afterSignInPath(search));
+        if ('twoFactorRequired' in answer) setChallenge(answer.challenge);
+        else signedIn(answer);
       },
     });
   });
+
+  if (challenge) {
+    return (
+      <AuthLayout title="Sign in" withIllustration>
+        <Suspense fallback={<Text>{ui.loading}</Text>}>
+          <TwoFactorStep challenge={challenge} onSignedIn={signedIn} />
+        </Suspense>
+      </AuthLayout>
+    );
+  }
 
   // The one refusal the user can fix from here: a lost or expired verification e-mail.
   const awaitsVerification = login.error?.message === authMessages.emailNotVerified;

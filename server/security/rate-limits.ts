@@ -32,6 +32,10 @@ export const AUTH_LIMITS = {
   resetPerEmail: { max: 5, windowMs: 15 * MINUTE },
   resetPerIp: { max: 30, windowMs: 15 * MINUTE },
   refreshPerIp: { max: 60, windowMs: 15 * MINUTE },
+  /** Every second-factor attempt (POST /api/auth/2fa/verify) from one address. */
+  secondFactorPerIp: { max: 100, windowMs: 15 * MINUTE },
+  /** Wrong second-factor codes for one account, over all its challenges. */
+  secondFactorFailuresPerAccount: { max: 10, windowMs: 15 * MINUTE },
   /** Every call of the public signing paths (/api/sign/...) from one address: a token is the only credential. */
   signingPerIp: { max: 120, windowMs: 15 * MINUTE },
   /** Calls of one API key; API_KEY_RATE_LIMIT_PER_MIN sets the max (limitRulesOf). */

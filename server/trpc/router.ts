@@ -1,3 +1,4 @@
+import { adminSecurityRouter } from '../routers/admin-security';
 import { adminTransactionsRouter } from '../routers/admin-transactions';
 import { apiKeysRouter } from '../routers/api-keys';
 import { auditRouter } from '../routers/audit';
@@ -18,6 +19,7 @@ import { settingsRouter } from '../routers/settings';
 import { signaturesRouter } from '../routers/signatures';
 import { templatesRouter } from '../routers/templates';
 import { transactionsRouter } from '../routers/transactions';
+import { twoFactorRouter } from '../routers/two-factor';
 import { uploadsRouter } from '../routers/uploads';
 import { usersRouter } from '../routers/users';
 import { webhooksRouter } from '../routers/webhooks';
@@ -52,6 +54,8 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   exports: exportsRouter,
   audit: auditRouter,
+  twoFactor: twoFactorRouter,
+  adminSecurity: adminSecurityRouter,
 });
 
 export type AppRouter = typeof appRouter;
