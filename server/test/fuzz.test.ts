@@ -286,6 +286,10 @@ function validInputs(w: World): Record<string, unknown> {
     'auth.logout': { refreshToken: token },
     'auth.requestPasswordReset': { email: users.agent.email },
     'auth.confirmPasswordReset': { token, ...passwords },
+    'twoFactor.totpEnable': { code: '123456' },
+    'twoFactor.totpDisable': { password: DEFAULT_PASSWORD },
+    'twoFactor.verify': { challenge: token, code: '123456' },
+    'adminSecurity.update': { requireTwoFactorForAdmins: false },
     'settings.getUser': { userId: agentId },
     'settings.updateUser': {
       userId: agentId,
