@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMessages } from '../../../shared/messages';
 import { twoFactorMessages } from '../../../shared/two-factor-messages';
 import type { AppDeps } from '../../deps';
+import { hashSecretToken, newSecretToken } from '../../security/secret-tokens';
 import { createUser, DEFAULT_PASSWORD } from '../../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../../test/harness';
 import { MAX_CHALLENGE_ATTEMPTS } from './challenge';
@@ -207,6 +208,30 @@ describe('the login challenge', () => {
     const limited = await verify(await challengeFor(user.email), { code: '000000' });
     expect(limited).toMatchObject({ status: 429, body: { message: apiMessages.tooManyRequests } });
     clock.advance(15 * 60 * 1000);
+  });
+});
+
+describe('a password reset', () => {
+  it('leaves the second factor on: the next sign-in still asks for the code', async () => {
+    const { user } = await userWithTotp();
+    const token = newSecretToken();
+    await database.db.emailToken.create({
+      data: {
+        userId: user.id,
+        purpose: 'reset_password',
+        tokenHash: hashSecretToken(token),
+        expiresAt: new Date(clock.now().getTime() + 60_000),
+      },
+    });
+    const password = 'A brand new passphrase 1';
+    const reset = await call('POST', '/api/auth/reset/confirm', {
+      token,
+      password,
+      confirmPassword: password,
+    });
+    expect(reset.status).toBe(200);
+    const answer = await login(user.email, password);
+    expect(answer.body).toEqual({ twoFactorRequired: true, challenge: expect.any(String) });
   });
 });
 
