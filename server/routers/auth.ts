@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  loginAnswer,
   loginInput,
   logoutInput,
   refreshInput,
@@ -12,6 +11,7 @@ import {
   verifyEmailInput,
 } from '../../shared/schemas/auth';
 import { messageAnswer } from '../../shared/schemas/common';
+import { loginAnswer } from '../../shared/schemas/two-factor';
 import * as auth from '../services/auth';
 import { publicProcedure, router } from '../trpc/init';
 import examples from './auth.examples.json';

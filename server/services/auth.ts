@@ -1,12 +1,12 @@
 import { apiMessages, authMessages } from '../../shared/messages';
 import type {
-  LoginAnswer,
   LoginInput,
   RegisterInput,
   ResetConfirmInput,
   ResetRequestInput,
   SessionAnswer,
 } from '../../shared/schemas/auth';
+import type { LoginAnswer } from '../../shared/schemas/two-factor';
 import type { ChangePasswordInput } from '../../shared/schemas/users';
 import type { Db, Tx } from '../db/client';
 import type { AppDeps } from '../deps';

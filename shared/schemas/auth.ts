@@ -126,17 +126,3 @@ export const logoutInput = refreshInput;
 /** Login and refresh answer the same shape. */
 export const sessionAnswer = z.object({ token: z.string(), refreshToken: z.string(), _id: idSchema });
 export type SessionAnswer = z.infer<typeof sessionAnswer>;
-
-/**
- * A password sign-in whose account has two-factor sign-in on: no tokens yet, only the challenge
- * that POST /api/auth/2fa/verify takes with the code.
- */
-export const loginChallengeAnswer = z.object({
-  twoFactorRequired: z.literal(true),
-  challenge: z.string(),
-});
-export type LoginChallengeAnswer = z.infer<typeof loginChallengeAnswer>;
-
-/** What a password sign-in answers: a session, or the challenge of its second factor. */
-export const loginAnswer = z.union([sessionAnswer, loginChallengeAnswer]);
-export type LoginAnswer = z.infer<typeof loginAnswer>;

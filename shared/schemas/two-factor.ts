@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { twoFactorMessages } from '../two-factor-messages';
-import { passwordSchema } from './auth';
+import { passwordSchema, sessionAnswer } from './auth';
 
 /** Inputs and answers of two-factor sign-in (docs/API.md, "Two-factor sign-in"). */
 
@@ -56,3 +56,17 @@ export type TwoFactorVerifyInput = z.infer<typeof twoFactorVerifyInput>;
 
 export const signInPolicy = z.object({ requireTwoFactorForAdmins: z.boolean() });
 export type SignInPolicy = z.infer<typeof signInPolicy>;
+
+/**
+ * A password sign-in whose account has two-factor sign-in on: no tokens yet, only the challenge
+ * that POST /api/auth/2fa/verify takes with the code.
+ */
+export const loginChallengeAnswer = z.object({
+  twoFactorRequired: z.literal(true),
+  challenge: z.string(),
+});
+export type LoginChallengeAnswer = z.infer<typeof loginChallengeAnswer>;
+
+/** What a password sign-in answers: a session, or the challenge of its second factor. */
+export const loginAnswer = z.union([sessionAnswer, loginChallengeAnswer]);
+export type LoginAnswer = z.infer<typeof loginAnswer>;

@@ -1,6 +1,6 @@
 import { apiMessages, authMessages } from '../../../shared/messages';
-import type { LoginChallengeAnswer, SessionAnswer } from '../../../shared/schemas/auth';
-import type { TwoFactorVerifyInput } from '../../../shared/schemas/two-factor';
+import type { SessionAnswer } from '../../../shared/schemas/auth';
+import type { LoginChallengeAnswer, TwoFactorVerifyInput } from '../../../shared/schemas/two-factor';
 import { twoFactorMessages } from '../../../shared/two-factor-messages';
 import { Prisma } from '../../db/generated/client';
 import { sqlRows } from '../../db/sql';
