@@ -1,15 +1,16 @@
 import { Secret, TOTP } from 'otpauth';
+import { E2E_OWNER } from '../playwright.config';
 import { twoFactorMessages } from '../shared/two-factor-messages';
 import { axeFindings, screenshot } from './support/a11y';
-import { approvedAgent, signIn } from './support/accounts';
-import { expect, type Page, test } from './support/test';
+import { apiSignIn, approvedAgent, signIn } from './support/accounts';
+import { type APIRequestContext, expect, type Page, test } from './support/test';
 
 /**
  * Two-factor sign-in in a real Chromium against the built server: an agent sets up an
  * authenticator on Settings (the secret read from the page, the codes computed here as an app
  * would), keeps the recovery codes, signs out, signs in with a code, then with a recovery code.
  * axe finds nothing serious on the setup, the recovery codes and the code step, and both work at
- * 390 px.
+ * 390 px. The owner's policy: an admin without a second factor is led to the setup.
  */
 
 test.describe.configure({ mode: 'serial' });
@@ -94,4 +95,64 @@ test('the setup and the code step work at 390 px', async ({ page, request }) => 
   await passwordStep(page, agent.email, agent.password);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   expect(await axeFindings(page, 'the sign-in code step at 390 px')).toEqual([]);
+});
+
+async function setPolicy(request: APIRequestContext, on: boolean) {
+  // The owner may always change the policy, with or without a second factor.
+  const owner = await apiSignIn(request, E2E_OWNER.email, E2E_OWNER.password);
+  const res = await request.put('/api/admin/security', {
+    headers: { authorization: `Bearer ${owner.token}` },
+    data: { requireTwoFactorForAdmins: on },
+  });
+  expect(res.status()).toBe(200);
+}
+
+test('the owner requires a second factor of admins: an admin without one is led to the setup', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const owner = await apiSignIn(request, E2E_OWNER.email, E2E_OWNER.password);
+  const email = `policy-admin-${Date.now()}@example.com`;
+  const password = 'Policy admin password 1';
+  const created = await request.post('/api/users', {
+    headers: { authorization: `Bearer ${owner.token}` },
+    data: {
+      firstName: 'Paula',
+      lastName: 'Policy',
+      company: 'Coastal Homes',
+      email,
+      phoneNumber: '+1 555 010 4455',
+      password,
+      role: 'admin',
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+
+  // The owner's switch, on Settings.
+  await signIn(page, E2E_OWNER.email, E2E_OWNER.password);
+  await page.goto('/settings');
+  const policy = page.getByRole('region', { name: 'Sign-in security for admins' });
+  const toggle = policy.getByRole('switch', { name: 'Require two-factor sign-in for admins' });
+  await expect(toggle).not.toBeChecked();
+  try {
+    await toggle.click({ force: true });
+    await expect(toggle).toBeChecked();
+    expect(await axeFindings(page, 'the owner policy switch')).toEqual([]);
+    await page.getByRole('button', { name: 'Logout' }).click();
+
+    await page.goto('/auth/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/settings$/);
+    await expect(page.getByText(twoFactorMessages.setupBanner)).toBeVisible();
+    await expect(
+      page
+        .getByRole('region', { name: 'Two-factor sign-in' })
+        .getByRole('button', { name: 'Set up two-factor sign-in' }),
+    ).toBeVisible();
+  } finally {
+    await setPolicy(request, false);
+  }
 });
