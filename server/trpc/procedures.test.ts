@@ -65,6 +65,7 @@ describe('base procedures', () => {
       isOwner: false,
       officeId: null,
       coordinatesFor: [],
+      secondFactor: null,
     });
   });
 
@@ -173,6 +174,7 @@ describe('over a WebSocket', () => {
         isOwner: false,
         officeId: null,
         coordinatesFor: [],
+        secondFactor: null,
       });
     } finally {
       await wsClient.close();
