@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMessages } from '../../../shared/messages';
 import type { AppDeps } from '../../deps';
+import { hashApiKeySecret, newApiKey } from '../../security/api-keys';
 import { accessTokenFor, createAdmin, createOwner, createUser } from '../../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../../test/harness';
 import { openSession } from './session';
@@ -77,6 +78,19 @@ describe('requiring a second factor of admins', () => {
       expect((await call('GET', '/api/users', proved.token)).status).toBe(200);
       expect((await call('GET', `/api/transactions/${agent.id}`, proved.token)).status).toBe(200);
       expect((await call('GET', '/api/auth/2fa', proved.token)).body).toMatchObject({ setupRequired: false });
+
+      // An API key is not a session: the admin who made it made it, and it keeps working.
+      const { id, secret, key } = newApiKey();
+      await database.db.apiKey.create({
+        data: {
+          id,
+          name: 'Policy key',
+          scopes: ['users:read'],
+          secretHash: new Uint8Array(hashApiKeySecret(secret)),
+          createdBy: admin.id,
+        },
+      });
+      expect((await call('GET', '/api/users', key)).status).toBe(200);
     } finally {
       const off = await call('PUT', '/api/admin/security', ownerToken, { requireTwoFactorForAdmins: false });
       expect(off.status).toBe(200);
