@@ -9,7 +9,7 @@ import { AppError } from '../../errors';
 import { hashSecretToken, newSecretToken } from '../../security/secret-tokens';
 import type { ServiceContext } from '../context';
 import { openSession } from './session';
-import { hashRecoveryCode, matchingStep, newTotpSecret, totpSealer } from './totp-codes';
+import { hashRecoveryCode, matchingStep, newTotpSecret, openTotpSecret, totpSealer } from './totp-codes';
 
 /**
  * The second step of a password sign-in when two-factor sign-in is on. The password step hands
@@ -108,7 +108,8 @@ async function proveFactor(
     );
     return used.length === 1 ? 'recovery' : null;
   }
-  const step = matchingStep(totpSealer(deps.config.jwtSecret).open(sealedSecret), input.code ?? '', now);
+  const secret = openTotpSecret(deps.config.jwtSecret, sealedSecret);
+  const step = secret === null ? null : matchingStep(secret, input.code ?? '', now);
   if (step === null || userId === NO_USER) return null;
   // A step at or before the last one used is refused: a code is accepted once.
   const claimed = await deps.db.totpAuthenticator.updateMany({

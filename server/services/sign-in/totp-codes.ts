@@ -61,6 +61,19 @@ export function totpSealer(jwtSecret: string): Sealer {
   return sealer;
 }
 
+/**
+ * The secret of a sealed value, or null when it cannot be opened: sealed under another JWT_SECRET
+ * (rotated since) or damaged. The code step then refuses the code like a wrong one, never a 500;
+ * recovery codes, hashed rather than sealed, still work.
+ */
+export function openTotpSecret(jwtSecret: string, sealed: string): string | null {
+  try {
+    return totpSealer(jwtSecret).open(sealed);
+  } catch {
+    return null;
+  }
+}
+
 const RECOVERY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /**

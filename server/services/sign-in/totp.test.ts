@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMessages } from '../../../shared/messages';
 import { twoFactorMessages } from '../../../shared/two-factor-messages';
 import type { AppDeps } from '../../deps';
+import { createSealer } from '../../security/sealing';
 import { hashSecretToken, newSecretToken } from '../../security/secret-tokens';
 import { createUser, DEFAULT_PASSWORD } from '../../test/factories';
 import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../../test/harness';
@@ -187,6 +188,19 @@ describe('the login challenge', () => {
     expect(decodeJwt(answer.body.token as string).mfa).toBe('recovery');
     const again = await verify(await challengeFor(user.email), { recoveryCode: first });
     expect(again).toMatchObject({ status: 401, body: { message: twoFactorMessages.invalidCode } });
+  });
+
+  it('after JWT_SECRET changed, refuses codes as wrong (never a 500) and still takes recovery codes', async () => {
+    const { user, secret, recoveryCodes } = await userWithTotp();
+    const foreign = createSealer('another-secret-that-is-long-enough-0123456789', 'totp-secret-v1');
+    await database.db.totpAuthenticator.update({
+      where: { userId: user.id },
+      data: { sealedSecret: foreign.seal(secret) },
+    });
+    const challenge = await challengeFor(user.email);
+    const refused = await verify(challenge, { code: codeAt(secret, clock.now()) });
+    expect(refused).toMatchObject({ status: 401, body: { message: twoFactorMessages.invalidCode } });
+    expect((await verify(challenge, { recoveryCode: recoveryCodes[1] ?? '' })).status).toBe(200);
   });
 
   it('refuses a code and a recovery code together, or neither, with 400', async () => {

@@ -12,7 +12,14 @@ import { recordAudit } from '../audit';
 import type { CallerContext } from '../context';
 import { queueMail } from '../mail';
 import { adminNeedsSecondFactor } from './admin-policy';
-import { hashRecoveryCode, matchingStep, newRecoveryCode, newTotpSecret, totpSealer } from './totp-codes';
+import {
+  hashRecoveryCode,
+  matchingStep,
+  newRecoveryCode,
+  newTotpSecret,
+  openTotpSecret,
+  totpSealer,
+} from './totp-codes';
 import { twoFactorChangedMessage } from './two-factor-mail';
 
 /**
@@ -85,7 +92,8 @@ export async function enableTotp(
   });
   if (!pending) throw new AppError('CONFLICT', twoFactorMessages.notStarted);
   if (pending.enabledAt) throw new AppError('CONFLICT', twoFactorMessages.alreadyOn);
-  const secret = totpSealer(deps.config.jwtSecret).open(pending.sealedSecret);
+  const secret = openTotpSecret(deps.config.jwtSecret, pending.sealedSecret);
+  if (secret === null) throw new AppError('CONFLICT', twoFactorMessages.notStarted);
   const step = matchingStep(secret, code, deps.clock.now());
   if (step === null) throw invalidCode();
 
