@@ -1,5 +1,8 @@
-import { QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
+import { navigate } from 'wouter/use-browser-location';
+import { apiMessages } from '../shared/messages';
+import { paths } from './paths';
 
 const MAX_RETRIES = 2;
 
@@ -10,8 +13,19 @@ function isClientError(error: unknown): boolean {
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
+/**
+ * An admin whose sign-in proved no second factor, while the owner requires one, is refused
+ * everything else: it is led to the settings page, where the two-factor section says why.
+ */
+function leadToTwoFactorSetup(error: unknown): void {
+  if (!(error instanceof TRPCClientError) || error.message !== apiMessages.twoFactorSetupRequired) return;
+  if (window.location.pathname !== paths.settings) navigate(paths.settings);
+}
+
 export function createQueryClient(): QueryClient {
   return new QueryClient({
+    queryCache: new QueryCache({ onError: leadToTwoFactorSetup }),
+    mutationCache: new MutationCache({ onError: leadToTwoFactorSetup }),
     defaultOptions: {
       queries: {
         retry: (failureCount, error) => failureCount < MAX_RETRIES && !isClientError(error),

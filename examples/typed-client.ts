@@ -22,6 +22,8 @@ export async function typedClientTour(
 
   const signIn = await api.POST('/api/auth/login', { body: credentials });
   if (!signIn.data) throw new Error(`sign-in refused: ${signIn.error?.message}`);
+  // With two-factor sign-in on, the answer is a challenge for POST /api/auth/2fa/verify instead.
+  if ('twoFactorRequired' in signIn.data) throw new Error('this account signs in with a second factor');
   const { token, _id: userId } = signIn.data;
   const headers = { Authorization: `Bearer ${token}` };
 

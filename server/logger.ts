@@ -40,6 +40,12 @@ const SECRET_FIELDS = [
   // A webhook endpoint's signing secret. Not 'key': job keys and storage keys are
   // what an operator reads a log for, and an API key never travels in a logged field.
   'secret',
+  // Two-factor sign-in: the challenge of a sign-in's second step, recovery codes, the setup's URL
+  // (it holds the secret). Not 'code': error bodies carry their code under that name.
+  'challenge',
+  'recoveryCode',
+  'recoveryCodes',
+  'otpauthUrl',
 ];
 
 /**

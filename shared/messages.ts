@@ -104,6 +104,8 @@ export const apiMessages = {
   notSignedIn: 'You must be signed in',
   sessionInvalid: 'Your session has expired. Please sign in again.',
   forbidden: 'You do not have permission to do this',
+  /** An admin whose session proved no second factor, while the owner requires one. */
+  twoFactorSetupRequired: 'Set up two-factor sign-in first',
   notFound: 'Not found',
   conflict: 'A record with this value already exists',
   invalidInput: 'Invalid input',

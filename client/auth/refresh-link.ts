@@ -9,15 +9,16 @@ function isUnauthorized(error: unknown): boolean {
 }
 
 /**
- * Sits before the transport links: a 401 answer to any call but `auth.*` gets one silent refresh
- * and one retry. `auth.*` calls are left alone because their 401 means a
- * wrong password or a dead refresh token, which the calling screen reports itself.
+ * Sits before the transport links: a 401 answer to any call but `auth.*` and the second step of
+ * sign-in gets one silent refresh and one retry. Those are left alone because their 401 means a
+ * wrong password, a wrong code or a dead refresh token, which the calling screen reports itself.
  * Subscriptions carry their token in the WebSocket's connection parameters, not per call.
  */
 export function sessionRefreshLink(refresher: SessionRefresher): TRPCLink<AppRouter> {
   return () =>
     ({ op, next }) => {
-      if (op.type === 'subscription' || op.path.startsWith('auth.')) return next(op);
+      if (op.type === 'subscription' || op.path.startsWith('auth.') || op.path === 'twoFactor.verify')
+        return next(op);
       return observable((observer) => {
         let current: Unsubscribable | null = null;
         let stopped = false;

@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { authMessages, ui } from '../../shared/messages';
 import { type LoginInput, loginInput, type SessionAnswer } from '../../shared/schemas/auth';
@@ -19,6 +19,10 @@ import { useTRPC } from '../trpc';
 const PasskeySignIn = lazy(() =>
   import('../components/sign-in/PasskeySignIn').then((module) => ({ default: module.PasskeySignIn })),
 );
+/** Only sign-ins with two-factor sign-in on need the code step: it stays out of the first download. */
+const TwoFactorStep = lazy(() =>
+  import('../components/sign-in/TwoFactorStep').then((module) => ({ default: module.TwoFactorStep })),
+);
 
 /** Sign-in (/auth/login): then /home, or the page a signed-out visitor was sent here from. */
 export function Login() {
@@ -27,6 +31,7 @@ export function Login() {
   const search = useSearch();
   const login = useMutation(trpc.auth.login.mutationOptions());
   const resend = useMutation(trpc.auth.resendVerification.mutationOptions());
+  const [challenge, setChallenge] = useState<string | null>(null);
   const form = useForm<LoginInput>({
     mode: 'uncontrolled',
     initialValues: { email: '', password: '' },
@@ -40,8 +45,23 @@ export function Login() {
 
   const submit = form.onSubmit((values) => {
     resend.reset();
-    login.mutate(loginInput.parse(values), { onSuccess: signedIn });
+    login.mutate(loginInput.parse(values), {
+      onSuccess: (answer) => {
+        if ('twoFactorRequired' in answer) setChallenge(answer.challenge);
+        else signedIn(answer);
+      },
+    });
   });
+
+  if (challenge) {
+    return (
+      <AuthLayout title="Sign in" withIllustration>
+        <Suspense fallback={<Text>{ui.loading}</Text>}>
+          <TwoFactorStep challenge={challenge} onSignedIn={signedIn} />
+        </Suspense>
+      </AuthLayout>
+    );
+  }
 
   // The one refusal the user can fix from here: a lost or expired verification e-mail.
   const awaitsVerification = login.error?.message === authMessages.emailNotVerified;

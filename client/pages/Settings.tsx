@@ -5,7 +5,9 @@ import { getUserId } from '../auth/session';
 import { PasswordChangeForm } from '../components/PasswordChangeForm';
 import { ProfileForm } from '../components/ProfileForm';
 import { NotificationSettingsForm } from '../components/settings/NotificationSettingsForm';
+import { AdminPolicySwitch } from '../components/sign-in/AdminPolicySwitch';
 import { Passkeys } from '../components/sign-in/Passkeys';
+import { TotpSetup } from '../components/sign-in/TotpSetup';
 import { useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
 
@@ -31,6 +33,8 @@ export function Settings() {
             <Text>{profile.error ? LOAD_ERROR_TEXT : ui.loading}</Text>
           )}
         </Paper>
+        <TotpSetup />
+        {profile.data?.isOwner && <AdminPolicySwitch />}
         {userId && (
           <>
             <Divider />

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { median } from '../../bench/lib/stats';
+import { codeAt } from '../services/sign-in/totp-codes';
 import { type PortalStack, startPortalStack } from '../test/built-server';
 import { writePerformanceSection } from '../test/performance-doc';
-import { createAgents, signIn, timedCall } from '../test/rest-client';
+import { AGENT_PASSWORD, createAgents, expectStatus, signIn, timedCall } from '../test/rest-client';
 
 /**
  * By the clock: can a caller tell "no such account" from "wrong password" by how
@@ -21,8 +22,9 @@ const TOLERATED_RATIO = 1.25;
 
 let stack: PortalStack | undefined;
 beforeAll(async () => {
-  // NODE_ENV=production (set by startBuiltServer): argon2id at 19 MiB, t 2, the real cost.
-  stack = await startPortalStack();
+  // NODE_ENV=production (set by startBuiltServer): argon2id at 19 MiB, t 2, the real cost. Both
+  // tests share the address's sign-in budget, which the second-factor run would overdraw.
+  stack = await startPortalStack({ SIGN_IN_LIMIT_PER_IP: '1000' });
 });
 afterAll(async () => {
   await stack?.close();
@@ -93,4 +95,76 @@ Ratio ${ratio.toFixed(3)} (the run fails outside ${(1 / TOLERATED_RATIO).toFixed
 have the same status and body. An unknown e-mail is verified against a decoy hash made with the
 same parameters, so both cost one argon2 verification.`,
   );
+});
+
+/** Wrong codes per account stay under its 10 per 15 minutes; one challenge takes 5 attempts. */
+const CODES_PER_ACCOUNT = 5;
+
+test('an unknown challenge and a wrong code take the same time to refuse', async () => {
+  if (!stack) throw new Error('the stack did not start');
+  const { baseUrl } = stack.server;
+  const owner = await signIn(baseUrl, stack.owner.email, stack.owner.password);
+  const agents = await createAgents(
+    baseUrl,
+    owner,
+    Math.ceil(ATTEMPTS_PER_KIND / CODES_PER_ACCOUNT),
+    'timing-2fa',
+  );
+  // Each agent turns two-factor sign-in on, then signs in once more: its challenge.
+  const challenges: string[] = [];
+  for (const agent of agents) {
+    const setup = (await expectStatus(
+      timedCall(baseUrl, 'POST', '/api/auth/2fa/totp/setup', { token: agent.token }),
+      200,
+    )) as { secret: string };
+    await expectStatus(
+      timedCall(baseUrl, 'POST', '/api/auth/2fa/totp/enable', {
+        token: agent.token,
+        json: { code: codeAt(setup.secret, new Date()) },
+      }),
+      200,
+    );
+    const login = (await expectStatus(
+      timedCall(baseUrl, 'POST', '/api/auth/login', {
+        json: { email: agent.email, password: AGENT_PASSWORD },
+      }),
+      200,
+    )) as { challenge: string };
+    challenges.push(login.challenge);
+  }
+
+  const attempt = async (challenge: string) => {
+    // Never a code the app would show: 000000 is as wrong as any other for every step.
+    const answer = await timedCall(baseUrl, 'POST', '/api/auth/2fa/verify', {
+      json: { challenge, code: '000000' },
+    });
+    expect(answer.status).toBe(401);
+    return { ms: answer.ms, body: JSON.stringify(answer.body) };
+  };
+  await attempt('warm-up-challenge');
+
+  const unknown: number[] = [];
+  const wrongCode: number[] = [];
+  const bodies = new Set<string>();
+  for (let i = 0; i < ATTEMPTS_PER_KIND; i++) {
+    const challenge = challenges[Math.floor(i / CODES_PER_ACCOUNT)];
+    if (!challenge) throw new Error('not enough challenges');
+    const order = i % 2 ? (['unknown', 'wrong'] as const) : (['wrong', 'unknown'] as const);
+    for (const kind of order) {
+      const { ms, body } = await attempt(kind === 'unknown' ? `no-such-challenge-${i}` : challenge);
+      (kind === 'unknown' ? unknown : wrongCode).push(ms);
+      bodies.add(body);
+    }
+  }
+
+  const unknownMedian = median(unknown);
+  const wrongMedian = median(wrongCode);
+  const ratio = unknownMedian / wrongMedian;
+  console.warn(
+    `second-factor timing: unknown challenge median ${unknownMedian.toFixed(1)} ms, wrong code median ` +
+      `${wrongMedian.toFixed(1)} ms, ratio ${ratio.toFixed(3)} (${ATTEMPTS_PER_KIND} each)`,
+  );
+  expect(bodies.size).toBe(1);
+  expect(ratio).toBeGreaterThan(1 / TOLERATED_RATIO);
+  expect(ratio).toBeLessThan(TOLERATED_RATIO);
 });

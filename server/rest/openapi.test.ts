@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDeps } from '../deps';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { unsubscribeToken } from '../services/notification-routing';
+import { codeAt } from '../services/sign-in/totp-codes';
 import { bearer, multipartBody, TINY_PDF } from '../test/api-calls';
 import { latestToken, pdfOfPages } from '../test/esign';
 import { accessTokenFor, createAdmin, createOwner, createUser, DEFAULT_PASSWORD } from '../test/factories';
@@ -244,6 +245,24 @@ async function scenario() {
       confirmPassword: 'New-password-1',
     },
   });
+
+  // Two-factor sign-in and the admins' policy
+  const guarded = await createUser(database.db);
+  await call('GET', '/api/auth/2fa', { who: guarded });
+  const setup = await call<{ secret: string }>('POST', '/api/auth/2fa/totp/setup', { who: guarded });
+  const { recoveryCodes } = await call<{ recoveryCodes: string[] }>('POST', '/api/auth/2fa/totp/enable', {
+    who: guarded,
+    body: { code: codeAt(setup.secret, clock.now()) },
+  });
+  const challenged = await call<{ challenge: string }>('POST', '/api/auth/login', {
+    body: { email: guarded.email, password: DEFAULT_PASSWORD },
+  });
+  await call('POST', '/api/auth/2fa/verify', {
+    body: { challenge: challenged.challenge, recoveryCode: recoveryCodes[0] },
+  });
+  await call('POST', '/api/auth/2fa/totp/disable', { who: guarded, body: { password: DEFAULT_PASSWORD } });
+  await call('GET', '/api/admin/security', { who: admin });
+  await call('PUT', '/api/admin/security', { who: owner, body: { requireTwoFactorForAdmins: false } });
 
   // Users and settings
   await call('GET', '/api/settings/getUser/{userId}', { params: { userId: agent.id }, who: agent });

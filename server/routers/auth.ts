@@ -11,6 +11,7 @@ import {
   verifyEmailInput,
 } from '../../shared/schemas/auth';
 import { messageAnswer } from '../../shared/schemas/common';
+import { loginAnswer } from '../../shared/schemas/two-factor';
 import * as auth from '../services/auth';
 import { publicProcedure, router } from '../trpc/init';
 import examples from './auth.examples.json';
@@ -69,7 +70,8 @@ export const authRouter = router({
       rest: {
         method: 'POST',
         path: '/api/auth/login',
-        summary: 'Sign in: an access token (15 min) and a refresh token',
+        summary:
+          'Sign in: an access token (15 min) and a refresh token, or, with two-factor sign-in on, the challenge of its second step',
         tag: 'auth',
         scope: 'personal',
         errors: [401, 403],
@@ -77,7 +79,7 @@ export const authRouter = router({
       },
     })
     .input(loginInput)
-    .output(sessionAnswer)
+    .output(loginAnswer)
     .mutation(({ ctx, input }) => auth.login(ctx, input)),
 
   refresh: publicProcedure

@@ -115,7 +115,7 @@ export const passkeysRouter = router({
         method: 'DELETE',
         path: '/api/auth/passkeys/:id',
         summary:
-          'Remove one of your passkeys; the last one, when it is your only second factor, needs `password` in the body (and you are mailed)',
+          'Remove one of your passkeys; the last one needs `password` in the body (and you are mailed)',
         tag: 'passkeys',
         scope: 'personal',
         successStatus: 204,

@@ -34,6 +34,10 @@ export const AUTH_LIMITS = {
   refreshPerIp: { max: 60, windowMs: 15 * MINUTE },
   /** Passkey sign-in challenges handed out to one address (each is a row until it expires); the answers count as loginPerIp. */
   passkeyOptionsPerIp: { max: 100, windowMs: 15 * MINUTE },
+  /** Every second-factor attempt (POST /api/auth/2fa/verify) from one address. */
+  secondFactorPerIp: { max: 100, windowMs: 15 * MINUTE },
+  /** Wrong second-factor codes for one account, over all its challenges. */
+  secondFactorFailuresPerAccount: { max: 10, windowMs: 15 * MINUTE },
   /** Every call of the public signing paths (/api/sign/...) from one address: a token is the only credential. */
   signingPerIp: { max: 120, windowMs: 15 * MINUTE },
   /** Each step of single sign-on (start, callback, exchange) from one address. */

@@ -6,6 +6,7 @@ import type {
   ResetRequestInput,
   SessionAnswer,
 } from '../../shared/schemas/auth';
+import type { LoginAnswer } from '../../shared/schemas/two-factor';
 import type { ChangePasswordInput } from '../../shared/schemas/users';
 import type { Db, Tx } from '../db/client';
 import type { AppDeps } from '../deps';
@@ -18,6 +19,7 @@ import type { CallerContext, ServiceContext } from './context';
 import { queueMail } from './mail';
 import { notifyActiveAdmins } from './notifications';
 import { publicUserSelect, toPublicUser } from './public-user';
+import { hasTotpEnabled, openChallenge } from './sign-in/challenge';
 import { newFamily, openSession, secondFactorOf, sessionAnswer, storeRefreshToken } from './sign-in/session';
 import { emitWebhook } from './webhooks/events';
 
@@ -259,7 +261,7 @@ export async function confirmPasswordReset(ctx: ServiceContext, input: ResetConf
   return { message: authMessages.passwordReset };
 }
 
-export async function login(ctx: ServiceContext, input: LoginInput): Promise<SessionAnswer> {
+export async function login(ctx: ServiceContext, input: LoginInput): Promise<LoginAnswer> {
   const { deps } = ctx;
   const accountKey = `${emailKey(input.email)}\u0000${ctx.ip}`;
   // Both limits are checked before the password is looked at, let alone hashed, in one statement.
@@ -303,6 +305,12 @@ export async function login(ctx: ServiceContext, input: LoginInput): Promise<Ses
     throw new AppError('FORBIDDEN', authMessages.awaitingApproval);
   }
 
+  // With two-factor sign-in on, the password only earns the challenge of the second step.
+  if (await hasTotpEnabled(deps, user.id)) {
+    logSignIn(ctx, 'second-factor-required', user.id);
+    return openChallenge(deps, user.id);
+  }
+
   const session = await openSession(deps, user, null);
   logSignIn(ctx, 'signed-in', user.id);
   return session;
@@ -310,6 +318,7 @@ export async function login(ctx: ServiceContext, input: LoginInput): Promise<Ses
 
 type SignInOutcome =
   | 'signed-in'
+  | 'second-factor-required'
   | 'rate-limited'
   | 'unknown-account'
   | 'wrong-password'
@@ -323,7 +332,8 @@ type SignInOutcome =
  */
 function logSignIn(ctx: ServiceContext, outcome: SignInOutcome, userId?: string): void {
   const entry = { event: 'sign-in', outcome, ...(userId ? { userId } : {}) };
-  if (outcome === 'signed-in') ctx.log.info(entry, 'signed in');
+  if (outcome === 'second-factor-required') ctx.log.info(entry, 'password accepted; second factor due');
+  else if (outcome === 'signed-in') ctx.log.info(entry, 'signed in');
   else ctx.log.warn(entry, 'sign-in refused');
 }
 

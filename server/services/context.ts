@@ -81,6 +81,8 @@ export type SessionToConfirm = {
   tokenVersion: number;
   /** The office the token names (its `off` claim), null for none. */
   officeId: string | null;
+  /** The token says its sign-in proved a second factor (its `mfa` claim); absent: it did not. */
+  secondFactorProved?: boolean;
   /** Set by the statement's reader once the statement confirmed it. */
   confirmed: boolean;
 };

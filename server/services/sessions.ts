@@ -17,6 +17,8 @@ export type SessionUser = {
   tokenVersion: number;
   officeId: string | null;
   coordinatesFor: string[];
+  /** An admin while the owner requires admins to sign in with a second factor (sign_in_policy). */
+  secondFactorRequired: boolean;
 };
 
 type SessionRow = {
@@ -28,6 +30,7 @@ type SessionRow = {
   office_id: string | null;
   /** The active agents it coordinates for: a deactivated agent's files go back to the admins. */
   coordinates_for: string[];
+  second_factor_required: boolean;
 };
 
 /** The user behind an access token's `sub` (a uuid, checked when the token was), or null. */
@@ -37,7 +40,9 @@ export async function sessionUser(ctx: ServiceContext, { id }: { id: string }): 
     Prisma.sql`SELECT id, role::text AS role, is_owner, is_admin_approved, token_version, office_id,
                       ARRAY(SELECT c.agent_id::text FROM coordinations c JOIN users a ON a.id = c.agent_id
                              WHERE c.coordinator_id = users.id AND a.is_admin_approved
-                             ORDER BY c.agent_id) AS coordinates_for
+                             ORDER BY c.agent_id) AS coordinates_for,
+                      role = 'admin' AND EXISTS (SELECT 1 FROM sign_in_policy p
+                                                  WHERE p.require_two_factor_for_admins) AS second_factor_required
                  FROM users WHERE id = ${id}::uuid`,
     { prepared: true },
   );
@@ -50,17 +55,29 @@ export async function sessionUser(ctx: ServiceContext, { id }: { id: string }): 
     tokenVersion: row.token_version,
     officeId: row.office_id,
     coordinatesFor: row.coordinates_for,
+    secondFactorRequired: row.second_factor_required,
   };
 }
 
 /**
  * True exactly when sessionUser would accept the token and give the claimed role and office: the
  * user exists, is approved, has the token's version, role and office, and coordinates for no
- * one. The owner and coordinators are left to the full check (the claims say neither who the
- * owner is nor whom a user coordinates for).
+ * one; an admin, while the owner requires a second factor of admins, only when its session
+ * proved one (the full check refuses the others). The owner and coordinators are left to the
+ * full check (the claims say neither who the owner is nor whom a user coordinates for).
  */
 export const confirmedSessionSql = (session: SessionToConfirm): Prisma.Sql => Prisma.sql`
   EXISTS (SELECT 1 FROM users WHERE id = ${session.id}::uuid AND role = ${session.role}::role
              AND token_version = ${session.tokenVersion}::int AND is_admin_approved AND NOT is_owner
              AND office_id IS NOT DISTINCT FROM ${session.officeId}::uuid
-             AND NOT EXISTS (SELECT 1 FROM coordinations c WHERE c.coordinator_id = users.id))`;
+             AND NOT EXISTS (SELECT 1 FROM coordinations c WHERE c.coordinator_id = users.id)
+             ${policyHoldsBack(session) ? SECOND_FACTOR_POLICY_OFF : Prisma.empty})`;
+
+/**
+ * An admin's session that proved no second factor is confirmed only while the owner's policy is
+ * off; any other session's statement is the same as without a policy, so it costs them nothing.
+ */
+const policyHoldsBack = (session: SessionToConfirm) =>
+  session.role === 'admin' && !session.secondFactorProved;
+const SECOND_FACTOR_POLICY_OFF = Prisma.sql`
+             AND NOT EXISTS (SELECT 1 FROM sign_in_policy p WHERE p.require_two_factor_for_admins)`;

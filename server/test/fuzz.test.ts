@@ -291,6 +291,10 @@ function validInputs(w: World): Record<string, unknown> {
     'auth.requestPasswordReset': { email: users.agent.email },
     'auth.confirmPasswordReset': { token, ...passwords },
     'oidc.exchange': { code: token },
+    'twoFactor.totpEnable': { code: '123456' },
+    'twoFactor.totpDisable': { password: DEFAULT_PASSWORD },
+    'twoFactor.verify': { challenge: token, code: '123456' },
+    'adminSecurity.update': { requireTwoFactorForAdmins: false },
     'settings.getUser': { userId: agentId },
     'settings.updateUser': {
       userId: agentId,

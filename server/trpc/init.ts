@@ -14,6 +14,7 @@ import type { Caller } from '../services/context';
 import { sessionUser } from '../services/sessions';
 import type { Context } from './context';
 import { procedureMetaOf } from './internals';
+import { assertSecondFactorPolicy } from './second-factor-gate';
 import { parsingSynchronously } from './sync-parse';
 
 /**
@@ -192,7 +193,7 @@ export const publicProcedure = procedure.meta({ access: 'public' }).use(({ getRa
  * Signed in: a valid access token AND a user who still exists, is approved and has not changed
  * password since the token was issued. Loaded on every call, never cached.
  */
-async function signedInUser(ctx: Context): Promise<Caller> {
+async function signedInUser(ctx: Context): Promise<Caller & { secondFactorRequired?: boolean }> {
   if (ctx.apiKey) {
     // A key acts as its creator, who must still be an active admin.
     const creator = await sessionUser(ctx, { id: ctx.apiKey.userId });
@@ -227,7 +228,19 @@ async function signedInUser(ctx: Context): Promise<Caller> {
     officeId: user.officeId,
     coordinatesFor: user.coordinatesFor,
     secondFactor: ctx.auth.mfa ?? null,
+    secondFactorRequired: user.secondFactorRequired,
   };
+}
+
+/** The signed-in caller, held to the owner's second-factor policy for this procedure. */
+async function admittedCaller(
+  ctx: Context,
+  meta: Meta | undefined,
+  getRawInput: () => Promise<unknown>,
+): Promise<Caller> {
+  const { secondFactorRequired = false, ...user } = await signedInUser(ctx);
+  await assertSecondFactorPolicy(user, secondFactorRequired, { restPath: meta?.rest?.path, getRawInput });
+  return user;
 }
 
 /** Who passes `access`, beyond being signed in. The role comes from the row, not the token. */
@@ -238,9 +251,9 @@ function admitted(user: Caller, access: 'user' | 'admin' | 'owner'): boolean {
 
 /** A signed-in procedure for `access`: the user loaded fresh, then its role checked. */
 function signedInProcedure(access: 'user' | 'admin' | 'owner') {
-  return procedure.meta({ access }).use(({ ctx, getRawInput, next }) =>
+  return procedure.meta({ access }).use(({ ctx, meta, getRawInput, next }) =>
     settled(async () => {
-      const user = await signedInUser(ctx);
+      const user = await admittedCaller(ctx, meta, getRawInput);
       if (!admitted(user, access)) throw new TRPCError({ code: 'FORBIDDEN', message: apiMessages.forbidden });
       await assertStorable(getRawInput);
       return next({ ctx: { user } });
@@ -262,7 +275,7 @@ export const protectedProcedure = signedInProcedure('user');
  */
 export const protectedListProcedure = procedure
   .meta({ access: 'user' })
-  .use(({ ctx, type, getRawInput, next }) =>
+  .use(({ ctx, type, meta, getRawInput, next }) =>
     settled(async () => {
       if (type === 'query' && ctx.auth && !ctx.apiKey && !holdsLoneSurrogate(await getRawInput())) {
         const session = {
@@ -270,6 +283,7 @@ export const protectedListProcedure = procedure
           role: ctx.auth.role,
           tokenVersion: ctx.auth.ver,
           officeId: ctx.auth.off ?? null,
+          secondFactorProved: ctx.auth.mfa !== undefined,
           confirmed: false,
         };
         // What the statement confirms: not the owner, the token's office, no one coordinated for.
@@ -283,7 +297,7 @@ export const protectedListProcedure = procedure
         const result = await next({ ctx: { user: claimed, sessionToConfirm: session } });
         if (session.confirmed && result.ok) return result;
       }
-      const user = await signedInUser(ctx);
+      const user = await admittedCaller(ctx, meta, getRawInput);
       await assertStorable(getRawInput);
       return next({ ctx: { user, sessionToConfirm: undefined } });
     }),

@@ -1,3 +1,4 @@
+import { adminSecurityRouter } from '../routers/admin-security';
 import { adminTransactionsRouter } from '../routers/admin-transactions';
 import { apiKeysRouter } from '../routers/api-keys';
 import { auditRouter } from '../routers/audit';
@@ -20,6 +21,7 @@ import { settingsRouter } from '../routers/settings';
 import { signaturesRouter } from '../routers/signatures';
 import { templatesRouter } from '../routers/templates';
 import { transactionsRouter } from '../routers/transactions';
+import { twoFactorRouter } from '../routers/two-factor';
 import { uploadsRouter } from '../routers/uploads';
 import { usersRouter } from '../routers/users';
 import { webhooksRouter } from '../routers/webhooks';
@@ -56,6 +58,8 @@ export const appRouter = router({
   audit: auditRouter,
   passkeys: passkeysRouter,
   oidc: oidcRouter,
+  twoFactor: twoFactorRouter,
+  adminSecurity: adminSecurityRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -80,7 +80,7 @@ export type LoginVerifyInput = z.infer<typeof loginVerifyInput>;
 
 export const passkeyIdInput = z.object({ id: idSchema });
 export const renamePasskeyInput = z.object({ id: idSchema, name: passkeyName });
-/** The password is needed only to remove the last passkey when it is the user's only second factor. */
+/** The password is needed only to remove the last passkey. */
 export const removePasskeyInput = z.object({
   id: idSchema,
   password: z.string().min(1, { error: passkeyMessages.passwordForLast }).max(256).optional(),

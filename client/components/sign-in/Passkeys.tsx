@@ -248,8 +248,8 @@ function RemoveLastForm({ passkey, onDone }: { passkey: PasskeyAnswer; onDone: (
     >
       <Stack gap="md">
         <Text size="sm">
-          "{passkey.name}" is your last passkey: afterwards you sign in with your password alone. Enter your
-          password to remove it.
+          "{passkey.name}" is your last passkey: afterwards you sign in without one. Enter your password to
+          remove it.
         </Text>
         <PasswordInput
           label="Password"

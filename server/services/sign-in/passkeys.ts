@@ -190,17 +190,9 @@ export async function renamePasskey(
 }
 
 /**
- * Second factors the user holds besides passkeys. None yet: an authenticator app, once users
- * can have one, counts here, so removing the last passkey then needs no password.
- */
-async function otherSecondFactors(_userId: string): Promise<number> {
-  return 0;
-}
-
-/**
- * Removes one of the caller's passkeys. The last one, when it is the user's only second factor,
- * needs the password too (whoever holds an open session must not strip the account of its
- * strongest sign-in), and the user is mailed; every removal is audited.
+ * Removes one of the caller's passkeys. The last one needs the password too (whoever holds an
+ * open session must not strip the account of its strongest sign-in), and the user is mailed;
+ * every removal is audited.
  */
 export async function removePasskey(
   ctx: CallerContext,
@@ -219,11 +211,11 @@ export async function removePasskey(
   });
   const target = user.passkeys.find((passkey) => passkey.id === input.id);
   if (!target) throw notFound();
-  const needsPassword = async (count: number) => count === 1 && (await otherSecondFactors(userId)) === 0;
+  const needsPassword = (count: number) => count === 1;
   // Hashed before the transaction: argon2 waits on the thread pool, and a transaction waiting
   // there would hold a pooled connection.
   let passwordProven = false;
-  if (await needsPassword(user.passkeys.length)) {
+  if (needsPassword(user.passkeys.length)) {
     if (input.password === undefined) throw passwordError(passkeyMessages.passwordForLast);
     if (!(await deps.passwords.verify(user.passwordHash, input.password))) {
       throw passwordError(passkeyMessages.wrongPassword);
@@ -234,7 +226,7 @@ export async function removePasskey(
     // The user's row locked, two removals at once cannot both see another passkey left.
     await tx.$queryRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
     const count = await tx.passkey.count({ where: { userId } });
-    const last = await needsPassword(count);
+    const last = needsPassword(count);
     if (last && !passwordProven) throw passwordError(passkeyMessages.passwordForLast);
     const removed = await tx.passkey.deleteMany({ where: { id: target.id, userId } });
     if (removed.count !== 1) throw notFound();

@@ -27,6 +27,7 @@ import {
   signatureOf,
   signatureRequestBody,
 } from './signatures';
+import { enablingCode, freshChallenge, withoutTotp, withTotpOn } from './two-factor';
 import type { ActorName } from './world';
 import {
   A,
@@ -115,6 +116,22 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
       confirmPassword: NEW_PASSWORD,
     }),
   },
+
+  // Two-factor sign-in: every signed-in user's own; the second step of sign-in is public.
+  'twoFactor.status': { expect: ANY_USER },
+  'twoFactor.totpSetup': { expect: ANY_USER, input: async (actor) => withoutTotp(actor) },
+  'twoFactor.totpEnable': { expect: ANY_USER, input: enablingCode },
+  'twoFactor.totpDisable': {
+    expect: ANY_USER,
+    input: async (actor) => {
+      await withTotpOn(actor);
+      return { password: DEFAULT_PASSWORD };
+    },
+  },
+  'twoFactor.verify': { expect: PUBLIC, input: freshChallenge },
+  // The sign-in policy: admins read it, the owner sets it (left off: other rows sign in admins).
+  'adminSecurity.get': { expect: ADMINS },
+  'adminSecurity.update': { expect: OWNER, input: () => ({ requireTwoFactorForAdmins: false }) },
 
   // A's profile: A, or an admin; B's attempt names A's id: 403.
   'settings.getUser': { expect: PROFILE_OF_A, input: () => ({ userId: A().id }) },

@@ -29,6 +29,7 @@ import {
   signatureOf,
   signatureRequestBody,
 } from './signatures';
+import { enablingCode, freshChallenge, withoutTotp, withTotpOn } from './two-factor';
 import type { ActorName } from './world';
 import {
   A,
@@ -102,6 +103,34 @@ export const ROUTES: Record<string, RouteRow> = {
       url: '/api/auth/verify-email/resend',
       payload: { email: (await unverifiedAgent()).email },
     }),
+  },
+  'GET /api/auth/2fa': { expect: ANY_USER, request: get('/api/auth/2fa') },
+  'POST /api/auth/2fa/totp/setup': {
+    expect: ANY_USER,
+    request: async (actor) => {
+      await withoutTotp(actor);
+      return { url: '/api/auth/2fa/totp/setup' };
+    },
+  },
+  'POST /api/auth/2fa/totp/enable': {
+    expect: ANY_USER,
+    request: async (actor) => ({ url: '/api/auth/2fa/totp/enable', payload: await enablingCode(actor) }),
+  },
+  'POST /api/auth/2fa/totp/disable': {
+    expect: ANY_USER,
+    request: async (actor) => {
+      await withTotpOn(actor);
+      return { url: '/api/auth/2fa/totp/disable', payload: { password: DEFAULT_PASSWORD } };
+    },
+  },
+  'POST /api/auth/2fa/verify': {
+    expect: PUBLIC,
+    request: async () => ({ url: '/api/auth/2fa/verify', payload: await freshChallenge() }),
+  },
+  'GET /api/admin/security': { expect: ADMINS, request: get('/api/admin/security') },
+  'PUT /api/admin/security': {
+    expect: OWNER,
+    request: () => ({ url: '/api/admin/security', payload: { requireTwoFactorForAdmins: false } }),
   },
   'POST /api/auth/login': {
     expect: PUBLIC,
