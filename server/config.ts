@@ -152,6 +152,10 @@ const environmentSchema = z
       /-----BEGIN (RSA )?PRIVATE KEY-----/,
       'an unencrypted RSA private key',
     ).optional(),
+    ARCHIVE_SIGNING_KEY: pemFromEnv(
+      /-----BEGIN PRIVATE KEY-----/,
+      'an Ed25519 private key (PKCS#8)',
+    ).optional(),
     METRICS_TOKEN: z
       .string()
       .min(32, { error: 'must be at least 32 characters (for example `openssl rand -hex 32`)' })
@@ -238,6 +242,8 @@ export type AppConfig = {
    */
   signingCert: string | undefined;
   signingKey: string | undefined;
+  /** The Ed25519 private key (PKCS#8 PEM) closed files' archives are signed with; unset: generated once into dataDir. */
+  archiveSigningKey: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -316,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     signingCert: e.SIGNING_CERT,
     signingKey: e.SIGNING_KEY,
+    archiveSigningKey: e.ARCHIVE_SIGNING_KEY,
   };
 }
 

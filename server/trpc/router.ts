@@ -1,5 +1,6 @@
 import { adminTransactionsRouter } from '../routers/admin-transactions';
 import { apiKeysRouter } from '../routers/api-keys';
+import { archivesRouter } from '../routers/archives';
 import { auditRouter } from '../routers/audit';
 import { authRouter } from '../routers/auth';
 import { bannersRouter } from '../routers/banners';
@@ -45,6 +46,7 @@ export const appRouter = router({
   uploads: uploadsRouter,
   notifications: notificationsRouter,
   libraries: librariesRouter,
+  archives: archivesRouter,
   banners: bannersRouter,
   notificationSettings: notificationSettingsRouter,
   keyDates: keyDatesRouter,
