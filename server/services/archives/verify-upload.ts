@@ -27,7 +27,12 @@ export async function verifyUploadedArchive(
   const folder = await mkdtemp(path.join(os.tmpdir(), 'archive-verify-'));
   try {
     const zip = path.join(folder, 'archive.zip');
-    await pipeline(incoming.bytes, createWriteStream(zip, { mode: 0o600 }));
+    try {
+      await pipeline(incoming.bytes, createWriteStream(zip, { mode: 0o600 }));
+    } catch {
+      // The body ended inside the file part, or was no well-formed multipart data.
+      throw new AppError('BAD_REQUEST', apiMessages.uploadMalformed);
+    }
     const { truncated } = await incoming.finish();
     if (truncated) throw new AppError('PAYLOAD_TOO_LARGE', apiMessages.fileTooLarge);
     const key = await archiveKeyOf(ctx.deps);

@@ -394,4 +394,7 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
 
   // The audit trail spans every office: checking its chain is for brokerage-wide admins.
   'audit.verify': { expect: BROKERAGE },
+  'archives.status': { expect: A_OR_ADMINS_BY_ID, input: () => ({ id: world.deal.id }) },
+  'archives.publicKey': { expect: PUBLIC },
+  'archives.verify': { expect: ANY_USER, via: 'POST /api/archive/verify' },
 };

@@ -1,5 +1,6 @@
 import { hashSecretToken, newSecretToken } from '../../security/secret-tokens';
 import { DEFAULT_PASSWORD } from '../factories';
+import { sharedArchivedDeal } from './archives';
 import {
   A_OR_ADMINS_BY_ID,
   ADMINS,
@@ -70,8 +71,8 @@ import {
  * /trpc (the policy: ./rules.ts).
  */
 
-/** `upload`: a multipart body with a tiny PDF (true) or a photo ('photo') in its `file` part. */
-type RouteRequest = { url: string; payload?: unknown; upload?: true | 'photo' };
+/** `upload`: a multipart body with a tiny PDF (true), a photo ('photo') or a zip ('zip') in its `file` part. */
+type RouteRequest = { url: string; payload?: unknown; upload?: true | 'photo' | 'zip' };
 export type RouteRow = {
   expect: Expected;
   request: (actor: ActorName) => RouteRequest | Promise<RouteRequest>;
@@ -603,6 +604,18 @@ export const ROUTES: Record<string, RouteRow> = {
     request: get('/api/admin/payouts.csv?from=2026-11-01&to=2026-11-30'),
   },
 
+  // Archives: the zip for whom the file reaches (archives.status decides), the key for anyone,
+  // the verifier for anyone signed in.
+  'GET /api/transactions/:id/archive': {
+    expect: A_OR_ADMINS_BY_ID,
+    request: async () => ({ url: `/api/transactions/${(await sharedArchivedDeal()).id}/archive` }),
+  },
+  'GET /api/archive/public-key': { expect: PUBLIC, request: get('/api/archive/public-key') },
+  'POST /api/archive/verify': {
+    expect: ANY_USER,
+    request: () => ({ url: '/api/archive/verify', upload: 'zip' }),
+  },
+
   // The signature is the permission: "View" opens in a new tab without a header.
   'GET /files/*': { expect: PUBLIC, request: () => ({ url: world.fileLink }) },
 
@@ -633,6 +646,7 @@ export const UPLOAD_ROUTE_PROCEDURES: Record<string, string> = {
   'POST /api/uploads/transactions/:id': 'uploads.transactionDocument',
   'POST /api/uploads/transactions/:id/images': 'uploads.transactionPhotos',
   'POST /api/uploads/forms': 'uploads.libraryForm',
+  'POST /api/archive/verify': 'archives.verify',
 };
 /** The CSV exports likewise call one procedure each before sending a byte (server/plugins/exports.ts). */
 export const EXPORT_ROUTE_PROCEDURES: Record<string, string> = {
@@ -640,4 +654,6 @@ export const EXPORT_ROUTE_PROCEDURES: Record<string, string> = {
   'GET /api/admin/review-queue.csv': 'exports.reviewQueue',
   'GET /api/users.csv': 'exports.users',
   'GET /api/admin/payouts.csv': 'exports.payouts',
+  // Not CSV, but the same shape: a stream sent once its procedure has let the caller through.
+  'GET /api/transactions/:id/archive': 'archives.status',
 };
