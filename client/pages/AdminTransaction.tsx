@@ -6,6 +6,7 @@ import type { Transaction, TransactionForm } from '../../shared/schemas/transact
 import { serverMessageOf } from '../api/errors';
 import { CdaSection } from '../components/commission/CdaSection';
 import { CommissionCard } from '../components/commission/CommissionCard';
+import { ArchiveCard } from '../components/transactions/ArchiveCard';
 import { CloseControls, ClosedBanner } from '../components/transactions/Closing';
 import { FactsCard } from '../components/transactions/FactsCard';
 import { type Decision, FormsChecklist } from '../components/transactions/FormsChecklist';
@@ -117,6 +118,7 @@ export function AdminTransaction() {
         <>
           <ClosedBanner transaction={transaction} />
           <RetentionNote transaction={transaction} />
+          <ArchiveCard transaction={transaction} />
           <Group gap="lg" wrap="wrap">
             <CloseControls
               transaction={transaction}

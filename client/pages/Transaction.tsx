@@ -6,6 +6,7 @@ import { serverMessageOf } from '../api/errors';
 import { getUserId } from '../auth/session';
 import { CdaSection } from '../components/commission/CdaSection';
 import { CommissionCard } from '../components/commission/CommissionCard';
+import { ArchiveCard } from '../components/transactions/ArchiveCard';
 import { ClosedBanner } from '../components/transactions/Closing';
 import { FactsCard } from '../components/transactions/FactsCard';
 import { FormsChecklist } from '../components/transactions/FormsChecklist';
@@ -94,6 +95,7 @@ export function Transaction() {
         <>
           <ClosedBanner transaction={transaction} />
           <RetentionNote transaction={transaction} />
+          <ArchiveCard transaction={transaction} />
           <KeyDatesEditor transactionId={transaction._id} closed={transaction.closedAt !== null} />
           <FactsCard transaction={transaction} onSave={(facts) => saveFacts(transaction, facts)} />
           <CommissionCard transaction={transaction} onSaved={(saved) => void savedCommission(saved)}>
