@@ -12,7 +12,7 @@ import type { ArchivedDocument } from './contents';
  */
 
 /** Input bound into file.pdf at most: about three times this in memory while it is made. */
-export const FILE_PDF_MAX_BYTES = 24 * 1024 * 1024;
+export const FILE_PDF_MAX_BYTES = 16 * 1024 * 1024;
 
 const LETTER = { width: 612, height: 792 } as const;
 const MARGIN = 54;
