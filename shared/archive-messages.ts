@@ -10,6 +10,7 @@ export const archiveMessages = {
   damagedZip: 'The zip archive is damaged',
   tooLarge: 'The zip archive unpacks to more than this server checks',
   sealFailed: 'The archive could not be sealed',
+  purged: 'The archive was purged with the documents of this transaction after its retention',
 } as const;
 
 /** The archive card on the agent's and the admin's transaction pages. */

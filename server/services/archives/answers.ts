@@ -43,11 +43,11 @@ export async function openArchive(ctx: ServiceContext, id: string, answer: Archi
   const archive = await ctx.db.transactionArchive.findUnique({
     where: { transactionId_closedAt: { transactionId: id, closedAt } },
   });
-  const file =
-    archive?.status === 'sealed' && archive.storageKey
-      ? await ctx.deps.storage.open(archive.storageKey)
-      : null;
-  if (!archive || !file) throw new AppError('CONFLICT', archiveMessages.beingPrepared);
+  if (archive?.status !== 'sealed' || !archive.storageKey)
+    throw new AppError('CONFLICT', archiveMessages.beingPrepared);
+  const file = await ctx.deps.storage.open(archive.storageKey);
+  // Sealed, and gone since: the daily purge takes archives with the documents they copy.
+  if (!file) throw new AppError('CONFLICT', archiveMessages.purged);
   const day = answer.closedAt.slice(0, 10);
   return { ...file, filename: `archive-${id}-${day}.zip`, sha256: archive.sha256 };
 }
