@@ -4,6 +4,7 @@ import { AppError } from '../../errors';
 import type { CallerContext, ServiceContext } from '../context';
 import { findVisible } from '../transactions/access';
 import { archiveKeyOf } from './key';
+import { scheduleArchive } from './schedule';
 
 /**
  * A closed file's archive as callers see it: who may is whom the transaction reaches
@@ -13,11 +14,17 @@ import { archiveKeyOf } from './key';
 
 async function currentArchive(ctx: CallerContext, id: string) {
   const transaction = await findVisible(ctx, id);
-  if (!transaction.closedAt) return null;
-  const archive = await ctx.db.transactionArchive.findUnique({
-    where: { transactionId_closedAt: { transactionId: id, closedAt: transaction.closedAt } },
-  });
-  return { closedAt: transaction.closedAt, archive };
+  const { closedAt } = transaction;
+  if (!closedAt) return null;
+  const where = { transactionId_closedAt: { transactionId: id, closedAt } };
+  let archive = await ctx.db.transactionArchive.findUnique({ where });
+  if (!archive) {
+    // Closed before archives were sealed: its archive is scheduled now, once (the row is unique
+    // and the job keyed by the close), and is being prepared like any other.
+    await ctx.db.$transaction((tx) => scheduleArchive(tx, id, closedAt));
+    archive = await ctx.db.transactionArchive.findUnique({ where });
+  }
+  return { closedAt, archive };
 }
 
 export async function archiveOf(ctx: CallerContext, { id }: { id: string }): Promise<ArchiveAnswer> {

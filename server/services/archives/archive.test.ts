@@ -12,9 +12,10 @@ import type { AppDeps } from '../../deps';
 import { PROJECT_ROOT } from '../../paths';
 import { bearer, injectUpload } from '../../test/api-calls';
 import { accessTokenFor, createAdmin, createTransaction, createUser } from '../../test/factories';
-import { buildTestApp, setupTestDatabase, TestClock, testDeps } from '../../test/harness';
+import { buildTestApp, serviceContext, setupTestDatabase, TestClock, testDeps } from '../../test/harness';
 import { runTestJobs } from '../../test/jobs';
 import { unzip, zipOf } from '../../test/zip-files';
+import { purgeExpiredFiles } from '../transactions/purge';
 import { sealArchive } from './seal';
 
 /**
@@ -35,6 +36,7 @@ const jobs = runTestJobs(database, () => deps);
 let adminToken: string;
 let agentToken: string;
 let outsiderToken: string;
+let agentUser: Awaited<ReturnType<typeof createUser>>;
 let transactionId: string;
 let publicKey: string;
 let folder: string;
@@ -82,6 +84,7 @@ beforeAll(async () => {
   const agent = await createUser(database.db);
   const outsider = await createUser(database.db);
   adminToken = await accessTokenFor(admin);
+  agentUser = agent;
   agentToken = await accessTokenFor(agent);
   outsiderToken = await accessTokenFor(outsider);
   const transaction = await createTransaction(database.db, {
@@ -218,6 +221,37 @@ describe('the archive of a closed file', () => {
     ]);
   });
 
+  it('names an audit event whose content or link was changed', async () => {
+    const entries = await unzip((await download()).rawPayload);
+    const events = JSON.parse(entries.get('audit.json')?.toString() ?? '');
+    const last = events.length - 1;
+    events[last].hash = 'e'.repeat(64);
+    events[last - 1].hash = 'f'.repeat(64);
+    const edited = new Map(entries);
+    edited.set('audit.json', Buffer.from(JSON.stringify(events)));
+    const { problems } = (await verifyOverHttp(await zipOf(edited))).body;
+    expect(problems).toContain('audit.json does not match its sha256');
+    expect(problems).toContain(`audit.json event ${events[last - 1].seq} does not match its hash`);
+    expect(problems).toContain(`audit.json event ${events[last].seq} does not match its hash`);
+    if (events[last].seq === events[last - 1].seq + 1)
+      expect(problems).toContain(
+        `audit.json event ${events[last].seq} does not link to event ${events[last - 1].seq}`,
+      );
+    expect(problems).toContain('manifest.json auditHash is not the hash of the last event in audit.json');
+  });
+
+  it('schedules the archive of a file closed before archives were sealed', async () => {
+    const { userId } = await database.db.transaction.findUniqueOrThrow({ where: { id: transactionId } });
+    const closedAt = new Date('2026-11-19T10:00:00.000Z');
+    const older = await createTransaction(database.db, { userId, documents: [], closedAt });
+    const first = await download(agentToken, older.id);
+    expect(first.statusCode).toBe(409);
+    expect(first.json().message).toBe(archiveMessages.beingPrepared);
+    await jobs.drain();
+    expect((await download(agentToken, older.id)).statusCode).toBe(200);
+    expect(await database.db.transactionArchive.count({ where: { transactionId: older.id } })).toBe(1);
+  });
+
   it('refuses what is not a zip with a 400', async () => {
     const answer = await injectUpload(
       app,
@@ -272,5 +306,15 @@ describe('the archive of a closed file', () => {
     );
     expect(again.sealed).toBe(false);
     expect(await database.db.transactionArchive.count({ where: { transactionId } })).toBe(2);
+  });
+
+  it('is purged with the documents once the retention has passed', async () => {
+    const sealed = await database.db.transactionArchive.findMany({ where: { transactionId } });
+    clock.advance(8 * 366 * 24 * 3600 * 1000);
+    await purgeExpiredFiles(serviceContext(deps));
+    for (const archive of sealed) expect(await deps.storage.exists(archive.storageKey as string)).toBe(false);
+    const answer = await download(await accessTokenFor(agentUser, { now: clock.now() }));
+    expect(answer.statusCode).toBe(409);
+    expect(answer.json().message).toBe(archiveMessages.purged);
   });
 });
