@@ -101,7 +101,7 @@ test('the owner closes a file, its archive is sealed, downloaded and verifies', 
   const agentDownload = agentPage.getByRole('button', { name: 'Download archive' });
   await expect(agentDownload).toBeVisible();
   await expect(agentPage.getByTestId('archive-sha256')).toHaveText(
-    await page.getByTestId('archive-sha256').innerText(),
+    (await page.getByTestId('archive-sha256').textContent()) ?? '',
   );
   findings.push(...(await axeFindings(agentPage, "archive card on the agent's page at 390 px")));
   expect(await agentPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
