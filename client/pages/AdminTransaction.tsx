@@ -118,7 +118,6 @@ export function AdminTransaction() {
         <>
           <ClosedBanner transaction={transaction} />
           <RetentionNote transaction={transaction} />
-          <ArchiveCard transaction={transaction} />
           <Group gap="lg" wrap="wrap">
             <CloseControls
               transaction={transaction}
@@ -147,6 +146,8 @@ export function AdminTransaction() {
             onSubmit={(values) => detail.save({ id, ...values })}
           />
           <TransactionHistory entries={history.data} failed={history.isError} />
+          {/* Last: it changes when the seal lands, and nothing below it moves then. */}
+          <ArchiveCard transaction={transaction} />
         </>
       )}
     </TransactionDetailLayout>

@@ -95,7 +95,6 @@ export function Transaction() {
         <>
           <ClosedBanner transaction={transaction} />
           <RetentionNote transaction={transaction} />
-          <ArchiveCard transaction={transaction} />
           <KeyDatesEditor transactionId={transaction._id} closed={transaction.closedAt !== null} />
           <FactsCard transaction={transaction} onSave={(facts) => saveFacts(transaction, facts)} />
           <CommissionCard transaction={transaction} onSaved={(saved) => void savedCommission(saved)}>
@@ -109,6 +108,8 @@ export function Transaction() {
             disabled={transaction.closedAt !== null}
             onSubmit={save}
           />
+          {/* Last: it changes when the seal lands, and nothing below it moves then. */}
+          <ArchiveCard transaction={transaction} />
         </>
       )}
     </TransactionDetailLayout>
