@@ -15,6 +15,7 @@ import type { AppDeps } from './deps';
 import { classifyError, describeErrorForLog } from './errors';
 import { loggerOptions, RequestLines, requestIdFrom } from './logger';
 import { CLIENT_DIST_DIR } from './paths';
+import { archiveRoutes } from './plugins/archives';
 import {
   clientIsBuilt,
   clientPlugin,
@@ -289,7 +290,9 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
     router: api.router,
     version: VERSION,
     // Inside the REST plugin, so the OpenAPI document lists them too.
-    extensions: options.api ? [] : [uploadRoutes, mailLinkRoutes, exportRoutes, signingRoutes, oidcRoutes],
+    extensions: options.api
+      ? []
+      : [uploadRoutes, mailLinkRoutes, exportRoutes, signingRoutes, oidcRoutes, archiveRoutes],
   });
   app.register(fileRoutes, { deps });
 

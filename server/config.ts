@@ -191,6 +191,10 @@ const environmentSchema = z
       /-----BEGIN (RSA )?PRIVATE KEY-----/,
       'an unencrypted RSA private key',
     ).optional(),
+    ARCHIVE_SIGNING_KEY: pemFromEnv(
+      /-----BEGIN PRIVATE KEY-----/,
+      'an Ed25519 private key (PKCS#8)',
+    ).optional(),
     METRICS_TOKEN: z
       .string()
       .min(32, { error: 'must be at least 32 characters (for example `openssl rand -hex 32`)' })
@@ -299,6 +303,8 @@ export type AppConfig = {
   webauthnOrigins?: string[] | undefined;
   /** Sign-in with an OpenID provider; absent: off (OIDC_ISSUER, _CLIENT_ID, _CLIENT_SECRET unset). */
   oidc?: OidcSettings | undefined;
+  /** The Ed25519 private key (PKCS#8 PEM) closed files' archives are signed with; unset: generated once into dataDir. */
+  archiveSigningKey: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -381,6 +387,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webauthnRpId: e.WEBAUTHN_RP_ID,
     webauthnOrigins: e.WEBAUTHN_ORIGINS,
     oidc: oidcSettingsOf(e),
+    archiveSigningKey: e.ARCHIVE_SIGNING_KEY,
   };
 }
 

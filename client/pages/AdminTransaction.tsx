@@ -6,6 +6,7 @@ import type { Transaction, TransactionForm } from '../../shared/schemas/transact
 import { serverMessageOf } from '../api/errors';
 import { CdaSection } from '../components/commission/CdaSection';
 import { CommissionCard } from '../components/commission/CommissionCard';
+import { ArchiveCard } from '../components/transactions/ArchiveCard';
 import { CloseControls, ClosedBanner } from '../components/transactions/Closing';
 import { FactsCard } from '../components/transactions/FactsCard';
 import { type Decision, FormsChecklist } from '../components/transactions/FormsChecklist';
@@ -145,6 +146,8 @@ export function AdminTransaction() {
             onSubmit={(values) => detail.save({ id, ...values })}
           />
           <TransactionHistory entries={history.data} failed={history.isError} />
+          {/* Last: it changes when the seal lands, and nothing below it moves then. */}
+          <ArchiveCard transaction={transaction} />
         </>
       )}
     </TransactionDetailLayout>

@@ -6,6 +6,7 @@ import { serverMessageOf } from '../api/errors';
 import { getUserId } from '../auth/session';
 import { CdaSection } from '../components/commission/CdaSection';
 import { CommissionCard } from '../components/commission/CommissionCard';
+import { ArchiveCard } from '../components/transactions/ArchiveCard';
 import { ClosedBanner } from '../components/transactions/Closing';
 import { FactsCard } from '../components/transactions/FactsCard';
 import { FormsChecklist } from '../components/transactions/FormsChecklist';
@@ -107,6 +108,8 @@ export function Transaction() {
             disabled={transaction.closedAt !== null}
             onSubmit={save}
           />
+          {/* Last: it changes when the seal lands, and nothing below it moves then. */}
+          <ArchiveCard transaction={transaction} />
         </>
       )}
     </TransactionDetailLayout>

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps';
 import { JOB_KINDS, type JobKind } from '../queue/enqueue';
+import { sealArchive } from '../services/archives/seal';
 import type { ServiceContext, ServiceLog } from '../services/context';
 import { sweepDigests } from '../services/digests';
 import { sweepSignatureReminders } from '../services/esign/reminders';
@@ -50,6 +51,15 @@ export const JOB_HANDLERS: Record<JobKind, JobHandler> = {
       templateId: idOf(payload, 'templateId', JOB_KINDS.applyTemplateRules),
       actorId: idOf(payload, 'actorId', JOB_KINDS.applyTemplateRules),
     }),
+  [JOB_KINDS.sealArchive]: (ctx, payload, run) =>
+    sealArchive(
+      ctx,
+      {
+        transactionId: idOf(payload, 'transactionId', JOB_KINDS.sealArchive),
+        closedAt: new Date(idOf(payload, 'closedAt', JOB_KINDS.sealArchive)),
+      },
+      { lastAttempt: run.attempts >= run.maxAttempts },
+    ),
 };
 
 /** The context of one job run. */

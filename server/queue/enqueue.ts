@@ -20,6 +20,7 @@ export const JOB_KINDS = {
   applyTemplateRules: 'templates:apply-rules',
   remindSigners: 'signatures:remind',
   purgeExpiredFiles: 'retention:purge',
+  sealArchive: 'archives:seal',
 } as const;
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
 

@@ -2,12 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDeps } from '../deps';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
+import { sealArchive } from '../services/archives/seal';
 import { unsubscribeToken } from '../services/notification-routing';
 import { codeAt } from '../services/sign-in/totp-codes';
 import { bearer, multipartBody, TINY_PDF } from '../test/api-calls';
 import { latestToken, pdfOfPages } from '../test/esign';
 import { accessTokenFor, createAdmin, createOwner, createUser, DEFAULT_PASSWORD } from '../test/factories';
-import { buildTestApp, setupTestDatabase, TestClock, testConfig, testDeps } from '../test/harness';
+import {
+  buildTestApp,
+  serviceContext,
+  setupTestDatabase,
+  TestClock,
+  testConfig,
+  testDeps,
+} from '../test/harness';
 import { pdfOf, photoJpeg } from '../test/intake-files';
 import {
   documentOperations,
@@ -598,6 +606,16 @@ async function scenario() {
     body: { items: [{ transactionId: tx.id, formId: third._id }] },
   });
   await call('POST', '/api/admin/transactions/{id}/close', { params: { id: tx.id }, who: admin });
+  // Its archive, sealed here as the job would, downloaded and checked.
+  const { closedAt } = await database.db.transaction.findUniqueOrThrow({ where: { id: tx.id } });
+  await sealArchive(serviceContext(deps), { transactionId: tx.id, closedAt: closedAt as Date });
+  await call('GET', '/api/transactions/{id}/archive', { params: { id: tx.id }, who: agent });
+  const archive = await app.inject({
+    url: `/api/transactions/${tx.id}/archive`,
+    headers: bearer(await accessTokenFor(agent)),
+  });
+  await call('POST', '/api/archive/verify', { who: agent, file: archive.rawPayload });
+  await call('GET', '/api/archive/public-key');
   for (const body of [{ hold: true, reason: 'Subpoena from the county court' }, { hold: false }])
     await call('PUT', '/api/admin/transactions/{id}/legal-hold', { params: { id: tx.id }, who: admin, body });
   await call('POST', '/api/admin/transactions/{id}/reopen', { params: { id: tx.id }, who: admin });

@@ -66,6 +66,7 @@ import { bombPdf, encryptedPdf, pdfOf, photoJpeg, truncated } from './intake-fil
 import { captureLogs } from './log-capture';
 import { guardPrototypes, type PrototypeGuard } from './prototype-guard';
 import { type ChangeCounter, installChangeCounter, UNWATCHED_TABLES } from './row-changes';
+import { zipOf } from './zip-files';
 
 /**
  * Fuzzing of the whole HTTP surface: every procedure's REST path, both upload
@@ -414,6 +415,9 @@ function validInputs(w: World): Record<string, unknown> {
     'uploads.transactionDocument': { id: transactionId },
     'uploads.transactionPhotos': { id: transactionId, name: 'Inspection' },
     'uploads.libraryForm': {},
+    // Like the uploads: the verifier's zip comes only over multipart (its family below).
+    'archives.status': { id: transactionId },
+    'archives.verify': {},
     'transactions.split': {
       id: transactionId,
       key: w.packetKey,
@@ -1030,6 +1034,67 @@ function uploadRequest(route: keyof typeof UPLOAD_ROUTES): fc.Arbitrary<FuzzRequ
         payload,
       );
     });
+}
+
+/** Zips for the verifier: an empty one, one with a manifest that is no manifest, one cut short. */
+let archiveFiles: Buffer[] = [];
+async function hostileArchives(): Promise<Buffer[]> {
+  const odd = await zipOf(
+    new Map([
+      [
+        'manifest.json',
+        Buffer.from('{"files": [{"path": "../../etc/passwd", "sha256": "00", "bytes": -1}]}'),
+      ],
+      ['manifest.sig', Buffer.from('%%%not base64')],
+      ['audit.json', Buffer.from('[{"seq": 1e400, "prevHash": {}, "hash": null}]')],
+    ]),
+  );
+  return [await zipOf(new Map()), odd, odd.subarray(0, odd.length - 30), Buffer.concat([odd, odd])];
+}
+
+/**
+ * The archive routes: the zip of a transaction by a bent id (the fuzzed file is open, so a
+ * well-formed call is 409), and the verifier's multipart body with hostile files, zips among them.
+ */
+function archiveRequest(): fc.Arbitrary<FuzzRequest> {
+  const download = fc
+    .record({
+      id: segment(world.transaction.id),
+      method: fc.constantFrom('GET', 'GET', 'HEAD'),
+      actor: actorFor('user'),
+      remoteAddress,
+    })
+    .map(
+      ({ id, method, actor, remoteAddress: from }) =>
+        new FuzzRequest(
+          'GET /api/transactions/:id/archive',
+          method,
+          `/api/transactions/${id}/archive`,
+          actor,
+          from,
+          undefined,
+          undefined,
+        ),
+    );
+  const verify = fc
+    .record({
+      body: multipartBody(MAX_UPLOAD_BYTES, [...hostileFiles, ...archiveFiles]),
+      actor: actorFor('user'),
+      remoteAddress,
+    })
+    .map(({ body, actor, remoteAddress: from }) => {
+      const { payload, contentType } = multipartPayload(body);
+      return new FuzzRequest(
+        'POST /api/archive/verify',
+        'POST',
+        '/api/archive/verify',
+        actor,
+        from,
+        contentType,
+        payload,
+      );
+    });
+  return fc.oneof(download, verify);
 }
 
 function fileRequest(): fc.Arbitrary<FuzzRequest> {
@@ -1703,6 +1768,7 @@ beforeAll(async () => {
     },
   });
   hostileFiles = await hostileIntakeFiles();
+  archiveFiles = await hostileArchives();
   const libraryKey = libraryFileKey('disclosure.pdf', 'pdf');
   await deps.storage.put(libraryKey, Readable.from([TINY_PDF]), { contentType: 'application/pdf' });
   const fileLink = new URL(await deps.storage.signedUrl(transactionKey));
@@ -2077,6 +2143,12 @@ describe('fuzzing every route family: no 5xx, no row changed by a 4xx, prototype
     await fuzzFamily('uploads', 3, requests, (request) => ({
       answer: restErrorBody(request.method),
       ...(request.url.startsWith('/api/uploads/transactions/') ? { filesIn: uploadDir } : {}),
+    }));
+  });
+
+  it('archives (the zip of a transaction; the verifier, multipart)', { timeout: 120_000 }, async () => {
+    await fuzzFamily('archives', 2, archiveRequest(), (request) => ({
+      answer: restErrorBody(request.method),
     }));
   });
 

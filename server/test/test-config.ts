@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { AppConfig } from '../config';
 import type { AppDeps } from '../deps';
 
@@ -6,6 +7,11 @@ import type { AppDeps } from '../deps';
  * scripts that serve the OpenAPI document without a database. No vitest here, so scripts can
  * import it.
  */
+
+/** One archive key per test process: tests need no DATA_DIR to seal an archive. */
+const TEST_ARCHIVE_KEY = generateKeyPairSync('ed25519')
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -40,6 +46,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppDeps['config'
     corsOrigins: [],
     signingCert: undefined,
     signingKey: undefined,
+    archiveSigningKey: TEST_ARCHIVE_KEY,
     ...overrides,
     jwtSecret: overrides.jwtSecret ?? TEST_JWT_SECRET,
   };

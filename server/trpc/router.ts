@@ -1,6 +1,7 @@
 import { adminSecurityRouter } from '../routers/admin-security';
 import { adminTransactionsRouter } from '../routers/admin-transactions';
 import { apiKeysRouter } from '../routers/api-keys';
+import { archivesRouter } from '../routers/archives';
 import { auditRouter } from '../routers/audit';
 import { authRouter } from '../routers/auth';
 import { bannersRouter } from '../routers/banners';
@@ -49,6 +50,7 @@ export const appRouter = router({
   uploads: uploadsRouter,
   notifications: notificationsRouter,
   libraries: librariesRouter,
+  archives: archivesRouter,
   banners: bannersRouter,
   notificationSettings: notificationSettingsRouter,
   keyDates: keyDatesRouter,

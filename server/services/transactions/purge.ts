@@ -6,7 +6,7 @@ import { DEFAULT_RETENTION_YEARS, purgeable, utcDayOf } from './retention-rules'
 
 /**
  * The daily purge of records past retention: every stored object a closed, unheld transaction
- * owns (each version of each item, split parts, signed documents, CDAs' PDFs: whatever
+ * owns (each version of each item, split parts, signed documents, CDAs' PDFs, sealed archives: whatever
  * stored_files records for it, and any key of its folder its versions and CDAs name) is deleted
  * from storage, with its stored_files row; the transaction's row, its versions' metadata and its
  * audit stay, and purged_at says when. A purged file is not looked at again, so a second run
@@ -67,6 +67,10 @@ async function purgeOne(ctx: ServiceContext, id: string, now: Date): Promise<boo
            WHERE transaction_id = ${id}::uuid AND file_key IS NOT NULL
           UNION ALL
           SELECT pdf_key, false FROM cdas WHERE transaction_id = ${id}::uuid
+          UNION ALL
+          -- Its sealed archives hold copies of the same documents.
+          SELECT storage_key, false FROM transaction_archives
+           WHERE transaction_id = ${id}::uuid AND storage_key IS NOT NULL
         ) AS owned GROUP BY key`;
       // A key only named by a version or a CDA is deleted only inside this transaction's folder:
       // never a library form or another file's object.

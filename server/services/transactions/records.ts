@@ -9,6 +9,7 @@ import type {
   UpdateTransactionInput,
 } from '../../../shared/schemas/transactions';
 import { AppError } from '../../errors';
+import { scheduleArchive } from '../archives/schedule';
 import { actorOf, recordAudit } from '../audit';
 import type { CallerContext } from '../context';
 import { fileLinker } from '../file-links';
@@ -202,6 +203,8 @@ export async function close(ctx: CallerContext, { id }: { id: string }) {
     // A closed file has no deadlines left to remind of; reopened, they come back.
     await rescheduleTransaction(tx, ctx.deps, row.id);
     await emitTransactionEvents(tx, ctx, ['transaction.closed'], row);
+    // Sealed in the background: the close answers at once, the archive follows.
+    if (row.closedAt) await scheduleArchive(tx, id, row.closedAt);
     return toTransaction(fileLinker(ctx), row, ctx.deps.clock.now());
   });
 }

@@ -1,6 +1,7 @@
 import { proceduresOf, procedureTypeOf } from '../../trpc/internals';
 import { appRouter } from '../../trpc/router';
 import { bearer, multipartBody, subscribeOverWebSocket, TINY_PDF, trpcRequest } from '../api-calls';
+import { anyZip } from './archives';
 import type { ProcedureRow } from './procedures';
 import { ROUTES, type RouteRow } from './routes';
 import { type Expected, OK, type Outcome } from './rules';
@@ -76,8 +77,8 @@ export async function sendRoute(
   const headers = bearer(token);
   const file = request.upload
     ? multipartBody(
-        request.upload === 'photo' ? await photo() : TINY_PDF,
-        request.upload === 'photo' ? 'page.jpg' : undefined,
+        request.upload === 'photo' ? await photo() : request.upload === 'zip' ? await anyZip() : TINY_PDF,
+        request.upload === 'photo' ? 'page.jpg' : request.upload === 'zip' ? 'archive.zip' : undefined,
       )
     : undefined;
   const payload = file?.payload ?? (request.payload as object | undefined);

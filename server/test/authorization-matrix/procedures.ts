@@ -434,4 +434,7 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
   'audit.verify': { expect: BROKERAGE },
   'audit.list': { expect: BROKERAGE, input: () => ({ action: 'transaction.create', limit: 5 }) },
   'exports.audit': { expect: BROKERAGE, input: () => ({ from: '2026-11-01', to: '2026-11-30' }) },
+  'archives.status': { expect: A_OR_ADMINS_BY_ID, input: () => ({ id: world.deal.id }) },
+  'archives.publicKey': { expect: PUBLIC },
+  'archives.verify': { expect: ANY_USER, via: 'POST /api/archive/verify' },
 };

@@ -1,6 +1,7 @@
 import { hashSecretToken, newSecretToken } from '../../security/secret-tokens';
 import { DEFAULT_PASSWORD } from '../factories';
 import { ssoHandoffCode } from '../sso-handoff';
+import { sharedArchivedDeal } from './archives';
 import { freshPasskeyOfA, passkeyRegistration, passkeyRemoval, passkeySignIn } from './passkeys';
 import {
   A_OR_ADMINS_BY_ID,
@@ -75,8 +76,8 @@ import {
  * /trpc (the policy: ./rules.ts).
  */
 
-/** `upload`: a multipart body with a tiny PDF (true) or a photo ('photo') in its `file` part. */
-type RouteRequest = { url: string; payload?: unknown; upload?: true | 'photo' };
+/** `upload`: a multipart body with a tiny PDF (true), a photo ('photo') or a zip ('zip') in its `file` part. */
+type RouteRequest = { url: string; payload?: unknown; upload?: true | 'photo' | 'zip' };
 export type RouteRow = {
   expect: Expected;
   request: (actor: ActorName) => RouteRequest | Promise<RouteRequest>;
@@ -689,6 +690,18 @@ export const ROUTES: Record<string, RouteRow> = {
     request: get('/api/admin/payouts.csv?from=2026-11-01&to=2026-11-30'),
   },
 
+  // Archives: the zip for whom the file reaches (archives.status decides), the key for anyone,
+  // the verifier for anyone signed in.
+  'GET /api/transactions/:id/archive': {
+    expect: A_OR_ADMINS_BY_ID,
+    request: async () => ({ url: `/api/transactions/${(await sharedArchivedDeal()).id}/archive` }),
+  },
+  'GET /api/archive/public-key': { expect: PUBLIC, request: get('/api/archive/public-key') },
+  'POST /api/archive/verify': {
+    expect: ANY_USER,
+    request: () => ({ url: '/api/archive/verify', upload: 'zip' }),
+  },
+
   // The signature is the permission: "View" opens in a new tab without a header.
   'GET /files/*': { expect: PUBLIC, request: () => ({ url: world.fileLink }) },
 
@@ -719,6 +732,7 @@ export const UPLOAD_ROUTE_PROCEDURES: Record<string, string> = {
   'POST /api/uploads/transactions/:id': 'uploads.transactionDocument',
   'POST /api/uploads/transactions/:id/images': 'uploads.transactionPhotos',
   'POST /api/uploads/forms': 'uploads.libraryForm',
+  'POST /api/archive/verify': 'archives.verify',
 };
 /** The CSV exports likewise call one procedure each before sending a byte (server/plugins/exports.ts). */
 export const EXPORT_ROUTE_PROCEDURES: Record<string, string> = {
@@ -727,4 +741,6 @@ export const EXPORT_ROUTE_PROCEDURES: Record<string, string> = {
   'GET /api/users.csv': 'exports.users',
   'GET /api/admin/payouts.csv': 'exports.payouts',
   'GET /api/admin/audit.csv': 'exports.audit',
+  // Not CSV, but the same shape: a stream sent once its procedure has let the caller through.
+  'GET /api/transactions/:id/archive': 'archives.status',
 };
