@@ -55,8 +55,12 @@ ENV NODE_ENV=production \
   DATA_DIR=/var/lib/portal \
   MALLOC_ARENA_MAX=1 \
   MALLOC_MMAP_THRESHOLD_=131072
+# qpdf binds a closed file's documents into its archive's file.pdf in constant memory.
 # Nothing at run time installs packages: npm, npx, corepack and yarn only widen the image.
-RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack /opt/yarn-v* \
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends qpdf \
+  && rm -rf /var/lib/apt/lists/* \
+  && rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack /opt/yarn-v* \
     /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack /usr/local/bin/yarn /usr/local/bin/yarnpkg \
   && mkdir -p /var/lib/portal \
   && chown node:node /var/lib/portal
@@ -73,7 +77,8 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node runs as PID 1 and handles SIGTERM itself (server/main.ts: /readyz turns 503 for
-# SHUTDOWN_DRAIN_MS, then in-flight requests finish, the pool closes, exit 0 within 8 s more). It starts no child processes, so no init
-# is needed to reap them; `docker run --init` does no harm.
+# SHUTDOWN_DRAIN_MS, then in-flight requests finish, the pool closes, exit 0 within 8 s more). Its only
+# children are the qpdf runs it waits for itself, so no init is needed to reap them; `docker run
+# --init` does no harm.
 STOPSIGNAL SIGTERM
 CMD ["node","--max-semi-space-size=4","--v8-pool-size=1","dist/server/main.js"]

@@ -1,17 +1,24 @@
+import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { PDFDocument, type PDFFont, type PDFPage, StandardFonts } from 'pdf-lib';
 import { loadPdf } from '../../documents/pdf';
+import { bindPdfs, pageCountOf, qpdfAvailable } from '../../documents/qpdf';
 import type { Storage } from '../../storage/storage';
 import { printable } from '../commission/cda-pdf';
 import type { ArchivedDocument } from './contents';
 
 /**
  * file.pdf: one PDF to read the whole file in, a contents page first, then every accepted
- * document's pages (PDFs copied, PNG and JPEG photos one page each). pdf-lib holds the whole
- * output in memory, so documents are bound in only up to FILE_PDF_MAX_BYTES of input; the rest
- * (and other types) are listed on the contents page as being in documents/, where every file is.
+ * document's pages (PDFs copied, PNG and JPEG photos one page each). With qpdf installed the
+ * documents are bound from files on disk by qpdf, in constant memory whatever their size. Without
+ * it, pdf-lib binds them in memory, which holds every input and the whole output, so only up to
+ * FILE_PDF_MAX_BYTES of documents go in; the rest (and other types) are listed on the contents
+ * page as being in documents/, where every file is.
  */
 
-/** Input bound into file.pdf at most: about three times this in memory while it is made. */
+/** Without qpdf, input bound into file.pdf at most: about three times this in memory while it is made. */
 export const FILE_PDF_MAX_BYTES = 16 * 1024 * 1024;
 
 const LETTER = { width: 612, height: 792 } as const;
@@ -98,6 +105,80 @@ function drawContents(out: PDFDocument, font: PDFFont, bold: PDFFont, heading: s
   }
 }
 
+/**
+ * Writes file.pdf into `dir` (a temporary folder the caller removes) and returns its path: bound
+ * by qpdf when it is installed, else by pdf-lib in memory, capped.
+ */
+export async function writeFilePdf(
+  storage: Storage,
+  heading: string,
+  documents: readonly ArchivedDocument[],
+  dir: string,
+): Promise<string> {
+  const output = join(dir, 'file.pdf');
+  if (await qpdfAvailable()) await bindOnDisk(storage, heading, documents, dir, output);
+  else await writeFile(output, await filePdf(storage, heading, documents));
+  return output;
+}
+
+/** Every bindable document written to a file of its own, then bound by qpdf behind the contents. */
+async function bindOnDisk(
+  storage: Storage,
+  heading: string,
+  documents: readonly ArchivedDocument[],
+  dir: string,
+  output: string,
+): Promise<void> {
+  const entries: Entry[] = [];
+  const inputs: string[] = [];
+  let pages = 0;
+  for (const [index, document] of documents.entries()) {
+    const listed = { title: document.title, path: document.path, pages: null };
+    if (!BINDABLE.has(document.contentType)) {
+      entries.push(listed);
+      continue;
+    }
+    const file = join(dir, `${index}.pdf`);
+    const written =
+      document.contentType === 'application/pdf'
+        ? await copyOut(storage, document.key, file)
+        : await photoPageOut(storage, document, file);
+    const count = written ? await pageCountOf(file) : null;
+    if (count === null) {
+      entries.push({ ...listed, note: 'could not be read as a document' });
+      continue;
+    }
+    inputs.push(file);
+    entries.push({ ...listed, pages: [pages + 1, pages + count] });
+    pages += count;
+  }
+  const contents = await PDFDocument.create();
+  const font = await contents.embedFont(StandardFonts.Helvetica);
+  const bold = await contents.embedFont(StandardFonts.HelveticaBold);
+  drawContents(contents, font, bold, heading, entries);
+  const contentsFile = join(dir, 'contents.pdf');
+  await writeFile(contentsFile, await contents.save());
+  await bindPdfs([contentsFile, ...inputs], output);
+}
+
+async function copyOut(storage: Storage, key: string, file: string): Promise<boolean> {
+  const stored = await storage.open(key);
+  if (!stored) return false;
+  await pipeline(stored.body, createWriteStream(file));
+  return true;
+}
+
+/** A photo as a one-page PDF (one image in memory at a time). */
+async function photoPageOut(storage: Storage, document: ArchivedDocument, file: string): Promise<boolean> {
+  const bytes = await bytesOf(storage, document.key);
+  if (!bytes) return false;
+  const page = await PDFDocument.create();
+  if ((await append(page, document, bytes)) === null) return false;
+  await writeFile(file, await page.save());
+  return true;
+}
+
+/** file.pdf made by pdf-lib in memory: documents bound up to `maxBytes` of input. */
 export async function filePdf(
   storage: Storage,
   heading: string,

@@ -1,4 +1,8 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { archiveMessages } from '../../../shared/archive-messages';
@@ -8,7 +12,7 @@ import { ArchiveWriter } from '../../archive/write';
 import type { ServiceContext } from '../context';
 import { archivedAuditEvents, auditCsv, auditJson } from './audit-files';
 import { archivedDocuments } from './contents';
-import { filePdf } from './file-pdf';
+import { writeFilePdf } from './file-pdf';
 import { archiveKeyOf } from './key';
 
 /**
@@ -75,6 +79,8 @@ async function writeArchive(ctx: ServiceContext, input: SealInput, archiveId: st
       done(null, chunk);
     },
   });
+  // file.pdf is bound on disk, beside the documents it is bound from; removed however the seal ends.
+  const scratch = await mkdtemp(join(tmpdir(), 'portal-archive-'));
   const piped = pipeline(writer.output, tap);
   const stored = storage.put(storageKey, tap, { contentType: 'application/zip' });
   // Both settle however the entries go; their failures surface below, not as unhandled rejections.
@@ -88,7 +94,8 @@ async function writeArchive(ctx: ServiceContext, input: SealInput, archiveId: st
       await writer.addStream(document.path, file.body, { compress: false });
     }
     const heading = `${transaction.streetAddress}, ${transaction.city}, ${transaction.state} ${transaction.zip}`;
-    writer.addBuffer(FILE_PDF_PATH, await filePdf(storage, heading, documents), { compress: false });
+    const filePdfPath = await writeFilePdf(storage, heading, documents, scratch);
+    await writer.addStream(FILE_PDF_PATH, createReadStream(filePdfPath), { compress: false });
     const events = await archivedAuditEvents(ctx.db, input.transactionId);
     writer.addBuffer(AUDIT_JSON_PATH, auditJson(events), { compress: true });
     writer.addBuffer(AUDIT_CSV_PATH, auditCsv(events), { compress: true });
@@ -113,5 +120,7 @@ async function writeArchive(ctx: ServiceContext, input: SealInput, archiveId: st
     writer.abort(error instanceof Error ? error : new Error(String(error)));
     await Promise.allSettled([piped, stored]);
     throw error;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
   }
 }
