@@ -201,13 +201,17 @@ describe('routes', () => {
       warn.mockRestore();
     });
 
-    it.each(SIGNED_OUT_PAGES)('leaves %s open, without the shell, even when signed in', (path, heading) => {
-      signIn('user');
-      const { history } = renderRoutes(path);
-      expect(history).toEqual([path]);
-      expect(screen.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-      expect(screen.queryByRole('button', { name: 'Logout' })).not.toBeInTheDocument();
-      expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
-    });
+    it.each(SIGNED_OUT_PAGES)(
+      'leaves %s open, without the shell, even when signed in',
+      async (path, heading) => {
+        signIn('user');
+        const { history } = renderRoutes(path);
+        expect(history).toEqual([path]);
+        // Registration loads on demand; the other screens are there at once.
+        expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeVisible();
+        expect(screen.queryByRole('button', { name: 'Logout' })).not.toBeInTheDocument();
+        expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+      },
+    );
   });
 });

@@ -8,7 +8,6 @@ import { type LazyPage, LoadedPage, lazyPage, matchesPattern } from './lazy-page
 import { Login } from './pages/Login';
 import { NewPassword } from './pages/NewPassword';
 import { NotFound } from './pages/NotFound';
-import { Register } from './pages/Register';
 import { ResetPassword } from './pages/ResetPassword';
 import { Verification } from './pages/Verification';
 import { VerifyEmail } from './pages/VerifyEmail';
@@ -190,11 +189,18 @@ export async function preloadPageAt(pathname: string): Promise<void> {
 }
 
 /**
- * The pages of a mail's link that need no account: public like the sign-in screens, but rarely
- * opened, so their code loads on demand rather than with every visit's first bytes. The
- * unsubscribe link, and a signer's link to sign a document (pdf.js comes later still).
+ * Public pages rarely opened, so their code loads on demand rather than with every visit's first
+ * bytes: registration (once per agent), a mail's unsubscribe link, a signer's link to sign a
+ * document (pdf.js comes later still), single sign-on's landing.
  */
 const PUBLIC_LAZY_ROUTES: readonly LazyRoute[] = [
+  {
+    path: paths.register,
+    page: lazyPage(
+      () => import('./pages/Register'),
+      (m) => m.Register,
+    ),
+  },
   {
     path: paths.unsubscribe,
     page: lazyPage(
@@ -276,7 +282,6 @@ export function AppRoutes() {
 
       {/* Signed-out screens: no guard, no shell. */}
       <Route path={paths.login} component={Login} />
-      <Route path={paths.register} component={Register} />
       <Route path={paths.reset} component={ResetPassword} />
       <Route path={paths.verification} component={Verification} />
       <Route path={paths.verifyEmail} component={VerifyEmail} />

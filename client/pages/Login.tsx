@@ -9,7 +9,6 @@ import { serverMessageOf } from '../api/errors';
 import { afterSignInPath } from '../auth/return-to';
 import { setSession } from '../auth/session';
 import { SubmitButton } from '../components/SubmitButton';
-import { SsoButton } from '../components/sign-in/SsoButton';
 import { AuthFooterLink } from '../layout/AuthFooterLink';
 import { AuthLayout } from '../layout/AuthLayout';
 import { paths } from '../paths';
@@ -18,6 +17,10 @@ import { useTRPC } from '../trpc';
 // On demand: the passkey button and what it needs stay out of the first download.
 const PasskeySignIn = lazy(() =>
   import('../components/sign-in/PasskeySignIn').then((module) => ({ default: module.PasskeySignIn })),
+);
+// On demand too: most brokerages set no single sign-on, and the first download is at its budget.
+const SsoButton = lazy(() =>
+  import('../components/sign-in/SsoButton').then((module) => ({ default: module.SsoButton })),
 );
 /** Only sign-ins with two-factor sign-in on need the code step: it stays out of the first download. */
 const TwoFactorStep = lazy(() =>
@@ -96,8 +99,8 @@ export function Login() {
       </form>
       <Suspense fallback={null}>
         <PasskeySignIn onSignedIn={signedIn} />
+        <SsoButton />
       </Suspense>
-      <SsoButton />
       {login.error && (
         <Text c="red" size="sm" role="alert">
           {serverMessageOf(login.error)}
