@@ -25,7 +25,7 @@ async function passwordStep(page: Page, email: string, password: string) {
   await page.goto('/auth/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByLabel(twoFactorMessages.codeStepPrompt)).toBeVisible();
 }
 
@@ -144,7 +144,7 @@ test('the owner requires a second factor of admins: an admin without one is led 
     await page.goto('/auth/login');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(/\/settings$/);
     await expect(page.getByText(twoFactorMessages.setupBanner)).toBeVisible();
     await expect(

@@ -20,7 +20,8 @@ const BATCH = 5_000;
 /** Each statement of the walk, not the walk: a million events take many statements. */
 const STATEMENT_TIMEOUT_MS = 60_000;
 
-type EventRow = {
+/** An audit event as read for its hash: every field of its canonical JSON, jsonb as text. */
+export type AuditEventRow = {
   id: string;
   seq: string;
   prev_hash: string;
@@ -45,7 +46,7 @@ const text = (value: string | null) => (value === null ? 'null' : JSON.stringify
  * shortest first then in byte order, ", " and ": " between, before and after embedded as jsonb
  * prints them. audit_event_canonical() in the database makes the same text.
  */
-export function canonicalEvent(row: EventRow): string {
+export function canonicalEvent(row: AuditEventRow): string {
   return (
     `{"id": ${text(row.id)}, "seq": ${row.seq}, "after": ${row.after ?? 'null'}, ` +
     `"action": ${text(row.action)}, "before": ${row.before ?? 'null'}, "entity": ${text(row.entity)}, ` +
@@ -59,7 +60,8 @@ export function eventHash(prevHash: string, canonical: string): string {
   return createHash('sha256').update(prevHash).update(canonical).digest('hex');
 }
 
-const COLUMNS = Prisma.sql`id, seq::text AS seq, prev_hash, hash, actor_id, api_key_id, on_behalf_of, action,
+/** The columns of an AuditEventRow. */
+export const AUDIT_EVENT_COLUMNS = Prisma.sql`id, seq::text AS seq, prev_hash, hash, actor_id, api_key_id, on_behalf_of, action,
   entity, entity_id, transaction_id, before::text AS before, after::text AS after, created_at`;
 
 /**
@@ -74,8 +76,8 @@ export async function verifyChain(ctx: Pick<ServiceContext, 'db'>): Promise<Audi
     let lastSeq = '0';
     let events = 0;
     for (;;) {
-      const rows = await query<EventRow>(
-        Prisma.sql`SELECT ${COLUMNS} FROM audit_events WHERE audit_events.seq > ${lastSeq}::bigint ORDER BY audit_events.seq LIMIT ${BATCH}`,
+      const rows = await query<AuditEventRow>(
+        Prisma.sql`SELECT ${AUDIT_EVENT_COLUMNS} FROM audit_events WHERE audit_events.seq > ${lastSeq}::bigint ORDER BY audit_events.seq LIMIT ${BATCH}`,
       );
       for (const row of rows) {
         events++;

@@ -1,36 +1,19 @@
 import { csvCell } from '../../../shared/csv';
 import type { ArchivedAuditEvent } from '../../archive/canonical-json';
 import type { Db } from '../../db/client';
+import { Prisma } from '../../db/generated/client';
+import { AUDIT_EVENT_COLUMNS, type AuditEventRow } from '../audit-chain';
 
 /**
  * The transaction's audit events, oldest first, as audit.json (every field of the chain's
  * canonical JSON, with seq, prevHash and hash, so each hash can be recomputed) and audit.csv.
  */
 
-type EventRow = {
-  id: string;
-  seq: string;
-  prev_hash: string;
-  hash: string;
-  actor_id: string | null;
-  api_key_id: string | null;
-  on_behalf_of: string | null;
-  action: string;
-  entity: string;
-  entity_id: string;
-  transaction_id: string | null;
-  before: string | null;
-  after: string | null;
-  created_at: Date;
-};
-
 export async function archivedAuditEvents(db: Db, transactionId: string): Promise<ArchivedAuditEvent[]> {
-  const rows = await db.$queryRaw<EventRow[]>`
-    SELECT id::text AS id, seq::text AS seq, prev_hash, hash, actor_id::text AS actor_id,
-           api_key_id::text AS api_key_id, on_behalf_of::text AS on_behalf_of, action, entity,
-           entity_id::text AS entity_id, transaction_id::text AS transaction_id,
-           before::text AS before, after::text AS after, created_at
-      FROM audit_events WHERE transaction_id = ${transactionId}::uuid ORDER BY seq`;
+  const rows = await db.$queryRaw<AuditEventRow[]>(
+    Prisma.sql`SELECT ${AUDIT_EVENT_COLUMNS} FROM audit_events
+                WHERE transaction_id = ${transactionId}::uuid ORDER BY seq`,
+  );
   return rows.map((row) => ({
     seq: Number(row.seq),
     prevHash: row.prev_hash,

@@ -57,15 +57,6 @@ function call(method: 'GET' | 'PUT' | 'DELETE', url: string, token: string, payl
   });
 }
 
-const _auditActions = async (userId: string) =>
-  (
-    await database.db.auditEvent.findMany({
-      where: { entityId: userId, action: { startsWith: 'user.passkey' } },
-      orderBy: { createdAt: 'asc' },
-      select: { action: true },
-    })
-  ).map((event) => event.action);
-
 describe('signing in with a passkey', () => {
   it('opens a session that proved a second factor and records the use', async () => {
     const { user, token } = await signedInUser();
