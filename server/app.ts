@@ -154,11 +154,13 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
   });
 
   app.setErrorHandler((error, req, reply) => {
-    const { status, body, internal } = classifyError(error);
+    const { status, body, internal, headers } = classifyError(error);
     if (internal) {
       metrics?.serverError('http');
       req.log.error({ error: describeErrorForLog(error) }, 'request failed');
     }
+    // After the per-address limit's own X-RateLimit-* headers: the limit that refused wins.
+    if (headers) reply.headers(headers);
     return reply.code(status).send(body);
   });
 

@@ -10,6 +10,9 @@ import type { ApiError, ApiErrorCode, ApiErrorDetails, ApiIssue } from '../share
  */
 
 export class AppError extends Error {
+  /** Headers the HTTP answer carries with the body (a 429's Retry-After and X-RateLimit-*). */
+  headers?: Readonly<Record<string, string>>;
+
   constructor(
     readonly code: ApiErrorCode,
     message: string,
@@ -55,6 +58,8 @@ export type ClassifiedError = {
   body: ApiError;
   /** True when the cause is on our side: log it (without a stack) with the request id. */
   internal: boolean;
+  /** Headers to answer with beside the body. */
+  headers?: Readonly<Record<string, string>>;
 };
 
 function answer(
@@ -81,6 +86,7 @@ function answerAppError(error: AppError): ClassifiedError {
   return {
     ...answered,
     internal: error.code === 'INTERNAL' || (answered.internal && error.cause !== undefined),
+    ...(error.headers ? { headers: error.headers } : {}),
   };
 }
 

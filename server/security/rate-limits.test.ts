@@ -85,6 +85,27 @@ describe('the limiter', () => {
     expect(row.count).toBe(AUTH_LIMITS.resetPerEmail.max);
   });
 
+  it('a refusal names the limit that refused and when its window ends, the latest of those used up', async () => {
+    const clock = new TestClock();
+    const limiter = createRateLimiter(database.db, clock);
+    const email = ['resetPerEmail', 'later@example.com'] as const;
+    const ip = ['resetPerIp', '10.3.1.1'] as const;
+    for (let i = 0; i < AUTH_LIMITS.resetPerEmail.max; i++) expect(await limiter.take(email, ip)).toBe(true);
+    clock.advance(60_000);
+    expect(await limiter.take(email, ip)).toBe(false);
+    const refusal = await limiter.refused(email, ip);
+    expect(refusal.code).toBe('TOO_MANY_REQUESTS');
+    // The e-mail's window began a minute ago: it ends in its 15 minutes less that minute.
+    const seconds = String(AUTH_LIMITS.resetPerEmail.windowMs / 1000 - 60);
+    expect(refusal.headers).toEqual({
+      'retry-after': seconds,
+      'x-ratelimit-limit': String(AUTH_LIMITS.resetPerEmail.max),
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': seconds,
+    });
+    await expect(limiter.check(email, ip)).rejects.toMatchObject({ headers: refusal.headers });
+  });
+
   it('reset clears one key at once, and only that key', async () => {
     const limiter = createRateLimiter(database.db, new TestClock());
     const { max } = AUTH_LIMITS.loginFailuresPerAccount;

@@ -63,12 +63,38 @@ export function limitRulesOf(config: {
 /** One event to count: which limit, and the key (an address, an e-mail...) it counts against. */
 export type LimitEvent = readonly [name: LimitName, key: string];
 
+/** The limit that refused a count, and when its window ends. */
+export type LimitRefusal = { limit: number; resetAt: Date };
+
+/**
+ * The 429 of a refused count: Retry-After and X-RateLimit-Reset in seconds until the window that
+ * refused ends, X-RateLimit-Limit its maximum, X-RateLimit-Remaining 0.
+ */
+export function tooManyRequests(refusal: LimitRefusal, now: Date): AppError {
+  const error = new AppError('TOO_MANY_REQUESTS', apiMessages.tooManyRequests);
+  const seconds = String(Math.max(1, Math.ceil((refusal.resetAt.getTime() - now.getTime()) / 1000)));
+  error.headers = {
+    'retry-after': seconds,
+    'x-ratelimit-limit': String(refusal.limit),
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': seconds,
+  };
+  return error;
+}
+
 export type RateLimiter = {
   /**
    * Counts one event against every key given, unless one of them has already used up its window
-   * (then nothing is counted). False means: answer 429 and do nothing else.
+   * (then nothing is counted). False means: answer 429 (`refused`) and do nothing else.
    */
   take(...events: LimitEvent[]): Promise<boolean>;
+  /**
+   * The 429 for events `take` refused, naming the limit that refused them: of the windows used
+   * up, the one that ends last (the request cannot pass before).
+   */
+  refused(...events: LimitEvent[]): Promise<AppError>;
+  /** `take`, throwing its 429 (`refused`) when the events are refused. */
+  check(...events: LimitEvent[]): Promise<void>;
   /** Forgets one key's window at once (a successful sign-in clears its failures). */
   reset(name: LimitName, key: string): Promise<void>;
 };
@@ -156,7 +182,7 @@ export function createRateLimiter(
     );
   }
 
-  return {
+  const limiter: RateLimiter = {
     async take(...events) {
       if (events.length === 0) return true;
       const now = clock.now();
@@ -173,6 +199,38 @@ export function createRateLimiter(
       return counted.length === events.length && counted.every((row) => row.count <= rules[row.name].max);
     },
 
+    async refused(...events) {
+      const now = clock.now();
+      let rows: Array<{ name: LimitName; count: number; resets_at: Date }>;
+      try {
+        rows = await sqlRows(
+          db,
+          Prisma.sql`SELECT r.name, r.count, r.resets_at FROM rate_limit_windows r
+                      JOIN unnest(${events.map(([name]) => name)}::text[],
+                                  ${events.map(([, key]) => keyHash(key))}::bytea[]) AS w(name, key)
+                        ON r.name = w.name AND r.key = w.key
+                     WHERE r.resets_at > ${now}::timestamptz`,
+          { prepared: true },
+        );
+      } catch (error) {
+        throw unavailable(error);
+      }
+      const usedUp = rows
+        .filter((row) => row.count >= rules[row.name].max)
+        .map((row) => ({ limit: rules[row.name].max, resetAt: row.resets_at }))
+        .sort((a, b) => b.resetAt.getTime() - a.resetAt.getTime());
+      // A window that ended between the count and this read: the first limit, a whole window on.
+      const [first] = events;
+      const fallback = first
+        ? { limit: rules[first[0]].max, resetAt: new Date(now.getTime() + rules[first[0]].windowMs) }
+        : { limit: 0, resetAt: now };
+      return tooManyRequests(usedUp[0] ?? fallback, now);
+    },
+
+    async check(...events) {
+      if (!(await limiter.take(...events))) throw await limiter.refused(...events);
+    },
+
     async reset(name, key) {
       try {
         await sqlRows(
@@ -185,4 +243,5 @@ export function createRateLimiter(
       }
     },
   };
+  return limiter;
 }

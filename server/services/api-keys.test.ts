@@ -273,6 +273,13 @@ describe('calling with a key', () => {
     const over = await withKey(busy.key, 'GET', '/api/admin/transactions');
     expect(over.statusCode).toBe(429);
     expect(over.json().message).toBe(apiMessages.tooManyRequests);
+    // The key's own limit, whose window (counted from its first call, the clock standing still) ends in 60 s.
+    expect(over.headers).toMatchObject({
+      'retry-after': '60',
+      'x-ratelimit-limit': String(PER_MINUTE),
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': '60',
+    });
     expect((await withKey(quiet.key, 'GET', '/api/admin/transactions')).statusCode).toBe(200);
     clock.advance(61 * 1000);
     expect((await withKey(busy.key, 'GET', '/api/admin/transactions')).statusCode).toBe(200);

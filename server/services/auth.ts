@@ -12,6 +12,7 @@ import type { Db, Tx } from '../db/client';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { resetPasswordMessage, verifyEmailMessage } from '../mail/templates';
+import type { LimitEvent } from '../security/rate-limits';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { assertSelf } from './access';
 import { recordAudit } from './audit';
@@ -34,7 +35,6 @@ const HOUR = 60 * 60 * 1000;
 export const VERIFY_EMAIL_TTL_MS = 48 * HOUR;
 export const RESET_PASSWORD_TTL_MS = 1 * HOUR;
 
-const tooManyRequests = () => new AppError('TOO_MANY_REQUESTS', apiMessages.tooManyRequests);
 const invalidCredentials = () => new AppError('UNAUTHORIZED', authMessages.invalidCredentials);
 const sessionInvalid = () => new AppError('UNAUTHORIZED', apiMessages.sessionInvalid);
 const linkInvalid = () => new AppError('BAD_REQUEST', authMessages.linkInvalid);
@@ -106,7 +106,7 @@ function queueVerificationMail(
 
 export async function register(ctx: ServiceContext, input: RegisterInput) {
   const { deps } = ctx;
-  if (!(await deps.limits.take(['registerPerIp', ctx.ip]))) throw tooManyRequests();
+  await deps.limits.check(['registerPerIp', ctx.ip]);
   const taken = await deps.db.user.findUnique({ where: { email: input.email }, select: { id: true } });
   if (taken) throw new AppError('CONFLICT', apiMessages.emailTaken);
 
@@ -174,7 +174,7 @@ export async function verifyEmail(ctx: ServiceContext, { token }: { token: strin
 /** Same answer whether or not the address exists or still needs verifying. */
 export async function resendVerification(ctx: ServiceContext, { email }: { email: string }) {
   const { deps } = ctx;
-  if (!(await takeResetLimits(ctx, email))) throw tooManyRequests();
+  await checkResetLimits(ctx, email);
   const user = await deps.db.user.findUnique({
     where: { email },
     select: { id: true, email: true, firstName: true, emailVerifiedAt: true },
@@ -188,13 +188,13 @@ export async function resendVerification(ctx: ServiceContext, { email }: { email
 }
 
 /** Both counted in one step, or neither when either is used up. */
-function takeResetLimits(ctx: ServiceContext, email: string): Promise<boolean> {
-  return ctx.deps.limits.take(['resetPerEmail', emailKey(email)], ['resetPerIp', ctx.ip]);
+function checkResetLimits(ctx: ServiceContext, email: string): Promise<void> {
+  return ctx.deps.limits.check(['resetPerEmail', emailKey(email)], ['resetPerIp', ctx.ip]);
 }
 
 export async function requestPasswordReset(ctx: ServiceContext, input: ResetRequestInput) {
   const { deps } = ctx;
-  if (!(await takeResetLimits(ctx, input.email))) throw tooManyRequests();
+  await checkResetLimits(ctx, input.email);
   const user = await deps.db.user.findUnique({
     where: { email: input.email },
     select: { id: true, email: true, firstName: true },
@@ -269,9 +269,13 @@ export async function login(ctx: ServiceContext, input: LoginInput): Promise<Log
   // clears it): counting only after argon2 answered would let parallel guesses all pass a check
   // made before any of them had failed. One after another it refuses exactly what counting
   // failures afterwards refused: the 11th attempt after 10 failures.
-  if (!(await deps.limits.take(['loginFailuresPerAccount', accountKey], ['loginPerIp', ctx.ip]))) {
+  const attempt: LimitEvent[] = [
+    ['loginFailuresPerAccount', accountKey],
+    ['loginPerIp', ctx.ip],
+  ];
+  if (!(await deps.limits.take(...attempt))) {
     logSignIn(ctx, 'rate-limited');
-    throw tooManyRequests();
+    throw await deps.limits.refused(...attempt);
   }
 
   const user = await deps.db.user.findUnique({
@@ -346,7 +350,7 @@ export async function refresh(
   { refreshToken }: { refreshToken: string },
 ): Promise<SessionAnswer> {
   const { deps } = ctx;
-  if (!(await deps.limits.take(['refreshPerIp', ctx.ip]))) throw tooManyRequests();
+  await deps.limits.check(['refreshPerIp', ctx.ip]);
   const now = deps.clock.now();
   const stored = await deps.db.refreshToken.findUnique({
     where: { tokenHash: hashSecretToken(refreshToken) },

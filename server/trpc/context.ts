@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { apiMessages, integrationMessages } from '../../shared/messages';
+import { integrationMessages } from '../../shared/messages';
 import type { AppDeps } from '../deps';
-import { AppError } from '../errors';
 import { type AccessClaims, verifyAccessToken } from '../security/access-tokens';
 import { isApiKeyToken } from '../security/api-keys';
 import { type ApiKeyCheck, type ApiKeyIdentity, authenticateApiKey } from '../services/api-keys';
@@ -92,9 +91,8 @@ export async function createContext(deps: AppDeps, facts: CallFacts): Promise<Co
 async function checkApiKey(ctx: ServiceContext, token: string, facts: CallFacts): Promise<ApiKeyCheck> {
   if (!facts.acceptsApiKeys) return { ok: false, message: integrationMessages.keyOnlyOnApi };
   const check = await authenticateApiKey(ctx, token);
-  if (check.ok && !(await ctx.deps.limits.take(['apiKeyCalls', check.key.id]))) {
-    throw new AppError('TOO_MANY_REQUESTS', apiMessages.tooManyRequests);
-  }
+  // The key's own limit, in its 429's X-RateLimit-* headers (not the per-address limit's).
+  if (check.ok) await ctx.deps.limits.check(['apiKeyCalls', check.key.id]);
   return check;
 }
 

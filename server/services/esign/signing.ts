@@ -31,8 +31,7 @@ const badRequest = (message: string, path: string) =>
   new AppError('BAD_REQUEST', message, [{ path, message }]);
 
 async function countCall(ctx: ServiceContext) {
-  if (!(await ctx.deps.limits.take(['signingPerIp', ctx.ip])))
-    throw new AppError('TOO_MANY_REQUESTS', apiMessages.tooManyRequests);
+  await ctx.deps.limits.check(['signingPerIp', ctx.ip]);
 }
 
 const signerSelect = {

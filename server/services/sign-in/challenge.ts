@@ -1,4 +1,4 @@
-import { apiMessages, authMessages } from '../../../shared/messages';
+import { authMessages } from '../../../shared/messages';
 import type { SessionAnswer } from '../../../shared/schemas/auth';
 import type { LoginChallengeAnswer, TwoFactorVerifyInput } from '../../../shared/schemas/two-factor';
 import { twoFactorMessages } from '../../../shared/two-factor-messages';
@@ -27,7 +27,6 @@ export const MAX_CHALLENGE_ATTEMPTS = 5;
 const NO_USER = '00000000-0000-0000-0000-000000000000';
 
 const invalidCode = () => new AppError('UNAUTHORIZED', twoFactorMessages.invalidCode);
-const tooManyRequests = () => new AppError('TOO_MANY_REQUESTS', apiMessages.tooManyRequests);
 
 /** Whether the user has two-factor sign-in on (the password step asks). */
 export async function hasTotpEnabled(deps: AppDeps, userId: string): Promise<boolean> {
@@ -130,7 +129,7 @@ export async function verifySecondFactor(
   const { deps } = ctx;
   if (!(await deps.limits.take(['secondFactorPerIp', ctx.ip]))) {
     logSecondFactor(ctx, 'rate-limited');
-    throw tooManyRequests();
+    throw await deps.limits.refused(['secondFactorPerIp', ctx.ip]);
   }
   const now = deps.clock.now();
   const tokenHash = hashSecretToken(input.challenge);
@@ -140,7 +139,7 @@ export async function verifySecondFactor(
   const accountKey = userId === NO_USER ? tokenHash : userId;
   if (!(await deps.limits.take(['secondFactorFailuresPerAccount', accountKey]))) {
     logSecondFactor(ctx, 'rate-limited', counted?.user_id);
-    throw tooManyRequests();
+    throw await deps.limits.refused(['secondFactorFailuresPerAccount', accountKey]);
   }
   const factor = await proveFactor(
     deps,

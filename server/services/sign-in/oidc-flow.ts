@@ -1,5 +1,4 @@
 import * as openid from 'openid-client';
-import { apiMessages } from '../../../shared/messages';
 import { oidcMessages } from '../../../shared/oidc-messages';
 import { AppError } from '../../errors';
 import type { OidcSettings } from '../../oidc-config';
@@ -45,7 +44,7 @@ export function ssoStatus(ctx: ServiceContext): { enabled: boolean; name: string
 async function takeLimit(ctx: ServiceContext, step: string): Promise<void> {
   if (await ctx.deps.limits.take(['ssoPerIp', ctx.ip])) return;
   ctx.log.warn({ event: 'sign-in', method: 'sso', outcome: 'rate-limited', step }, 'sign-in refused');
-  throw new AppError('TOO_MANY_REQUESTS', apiMessages.tooManyRequests);
+  throw await ctx.deps.limits.refused(['ssoPerIp', ctx.ip]);
 }
 
 const redirectUri = (ctx: ServiceContext) => `${ctx.deps.config.appUrl}${CALLBACK_PATH}`;

@@ -1,4 +1,3 @@
-import { apiMessages } from '../../../shared/messages';
 import { oidcMessages } from '../../../shared/oidc-messages';
 import type { SessionAnswer } from '../../../shared/schemas/auth';
 import type { ApiErrorCode } from '../../../shared/schemas/common';
@@ -58,7 +57,7 @@ export async function exchangeHandoff(
   const { deps } = ctx;
   if (!(await deps.limits.take(['ssoPerIp', ctx.ip]))) {
     ctx.log.warn({ event: 'sign-in', method: 'sso', outcome: 'rate-limited' }, 'sign-in refused');
-    throw new AppError('TOO_MANY_REQUESTS', apiMessages.tooManyRequests);
+    throw await deps.limits.refused(['ssoPerIp', ctx.ip]);
   }
   const now = deps.clock.now();
   // Deleted as it is read: of two trades of one code, one finds it.

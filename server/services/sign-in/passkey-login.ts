@@ -1,5 +1,5 @@
 import { generateAuthenticationOptions, verifyAuthenticationResponse } from '@simplewebauthn/server';
-import { apiMessages, authMessages } from '../../../shared/messages';
+import { authMessages } from '../../../shared/messages';
 import { passkeyMessages } from '../../../shared/passkey-messages';
 import type { SessionAnswer } from '../../../shared/schemas/auth';
 import type { LoginVerifyInput } from '../../../shared/schemas/passkeys';
@@ -21,12 +21,11 @@ import { challengeOf, toWebAuthnResponse, userHandleMatches } from './webauthn-r
 
 const CEREMONY_TIMEOUT_MS = 60_000;
 
-const tooManyRequests = () => new AppError('TOO_MANY_REQUESTS', apiMessages.tooManyRequests);
 const signInFailed = () => new AppError('UNAUTHORIZED', passkeyMessages.signInFailed);
 
 export async function loginOptions(ctx: ServiceContext) {
   const { deps } = ctx;
-  if (!(await deps.limits.take(['passkeyOptionsPerIp', ctx.ip]))) throw tooManyRequests();
+  await deps.limits.check(['passkeyOptionsPerIp', ctx.ip]);
   const rp = relyingPartyOf(deps.config);
   const options = await generateAuthenticationOptions({
     rpID: rp.id,
@@ -63,7 +62,7 @@ export async function loginWithPasskey(ctx: ServiceContext, input: LoginVerifyIn
   // The same budget as password sign-ins from the address: one attacker, one count.
   if (!(await deps.limits.take(['loginPerIp', ctx.ip]))) {
     logSignIn(ctx, 'rate-limited');
-    throw tooManyRequests();
+    throw await deps.limits.refused(['loginPerIp', ctx.ip]);
   }
   const rp = relyingPartyOf(deps.config);
   // Readable client data first: a broken answer does not spend the challenge.
