@@ -535,6 +535,7 @@ async function scenario() {
     status: 201,
   });
   await call('GET', '/api/admin/webhooks', { who: admin });
+  await call('GET', '/api/admin/webhooks/{id}', { params: { id: hook._id }, who: admin });
   await call('PUT', '/api/admin/webhooks/{id}', {
     params: { id: hook._id },
     who: admin,

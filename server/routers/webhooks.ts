@@ -31,6 +31,21 @@ export const webhooksRouter = router({
     .output(webhookEndpointsAnswer)
     .query(({ ctx }) => webhooks.listEndpoints(ctx)),
 
+  get: adminProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/admin/webhooks/:id',
+        summary: 'One webhook endpoint (its secret is never shown again)',
+        tag: 'webhooks',
+        scope: 'webhooks:manage',
+        examples: examples.get,
+      },
+    })
+    .input(webhookIdInput)
+    .output(webhookEndpoint)
+    .query(({ ctx, input }) => webhooks.getEndpoint(ctx, input)),
+
   create: adminProcedure
     .meta({
       rest: {

@@ -448,6 +448,7 @@ function validInputs(w: World): Record<string, unknown> {
     'banners.delete': { id: w.doomedBannerId },
     'webhooks.create': { url: WEBHOOK_URL, events: ['transaction.created'], description: 'CRM' },
     'webhooks.update': { id: w.webhookId, url: WEBHOOK_URL, events: ['user.registered'], active: true },
+    'webhooks.get': { id: w.webhookId },
     'webhooks.delete': { id: w.webhookId },
     'webhooks.deliveries': { id: w.webhookId, ...paging },
     'webhooks.retry': { id: w.webhookId, deliveryId: w.webhookDeliveryId },

@@ -89,6 +89,12 @@ export async function listEndpoints(ctx: CallerContext): Promise<WebhookEndpoint
   return rows.map(toEndpoint);
 }
 
+/** One webhook endpoint, as the list shows it (its secret is never shown again). */
+export async function getEndpoint(ctx: CallerContext, { id }: { id: string }): Promise<WebhookEndpoint> {
+  assertBrokerageWide(ctx.user);
+  return toEndpoint(await findEndpoint(ctx, id));
+}
+
 export async function createEndpoint(
   ctx: CallerContext,
   input: CreateWebhookInput,

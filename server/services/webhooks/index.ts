@@ -5,6 +5,7 @@
 export {
   createEndpoint,
   deleteEndpoint,
+  getEndpoint,
   listDeliveries,
   listEndpoints,
   retryDelivery,

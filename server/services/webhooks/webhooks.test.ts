@@ -141,6 +141,9 @@ describe('delivery', () => {
     const listed = await call('GET', '/api/admin/webhooks', admin);
     expect(listed.body).not.toContain(endpoint.secret);
     expect(listed.json()).toEqual([{ ...endpoint, secret: undefined }].map(({ secret: _, ...rest }) => rest));
+    // One endpoint on its own reads as the list shows it, without the secret.
+    const { secret: _secret, ...shown } = endpoint;
+    expect(await ok(200, 'GET', `/api/admin/webhooks/${endpoint._id}`, admin)).toEqual(shown);
 
     const delivery = await ok<WebhookDelivery>(
       200,
@@ -612,6 +615,7 @@ describe('admin API', () => {
   it('404 for an unknown endpoint or delivery; 403 for agents; 401 without a token', async () => {
     const missing = '00000000-0000-4000-8000-000000000000';
     for (const [method, url, body] of [
+      ['GET', `/api/admin/webhooks/${missing}`, undefined],
       ['PUT', `/api/admin/webhooks/${missing}`, { active: false }],
       ['DELETE', `/api/admin/webhooks/${missing}`, undefined],
       ['GET', `/api/admin/webhooks/${missing}/deliveries`, undefined],

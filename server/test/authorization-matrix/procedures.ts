@@ -420,6 +420,7 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
 
   // Webhooks send the whole brokerage's events: brokerage-wide admins only.
   'webhooks.list': { expect: BROKERAGE },
+  'webhooks.get': { expect: BROKERAGE, input: async () => ({ id: await freshWebhook() }) },
   'webhooks.create': {
     expect: BROKERAGE,
     input: () => ({ url: WEBHOOK_URL, events: ['transaction.created'] }),

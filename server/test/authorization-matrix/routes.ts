@@ -655,6 +655,10 @@ export const ROUTES: Record<string, RouteRow> = {
       payload: { url: WEBHOOK_URL, events: ['user.registered'] },
     }),
   },
+  'GET /api/admin/webhooks/:id': {
+    expect: BROKERAGE,
+    request: async () => ({ url: `/api/admin/webhooks/${await freshWebhook()}` }),
+  },
   'PUT /api/admin/webhooks/:id': {
     expect: BROKERAGE,
     request: async () => ({ url: `/api/admin/webhooks/${await freshWebhook()}`, payload: { active: false } }),
