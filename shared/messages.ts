@@ -233,6 +233,7 @@ export const integrationMessages = {
   scopeInvalid:
     'Scope must be one of transactions:read, transactions:write, reviews:write, users:read, users:write, libraries:write, webhooks:manage',
   expiryInPast: 'The expiry date must be in the future',
+  noActiveAgent: 'No active agent with this id',
   lacksScope: (scope: string) => `This API key lacks the scope ${scope}`,
   /** A path meant for a person (their password, their notifications, the keys themselves). */
   notForApiKeys: 'API keys cannot call this path: sign in as a person',

@@ -1,4 +1,4 @@
-import { apiMessages } from '../../shared/messages';
+import { apiMessages, integrationMessages } from '../../shared/messages';
 import { Prisma } from '../db/generated/client';
 import { AppError } from '../errors';
 import type { Caller, CallerContext } from './context';
@@ -128,6 +128,28 @@ export function reachesOffice(caller: Caller, officeId: string): boolean {
  */
 export function assertBrokerageWide(caller: Caller): void {
   if (!isBrokerageWide(caller)) throw new AppError('FORBIDDEN', apiMessages.forbidden);
+}
+
+/**
+ * Whose transaction a caller may open: its own; a coordinator, one of its agents'; an admin (and
+ * an API key, as its admin), any active agent it reaches, so that a back-office sync opens deals
+ * in the agents' names. An admin naming anyone else (no one, an inactive or unapproved account,
+ * an admin, another office's agent) is told the id names no active agent: a 400, since the id is
+ * a field of the body, and the same for all of them, so it tells nothing of other offices.
+ */
+export async function assertOpensFor(ctx: CallerContext, agentId: string): Promise<void> {
+  if (actsFor(ctx.user, agentId)) return;
+  if (ctx.user.role !== 'admin') throw new AppError('FORBIDDEN', apiMessages.forbidden);
+  const agent = await ctx.db.user.findUnique({
+    where: { id: agentId },
+    select: { role: true, officeId: true, isAdminApproved: true, emailVerifiedAt: true, deactivatedAt: true },
+  });
+  const active =
+    agent?.role === 'user' && agent.isAdminApproved && agent.emailVerifiedAt !== null && !agent.deactivatedAt;
+  if (!agent || !active || !reachesUser(ctx.user, agent)) {
+    const message = integrationMessages.noActiveAgent;
+    throw new AppError('BAD_REQUEST', message, [{ path: 'agentId', message }]);
+  }
 }
 
 /**

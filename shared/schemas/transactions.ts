@@ -35,7 +35,8 @@ export const createTransactionInput = addressFields.extend({
   user: idSchema.optional(),
   /**
    * Whose transaction it is: a coordinator names one of the agents it coordinates for (or
-   * itself); anyone else may name only itself. Absent: the caller's own.
+   * itself); an admin (or an API key with transactions:write) any active agent it reaches; an
+   * agent only itself. Absent: the caller's own.
    */
   agentId: idSchema.optional(),
   /** The closing date, if known: stored as the transaction's `closing` key date. */

@@ -14,7 +14,7 @@ import { actorOf, recordAudit } from '../audit';
 import type { CallerContext } from '../context';
 import { fileLinker } from '../file-links';
 import { addClosingDate, rescheduleTransaction } from '../key-dates';
-import { actsFor, assertActsForUser } from '../reach';
+import { assertActsForUser, assertOpensFor } from '../reach';
 import { closed, findVisible, lockTransactions, notFound } from './access';
 import { factsData, initialItems, mergeFacts, rulesOf } from './checklist';
 import { changeFacts, notifyChecklistChange } from './facts';
@@ -33,11 +33,11 @@ import { emitTransactionEvents } from './webhooks';
 export async function createTransaction(ctx: CallerContext, input: CreateTransactionInput) {
   const caller = ctx.user;
   // The client names its own user in `user`; naming anyone else is refused. The transaction is
-  // `agentId`'s: the caller's own, or, for a coordinator, one of its agents'.
+  // `agentId`'s: the caller's own, a coordinator's agent's, or an active agent an admin reaches.
   if (input.user !== undefined && input.user !== caller.id)
     throw new AppError('FORBIDDEN', apiMessages.forbidden);
   const agentId = input.agentId ?? caller.id;
-  if (!actsFor(caller, agentId)) throw new AppError('FORBIDDEN', apiMessages.forbidden);
+  await assertOpensFor(ctx, agentId);
   const template = await ctx.db.transactionTemplate.findUnique({
     where: { type_role: { type: input.type, role: input.role } },
     select: { id: true, documents: true, optionalDocuments: true, conditionalDocuments: true },
