@@ -17,6 +17,23 @@ import {
  * last, and its signature close the zip.
  */
 
+/**
+ * A pass-through stream that hashes and counts what flows through it: an entry on its way into
+ * the zip, or the zip on its way into storage.
+ */
+export function hashingTap(): { tap: Transform; sha256: () => string; bytes: () => number } {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const tap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+  return { tap, sha256: () => hash.digest('hex'), bytes: () => bytes };
+}
+
 /** Documents and PDFs are compressed already: stored as they are, they cost no CPU. */
 export type EntryOptions = { compress: boolean };
 
@@ -52,21 +69,13 @@ export class ArchiveWriter {
   /** Adds the stream's bytes under `path`; resolves once they have all gone into the zip. */
   async addStream(path: string, source: Readable, options: EntryOptions): Promise<ManifestFile> {
     this.claim(path);
-    const hash = createHash('sha256');
-    let bytes = 0;
-    const tap = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
-        bytes += chunk.length;
-        done(null, chunk);
-      },
-    });
+    const { tap, sha256, bytes } = hashingTap();
     this.zip.addReadStreamLazy(path, { compress: options.compress, mtime: this.mtime }, (give) =>
       give(null, tap),
     );
     // The next entry is added only once this one is read whole, so the zip never buffers two.
     await Promise.race([Promise.all([pipeline(source, tap), once(tap, 'end')]), this.cutShort]);
-    const file = { path, sha256: hash.digest('hex'), bytes };
+    const file = { path, sha256: sha256(), bytes: bytes() };
     this.listed.push(file);
     return file;
   }

@@ -1,14 +1,12 @@
-import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { archiveMessages } from '../../../shared/archive-messages';
 import { AUDIT_CSV_PATH, AUDIT_JSON_PATH, FILE_PDF_PATH } from '../../archive/manifest';
 import { signManifest } from '../../archive/signing-key';
-import { ArchiveWriter } from '../../archive/write';
+import { ArchiveWriter, hashingTap } from '../../archive/write';
 import type { ServiceContext } from '../context';
 import { archivedAuditEvents, auditCsv, auditJson } from './audit-files';
 import { archivedDocuments } from './contents';
@@ -70,15 +68,8 @@ async function writeArchive(ctx: ServiceContext, input: SealInput, archiveId: st
   const sealedAt = clock.now();
   const storageKey = archiveStorageKey(input.transactionId, archiveId);
   const writer = new ArchiveWriter(sealedAt);
-  const zipHash = createHash('sha256');
-  let bytes = 0;
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      zipHash.update(chunk);
-      bytes += chunk.length;
-      done(null, chunk);
-    },
-  });
+  const zip = hashingTap();
+  const { tap } = zip;
   // file.pdf is bound on disk, beside the documents it is bound from; removed however the seal ends.
   const scratch = await mkdtemp(join(tmpdir(), 'portal-archive-'));
   const piped = pipeline(writer.output, tap);
@@ -112,8 +103,8 @@ async function writeArchive(ctx: ServiceContext, input: SealInput, archiveId: st
     return {
       sealedAt,
       storageKey,
-      bytes: BigInt(bytes),
-      sha256: zipHash.digest('hex'),
+      bytes: BigInt(zip.bytes()),
+      sha256: zip.sha256(),
       manifestSha256,
     };
   } catch (error) {
