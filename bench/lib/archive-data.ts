@@ -2,10 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import type { Db } from '../../server/db/client';
-import { migrate, readMigrations } from '../../server/db/migrate';
 import type { Storage } from '../../server/storage/storage';
-import { databaseUrl } from '../../server/test/databases';
-import { withClient } from './dataset';
+import { migratedBenchDatabase } from './dataset';
 
 /**
  * The archive benchmark's file: one closed transaction whose checklist holds `documents` accepted
@@ -15,40 +13,8 @@ import { withClient } from './dataset';
 
 export const ARCHIVE_DATABASE = 'portal_archive_bench';
 
-export async function prepareArchiveDatabase(
-  adminUrl: string,
-  log: (message: string) => void,
-): Promise<string> {
-  const url = databaseUrl(adminUrl, ARCHIVE_DATABASE);
-  const expected = (await readMigrations()).map((m) => m.name).join(',');
-  const current = await withClient(adminUrl, async (client) => {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [
-      ARCHIVE_DATABASE,
-    ]);
-    if (!rowCount) return null;
-    return withClient(url, async (db) => {
-      const { rows } = await db
-        .query<{ names: string }>(
-          `SELECT string_agg(migration_name, ',' ORDER BY migration_name) AS names
-             FROM _prisma_migrations WHERE finished_at IS NOT NULL`,
-        )
-        .catch(() => ({ rows: [{ names: '' }] }));
-      return rows[0]?.names ?? '';
-    });
-  });
-  if (current !== expected) {
-    log(
-      current === null
-        ? `creating ${ARCHIVE_DATABASE}`
-        : `${ARCHIVE_DATABASE} has other migrations: recreating it`,
-    );
-    await withClient(adminUrl, async (client) => {
-      await client.query(`DROP DATABASE IF EXISTS ${ARCHIVE_DATABASE} WITH (FORCE)`);
-      await client.query(`CREATE DATABASE ${ARCHIVE_DATABASE}`);
-    });
-    await migrate(url);
-  }
-  return url;
+export function prepareArchiveDatabase(adminUrl: string, log: (message: string) => void): Promise<string> {
+  return migratedBenchDatabase(adminUrl, ARCHIVE_DATABASE, log);
 }
 
 /** A one-page PDF of about `bytes`: its content stream is random bytes. */

@@ -1,7 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { migrate, readMigrations } from '../../server/db/migrate';
-import { databaseUrl } from '../../server/test/databases';
-import { withClient } from './dataset';
+import { migratedBenchDatabase, withClient } from './dataset';
 import { thousands } from './report';
 
 /**
@@ -41,38 +39,8 @@ export const EVENT_SPACING_S = 15;
 export const actorEmail = (n: number) => `audit-actor${n}@bench.test`;
 
 /** The database, migrated as today's code migrates it; recreated when its migrations differ. */
-export async function prepareAuditDatabase(
-  adminUrl: string,
-  log: (message: string) => void,
-): Promise<string> {
-  const url = databaseUrl(adminUrl, AUDIT_DATABASE);
-  const expected = (await readMigrations()).map((m) => m.name).join(',');
-  const current = await withClient(adminUrl, async (client) => {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [AUDIT_DATABASE]);
-    if (!rowCount) return null;
-    return withClient(url, async (db) => {
-      const { rows } = await db
-        .query<{ names: string }>(
-          `SELECT string_agg(migration_name, ',' ORDER BY migration_name) AS names
-             FROM _prisma_migrations WHERE finished_at IS NOT NULL`,
-        )
-        .catch(() => ({ rows: [{ names: '' }] }));
-      return rows[0]?.names ?? '';
-    });
-  });
-  if (current !== expected) {
-    log(
-      current === null
-        ? `creating ${AUDIT_DATABASE}`
-        : `${AUDIT_DATABASE} has other migrations: recreating it`,
-    );
-    await withClient(adminUrl, async (client) => {
-      await client.query(`DROP DATABASE IF EXISTS ${AUDIT_DATABASE} WITH (FORCE)`);
-      await client.query(`CREATE DATABASE ${AUDIT_DATABASE}`);
-    });
-    await migrate(url);
-  }
-  return url;
+export function prepareAuditDatabase(adminUrl: string, log: (message: string) => void): Promise<string> {
+  return migratedBenchDatabase(adminUrl, AUDIT_DATABASE, log);
 }
 
 /** The people who act in the events, made once; their ids in order. */

@@ -772,3 +772,38 @@ async function generate(adminUrl: string, url: string, fingerprint: string, log:
   log(`dataset generated in ${seconds} s: ${JSON.stringify(counts)}`);
   return info;
 }
+
+/**
+ * A benchmark's own database, migrated as today's code migrates it: created when missing, made
+ * again when its migrations differ from today's.
+ */
+export async function migratedBenchDatabase(
+  adminUrl: string,
+  name: string,
+  log: (message: string) => void,
+): Promise<string> {
+  const url = databaseUrl(adminUrl, name);
+  const expected = (await readMigrations()).map((m) => m.name).join(',');
+  const current = await withClient(adminUrl, async (client) => {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) return null;
+    return withClient(url, async (db) => {
+      const { rows } = await db
+        .query<{ names: string }>(
+          `SELECT string_agg(migration_name, ',' ORDER BY migration_name) AS names
+             FROM _prisma_migrations WHERE finished_at IS NOT NULL`,
+        )
+        .catch(() => ({ rows: [{ names: '' }] }));
+      return rows[0]?.names ?? '';
+    });
+  });
+  if (current !== expected) {
+    log(current === null ? `creating ${name}` : `${name} has other migrations: recreating it`);
+    await withClient(adminUrl, async (client) => {
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.query(`CREATE DATABASE ${name}`);
+    });
+    await migrate(url);
+  }
+  return url;
+}
