@@ -74,6 +74,9 @@ export const mailLinkRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app,
     {
       schema: {
         summary: 'Opens the unsubscribe page of a mail link (303 to /unsubscribe/{token}); changes nothing',
+        description:
+          'A mail link opened in a browser: the page asks before unsubscribing, so a mail scanner that ' +
+          'follows links changes nothing. 404 for a token that cannot be one.',
         tags: ['settings'],
         params: token,
         operationId: 'mailUnsubscribePage',

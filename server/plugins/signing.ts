@@ -66,6 +66,7 @@ export const signingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     {
       schema: {
         summary: "The certificate that signs completed documents (PEM), to verify a signed file's signature",
+        description: 'Public, no session: anyone holding a signed document may check who signed it.',
         tags: ['signatures'],
         operationId: 'signaturesCertificate',
         security: PUBLIC,

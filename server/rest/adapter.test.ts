@@ -288,7 +288,9 @@ describe('REST adapter', () => {
 
     const get = doc.paths['/api/things/{id}'].get;
     expect(get.summary).toBe('One thing');
-    expect(get.description).toBe('Calls the tRPC procedure `things.get`. Access: any signed-in user.');
+    expect(get.description).toBe(
+      'Calls the tRPC procedure `things.get`. Access: any signed-in user. API keys: refused (403); only a signed-in person may call it.',
+    );
     expect(get.operationId).toBe('thingsGet');
     expect(get.security).toEqual([{ bearerAuth: [] }]);
     expect(get.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`).sort()).toEqual([
@@ -300,9 +302,10 @@ describe('REST adapter', () => {
     const limit = get.parameters.find((p: { name: string }) => p.name === 'limit');
     expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 10 });
     expect(schemaOf(doc, get.responses['200'].content['application/json']).properties).toHaveProperty('_id');
-    // Its 4xx: input (400), a session (401), an id in the path (404), the rate limit (429); each
-    // refers to one documented answer with the one error schema.
-    expect(Object.keys(get.responses).sort()).toEqual(['200', '400', '401', '404', '429', '5XX']);
+    // Its 4xx: input (400), a session (401), a path API keys may not call (403), an id in the path
+    // (404), the rate limit (429); each refers to one documented answer with the one error schema.
+    expect(Object.keys(get.responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '5XX']);
+    expect(get['x-required-scopes']).toBeUndefined();
     expect(get.responses['404']).toEqual({ $ref: '#/components/responses/NotFound' });
     expect(doc.components.responses.NotFound.content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/Error',
@@ -318,6 +321,9 @@ describe('REST adapter', () => {
     expect(put.responses).toHaveProperty('201');
     // Admin procedures add 403.
     expect(put.responses).toHaveProperty('403');
+    // A body: 413 (too large) and 415 (not JSON) too.
+    expect(put.responses).toHaveProperty('413');
+    expect(put.responses).toHaveProperty('415');
     const remove = doc.paths['/api/things/{id}'].delete;
     expect(remove.responses['204']).toEqual({ description: 'No content' });
     expect(remove.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'id', required: true })]);

@@ -212,13 +212,14 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
       }),
       'x-api-key-scope': route.scope,
       ...(route.examples ? { 'x-examples': route.examples } : {}),
+      ...(route.errorNotes ? { 'x-error-notes': route.errorNotes } : {}),
     };
     app.route({
       method: route.method,
       url: route.path,
       schema: {
         summary: route.summary,
-        description: `Calls the tRPC procedure \`${procedurePath}\`. Access: ${ACCESS_TEXT[access]}.`,
+        description: `${route.description ? `${route.description} ` : ''}Calls the tRPC procedure \`${procedurePath}\`. Access: ${ACCESS_TEXT[access]}.`,
         tags: [route.tag],
         ...(shape.params ? { params: shape.params } : {}),
         ...(shape.rest ? { [restIn]: shape.rest } : {}),

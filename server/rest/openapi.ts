@@ -1,4 +1,13 @@
-import { apiMessages, integrationMessages } from '../../shared/messages';
+import {
+  ERROR_SCHEMA_NAME,
+  errorResponseComponent,
+  IDEMPOTENCY_KEY_PARAMETER,
+  SUCCESS_TEXT,
+} from './openapi-errors';
+import { RESPONSE_HEADERS, responseHeaders } from './openapi-headers';
+import { applyApiKeyScope, SECURITY_SCHEMES } from './openapi-security';
+import { declaredTags } from './openapi-tags';
+import { webhooksSection } from './openapi-webhooks';
 import type { PathScope } from './scopes';
 
 /**
@@ -12,7 +21,8 @@ import type { PathScope } from './scopes';
  *   `transactionsList`);
  * - `security`: `[]` for public operations, bearerAuth otherwise;
  * - `x-errors`: the 4xx statuses the operation can answer, each documented once under
- *   `components.responses` with the one error schema;
+ *   `components.responses` with the one error schema; `x-error-notes` this operation's own words
+ *   for some of them;
  * - `x-multipart-file`: the name of the one file part of a multipart body;
  * - `x-api-key-scope`: what an API key needs to call it (server/rest/scopes.ts reads it on each
  *   call; the REST plugin refuses to start with a documented operation that lacks one);
@@ -21,7 +31,11 @@ import type { PathScope } from './scopes';
  * This pass turns them into the document: the error answers become references, every request and
  * answer body becomes a named schema under `components.schemas` (shapes named in
  * server/rest/schema-names.ts keep their name; identical bodies share one), the examples are
- * attached to their bodies, the scope is left out, and components nothing refers to go.
+ * attached to their bodies, and components nothing refers to go. The scope becomes the API key's
+ * `security` and `x-required-scopes` (openapi-security.ts); statuses that follow from the method
+ * (413 for a body, 409/422 for an Idempotency-Key) or the scope (403) are added; every answer
+ * declares its headers (openapi-headers.ts); the tags are declared (openapi-tags.ts) and the
+ * webhooks documented (openapi-webhooks.ts).
  */
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
@@ -36,7 +50,11 @@ export type OperationFacts = {
   'x-multipart-file'?: string;
   'x-api-key-scope': PathScope;
   'x-examples'?: OperationExamples;
+  'x-error-notes'?: ErrorNotes;
 };
+
+/** What an error status means for one operation, where it says more than the shared answer. */
+export type ErrorNotes = Partial<Record<ErrorStatus, string>>;
 
 /** `transactions.list` -> `transactionsList`; `libraries.forms.create` -> `librariesFormsCreate`. */
 export function operationIdOf(procedurePath: string): string {
@@ -74,88 +92,8 @@ export function errorStatusesOf(options: {
   return [...statuses].sort((a, b) => a - b);
 }
 
-const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; example: ErrorExample }> = {
-  400: {
-    name: 'BadRequest',
-    description: 'Invalid input: `issues` lists every problem, `message` is the first',
-    example: {
-      message: 'Name is required',
-      code: 'BAD_REQUEST',
-      issues: [{ path: 'name', message: 'Name is required' }],
-    },
-  },
-  401: {
-    name: 'Unauthorized',
-    description: 'Not signed in, or the token expired or was revoked',
-    example: { message: apiMessages.notSignedIn, code: 'UNAUTHORIZED' },
-  },
-  403: {
-    name: 'Forbidden',
-    description:
-      'Signed in, but not allowed (another user, not an admin, not the owner), or an API key without the scope the path needs',
-    example: { message: apiMessages.forbidden, code: 'FORBIDDEN' },
-  },
-  404: {
-    name: 'NotFound',
-    description: "No such resource (also another user's: its existence is not revealed)",
-    example: { message: 'Not found', code: 'NOT_FOUND' },
-  },
-  409: {
-    name: 'Conflict',
-    description: 'The state does not allow it (taken, closed, already decided): the message says which',
-    example: { message: 'This transaction is closed', code: 'CONFLICT' },
-  },
-  413: {
-    name: 'PayloadTooLarge',
-    description: 'The body (1 MiB of JSON) or the file (MAX_UPLOAD_MB) is too large',
-    example: { message: 'The file is too large', code: 'PAYLOAD_TOO_LARGE' },
-  },
-  415: {
-    name: 'UnsupportedMediaType',
-    description: 'The file type is not accepted (recognised by its bytes)',
-    example: { message: 'This file type is not accepted', code: 'UNSUPPORTED_MEDIA_TYPE' },
-  },
-  422: {
-    name: 'UnprocessableContent',
-    description: 'The request cannot be processed as sent (e.g. an Idempotency-Key reused with another body)',
-    example: { message: integrationMessages.idempotencyMismatch, code: 'UNPROCESSABLE' },
-  },
-  429: {
-    name: 'TooManyRequests',
-    description: 'Rate limited; retry later',
-    example: { message: apiMessages.tooManyRequests, code: 'TOO_MANY_REQUESTS' },
-  },
-};
-
-const IDEMPOTENCY_KEY_PARAMETER = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  description:
-    'Makes a retry safe: the same key with the same request within 24 h answers the first answer again, ' +
-    'with the header `Idempotent-Replayed: true`, and does nothing more. Keys are per caller. The same key ' +
-    'with another request is 422; while the first request with the key still runs, a second waits up to 10 s, then 409.',
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
-  example: '5f1c2a9e-0b7d-4c1e-9a53-2f8e6d4b7c10',
-};
-
-const SUCCESS_TEXT: Record<string, string> = {
-  '200': 'OK',
-  '201': 'Created',
-  '204': 'No content',
-  '303': 'See other',
-};
-
-type ErrorExample = { message: string; code: string; issues?: Array<{ path: string; message: string }> };
-
-const SERVER_ERROR = {
-  name: 'ServerError',
-  description: 'The server could not answer: 500, or 503 while the database is unavailable; retry',
-  example: { message: 'Service unavailable, please retry', code: 'SERVICE_UNAVAILABLE' },
-};
-
 /** The name of the error schema under components.schemas. */
-export const ERROR_SCHEMA = 'Error';
+export const ERROR_SCHEMA = ERROR_SCHEMA_NAME;
 
 type Json = Record<string, unknown>;
 type Operation = Json & {
@@ -166,6 +104,7 @@ type Operation = Json & {
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const;
+const BODY_METHODS = new Set(['post', 'put', 'patch']);
 const ref = (name: string) => `#/components/schemas/${name}`;
 const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
@@ -196,6 +135,27 @@ function simplify(schema: unknown): unknown {
 const isEmptyObject = (value: unknown) =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 
+/** A multipart body of one file part named `field`. */
+const multipartBody = (field: string) => ({
+  required: true,
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: [field],
+        properties: {
+          [field]: {
+            type: 'string',
+            contentMediaType: 'application/octet-stream',
+            description: 'The file: the one part of the body',
+          },
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+});
+
 /** The served document, finished (see the top of this file). */
 export function finishOpenApiDocument(document: Json): Json {
   const doc = structuredClone(document) as Json & { components?: Json };
@@ -219,57 +179,41 @@ export function finishOpenApiDocument(document: Json): Json {
     return { $ref: ref(unique) };
   };
 
-  const errorResponse = (status: ErrorStatus | '5XX') => {
-    const { name, description, example } = status === '5XX' ? SERVER_ERROR : ERROR_RESPONSES[status];
-    responses[name] ??= {
-      description,
-      content: { 'application/json': { schema: { $ref: ref(ERROR_SCHEMA) }, example } },
-    };
-    return { $ref: `#/components/responses/${name}` };
+  const errorResponse = (status: ErrorStatus | '5XX', note?: string) => {
+    const { name, response } = errorResponseComponent(status, ref(ERROR_SCHEMA));
+    responses[name] ??= response;
+    // A reference's description overrides the component's (OpenAPI 3.1): this operation's words.
+    return { $ref: `#/components/responses/${name}`, ...(note ? { description: note } : {}) };
   };
+  const tags = new Set<string>();
 
   for (const { method, operation } of operationsOf(doc)) {
     const examples = operation['x-examples'] as OperationExamples | undefined;
-    delete operation['x-examples'];
-    delete operation['x-api-key-scope'];
+    const scope = operation['x-api-key-scope'] as PathScope | undefined;
+    const notes = (operation['x-error-notes'] ?? {}) as ErrorNotes;
+    for (const key of ['x-examples', 'x-api-key-scope', 'x-error-notes']) delete operation[key];
+    for (const tag of (operation.tags ?? []) as string[]) tags.add(tag);
     const id = operation.operationId;
     if (!id) continue; // the tests name it; the document must still be served to be linted
-    const errors = (operation['x-errors'] ?? []) as ErrorStatus[];
+    const errors = new Set((operation['x-errors'] ?? []) as ErrorStatus[]);
+    delete operation['x-errors'];
+    if (applyApiKeyScope(operation, scope).keyMayBeRefused) errors.add(403);
     // Every POST takes an Idempotency-Key: 422 for another body under a key, 409 while the first
     // request with it is still running.
-    if (method === 'post') {
+    const replayable = method === 'post';
+    if (replayable) {
       operation.parameters = [
         ...(operation.parameters ?? []),
         { $ref: '#/components/parameters/IdempotencyKey' },
       ];
-      for (const status of [409, 422] as const) if (!errors.includes(status)) errors.push(status);
-      errors.sort((a, b) => a - b);
+      errors.add(409).add(422);
     }
-    delete operation['x-errors'];
+    // Fastify reads the body of every POST, PUT and PATCH (and of a DELETE that sends one): 1 MiB
+    // of JSON at most, and only of a content type it parses.
+    if (BODY_METHODS.has(method) || operation.requestBody) errors.add(413).add(415);
     const fileField = operation['x-multipart-file'] as string | undefined;
     delete operation['x-multipart-file'];
-
-    if (fileField) {
-      operation.requestBody = {
-        required: true,
-        content: {
-          'multipart/form-data': {
-            schema: {
-              type: 'object',
-              required: [fileField],
-              properties: {
-                [fileField]: {
-                  type: 'string',
-                  contentMediaType: 'application/octet-stream',
-                  description: 'The file: the one part of the body',
-                },
-              },
-              additionalProperties: false,
-            },
-          },
-        },
-      };
-    }
+    if (fileField) operation.requestBody = multipartBody(fileField);
 
     const requestContent = operation.requestBody?.content?.['application/json'];
     if (requestContent) {
@@ -296,11 +240,20 @@ export function finishOpenApiDocument(document: Json): Json {
         if (examples?.response !== undefined) media.example = examples.response;
       }
       if (answer.description === 'Default Response') answer.description = SUCCESS_TEXT[status] ?? 'OK';
+      answer.headers = { ...responseHeaders({ replayable }), ...((answer.headers as Json) ?? {}) };
       answers[status] = answer;
     }
-    for (const status of errors) answers[String(status)] = errorResponse(status);
+    for (const status of [...errors].sort((a, b) => a - b)) {
+      answers[String(status)] = errorResponse(status, notes[status]);
+    }
     operation.responses = Object.fromEntries(Object.entries(answers).sort(([a], [b]) => a.localeCompare(b)));
   }
+
+  const section = webhooksSection();
+  Object.assign(schemas, section.schemas);
+  doc.webhooks = section.webhooks;
+  tags.add('webhooks');
+  doc.tags = declaredTags(tags);
 
   // Only what the document refers to (the input and output variants of a named shape both exist).
   const used = new Set<string>();
@@ -319,6 +272,7 @@ export function finishOpenApiDocument(document: Json): Json {
     }
   };
   visit(doc.paths);
+  visit(doc.webhooks);
   visit(responses);
 
   // Relative: the server that serves this document (APP_URL), whatever its address.
@@ -333,6 +287,8 @@ export function finishOpenApiDocument(document: Json): Json {
     ),
     responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
     parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
+    headers: RESPONSE_HEADERS,
+    securitySchemes: SECURITY_SCHEMES,
   };
   return doc;
 }

@@ -45,14 +45,23 @@ describe("the procedures' REST paths", () => {
     }
   });
 
-  it('every one is in the OpenAPI document, with bearer auth exactly when the procedure needs it (security: [] otherwise)', async () => {
+  it('every one is in the OpenAPI document, with bearer auth exactly when the procedure needs it (security: [] otherwise), and an API key where its scope lets keys call it', async () => {
     const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     for (const route of restRoutes) {
       const operation = document.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
-      expect(operation, `${route.method} ${route.path}`).toBeDefined();
-      expect(operation.security, `${route.method} ${route.path}`).toEqual(
-        accessOf(route.procedure) === 'public' ? [] : [{ bearerAuth: [] }],
-      );
+      const where = `${route.method} ${route.path}`;
+      expect(operation, where).toBeDefined();
+      if (accessOf(route.procedure) === 'public') {
+        expect(operation.security, where).toEqual([]);
+      } else if (route.scope === 'personal') {
+        expect(operation.security, where).toEqual([{ bearerAuth: [] }]);
+        expect(operation['x-required-scopes'], where).toBeUndefined();
+        expect(operation.responses, where).toHaveProperty('403');
+      } else {
+        expect(operation.security, where).toEqual([{ bearerAuth: [] }, { apiKey: [] }]);
+        expect(operation['x-required-scopes'], where).toEqual(route.scope === 'any' ? [] : [route.scope]);
+        if (route.scope !== 'any') expect(operation.responses, where).toHaveProperty('403');
+      }
     }
   });
 

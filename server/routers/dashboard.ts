@@ -1,4 +1,10 @@
-import { attentionAnswer, dashboardAnswer, dashboardInput } from '../../shared/schemas/dashboard';
+import { keyDateMessages } from '../../shared/messages';
+import {
+  attentionAnswer,
+  dashboardAnswer,
+  dashboardInput,
+  MAX_DASHBOARD_DAYS,
+} from '../../shared/schemas/dashboard';
 import * as dashboard from '../services/dashboard';
 import { adminProcedure, protectedProcedure, router } from '../trpc/init';
 import examples from './dashboard.examples.json';
@@ -14,6 +20,10 @@ export const dashboardRouter = router({
           'The broker dashboard from `from` to `to` (UTC days, inclusive; default the last 30) of what the admin reaches (`officeId`: one office): the queue, turnaround, rejections, compliance at close, files at risk, and per office its queue, overdue items and median turnaround',
         tag: 'dashboard',
         scope: 'transactions:read',
+        description: `\`from\` and \`to\` are UTC days (YYYY-MM-DD) spanning at most ${MAX_DASHBOARD_DAYS} days, both included.`,
+        errorNotes: {
+          400: `Invalid input: a day that is not YYYY-MM-DD, \`to\` before \`from\`, or a range of more than ${MAX_DASHBOARD_DAYS} days ("${keyDateMessages.rangeTooLong(MAX_DASHBOARD_DAYS)}")`,
+        },
         examples: examples.figures,
       },
     })

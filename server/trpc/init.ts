@@ -8,7 +8,7 @@ import {
 import { apiMessages, integrationMessages } from '../../shared/messages';
 import type { ApiErrorCode } from '../../shared/schemas/common';
 import { classifyError } from '../errors';
-import type { ErrorStatus, OperationExamples } from '../rest/openapi';
+import type { ErrorNotes, ErrorStatus, OperationExamples } from '../rest/openapi';
 import type { PathScope } from '../rest/scopes';
 import type { Caller } from '../services/context';
 import { sessionUser } from '../services/sessions';
@@ -48,6 +48,10 @@ export type RestFacts = {
    * signed in, 403 admin/owner or `{userId}`, 404 with a path parameter, 429 always): e.g. [409].
    */
   errors?: ReadonlyArray<ErrorStatus>;
+  /** What the summary leaves out (a limit, a rule): the operation's description in the document. */
+  description?: string;
+  /** This path's own words for an error status, where it says more than the shared answer. */
+  errorNotes?: ErrorNotes;
   successStatus?: 200 | 201 | 204;
   /**
    * DELETE only: the input's other fields come in a JSON body instead of the query string, for a

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { keyDateMessages } from '../messages';
 import { idSchema } from './common';
 import { deskTransaction, officeRef } from './compliance';
-import { calendarDay, keyDateKind } from './key-dates';
+import { calendarDay, dayAnswer, keyDateKind } from './key-dates';
 import { person } from './transactions';
 
 /**
@@ -80,7 +80,7 @@ const rate = z.number().min(0).max(1).nullable();
 
 const atRiskFile = z.object({
   transaction: deskTransaction,
-  closingDate: z.string(),
+  closingDate: dayAnswer,
   missing: count,
   rejected: count,
   awaitingReview: count,
@@ -88,8 +88,8 @@ const atRiskFile = z.object({
 
 export const dashboardAnswer = z.object({
   /** The range the figures cover, as resolved (the default filled in). */
-  from: z.string(),
-  to: z.string(),
+  from: dayAnswer,
+  to: dayAnswer,
   queue: z.object({ size: count, oldestWaitingSeconds: seconds, medianWaitingSeconds: seconds }),
   turnaround: z.object({
     reviewed: count,
@@ -177,7 +177,7 @@ export const attentionAnswer = z.object({
       attentionPlace.extend({
         kind: keyDateKind,
         label: z.string(),
-        date: z.string(),
+        date: dayAnswer,
         overdue: z.boolean(),
       }),
     ),

@@ -46,13 +46,17 @@ export function isCalendarDay(value: string): boolean {
 
 export const calendarDay = z
   .string({ error: keyDateMessages.dateInvalid })
-  .refine(isCalendarDay, { error: keyDateMessages.dateInvalid });
+  .refine(isCalendarDay, { error: keyDateMessages.dateInvalid })
+  .meta({ format: 'date' });
+
+/** A day as the API answers it, YYYY-MM-DD (`format: date` in the OpenAPI document). */
+export const dayAnswer = z.string().meta({ format: 'date' });
 
 export const keyDate = z.object({
   _id: idSchema,
   kind: keyDateKind,
   label: z.string(),
-  date: z.string(),
+  date: dayAnswer,
   done: z.boolean(),
 });
 export type KeyDate = z.infer<typeof keyDate>;
@@ -90,7 +94,7 @@ export const replaceKeyDatesInput = z.object({
 export type ReplaceKeyDatesInput = z.infer<typeof replaceKeyDatesInput>;
 
 /** On every transaction answer and list row: the earliest date not done, today or later. */
-export const nextDeadline = z.object({ kind: keyDateKind, label: z.string(), date: z.string() }).nullable();
+export const nextDeadline = z.object({ kind: keyDateKind, label: z.string(), date: dayAnswer }).nullable();
 export type NextDeadline = z.infer<typeof nextDeadline>;
 
 /**
@@ -114,7 +118,7 @@ export const calendarEvent = z.object({
   streetAddress: z.string(),
   kind: keyDateKind,
   label: z.string(),
-  date: z.string(),
+  date: dayAnswer,
   done: z.boolean(),
 });
 export type CalendarEvent = z.infer<typeof calendarEvent>;

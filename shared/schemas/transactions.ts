@@ -5,7 +5,7 @@ import { transactionCommission } from './commission';
 import { idSchema, pagingInput } from './common';
 import { factsInput, transactionFacts } from './facts';
 import { intakeSuggestion, uploadWarning } from './intake';
-import { calendarDay, nextDeadline } from './key-dates';
+import { calendarDay, dayAnswer, nextDeadline } from './key-dates';
 
 /**
  * Transactions, their checklist forms and comments (docs/API.md). The create and update inputs
@@ -291,7 +291,7 @@ const transactionFields = {
   /** When an admin closed the file; null while it is open. */
   closedAt: z.iso.datetime().nullable(),
   /** The `closing` key date, YYYY-MM-DD, or null. */
-  closingDate: z.string().nullable(),
+  closingDate: dayAnswer.nullable(),
   /** The earliest key date not done, today or later, in the agent's timezone. */
   nextDeadline,
   /** The earliest key date not done before today (the lists show it in red), or null. */
@@ -309,7 +309,7 @@ export const transaction = z.object({
   /** The commission as given (a gross amount or a rate of the sale price); null until set. */
   commission: transactionCommission.nullable(),
   /** A closed file's last day of retention (YYYY-MM-DD, UTC): closedAt plus its office's retention years. */
-  retainUntil: z.string().nullable(),
+  retainUntil: dayAnswer.nullable(),
   /** Kept whatever retainUntil says until an admin releases it. */
   legalHold: z.boolean(),
   /** Why the hold was placed; null without one. */
