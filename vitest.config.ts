@@ -43,6 +43,8 @@ export default defineConfig({
           exclude: ['server/**/*.unit.test.ts', 'server/db/generated/**'],
           environment: 'node',
           globalSetup: ['server/test/global-setup.ts'],
+          // Every answer a server test gets is checked against the OpenAPI document.
+          setupFiles: ['server/test/contract-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

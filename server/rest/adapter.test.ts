@@ -325,7 +325,10 @@ describe('REST adapter', () => {
     expect(put.responses).toHaveProperty('413');
     expect(put.responses).toHaveProperty('415');
     const remove = doc.paths['/api/things/{id}'].delete;
-    expect(remove.responses['204']).toEqual({ description: 'No content' });
+    expect(remove.responses['204']).toEqual({
+      description: 'No content',
+      headers: expect.objectContaining({ 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } }),
+    });
     expect(remove.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'id', required: true })]);
 
     const version = doc.paths['/api/version'].get;

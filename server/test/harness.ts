@@ -13,7 +13,9 @@ import { createRateLimiter, limitRulesOf } from '../security/rate-limits';
 import type { CallerContext, ServiceContext } from '../services/context';
 import { createStorage } from '../storage';
 import { type Context, createContext } from '../trpc/context';
+import { checkWebhookBodies, installContractCheck } from './contract';
 import { createDatabase, dropDatabase, uniqueDatabaseName } from './databases';
+import type { OpenApiDocument } from './openapi-schemas';
 import { testConfig } from './test-config';
 
 /**
@@ -38,6 +40,7 @@ export function setupTestDatabase(options: { empty?: boolean } = {}): TestDataba
     db = createDb(url, { poolSize: 5 });
   });
   afterAll(async () => {
+    if (db && !options.empty) await checkRecordedWebhooks(db);
     await db?.$disconnect();
     await dropDatabase(server.adminUrl, name);
   });
@@ -125,9 +128,35 @@ const SILENT_BUS: NotificationBus = { subscribe: () => () => {}, close: async ()
 /** Uploads of every test land under one temporary folder; keys are unique, so tests never clash. */
 export const TEST_DATA_DIR = path.join(os.tmpdir(), 'portal-test-data');
 
-/** The real app on a test database; no client files, logs discarded unless a logger is given. */
+/**
+ * The real app on a test database; no client files, logs discarded unless a logger is given.
+ * Every answer it gives is checked against its OpenAPI document (server/test/contract.ts).
+ */
 export function buildTestApp(deps: AppDeps, options: BuildAppOptions = {}) {
-  return buildApp(deps, { clientDir: null, loggerInstance: pino({ level: 'silent' }), ...options });
+  const app = buildApp(deps, { clientDir: null, loggerInstance: pino({ level: 'silent' }), ...options });
+  installContractCheck(app);
+  return app;
+}
+
+let servedDocument: Promise<OpenApiDocument> | undefined;
+/** The document of the app as it is deployed, made once per test process. */
+function servedDocumentOf(db: Db): Promise<OpenApiDocument> {
+  servedDocument ??= (async () => {
+    const app = buildTestApp(testDeps(db));
+    try {
+      return (await app.inject('/api/openapi.json')).json() as OpenApiDocument;
+    } finally {
+      await app.close();
+    }
+  })();
+  return servedDocument;
+}
+
+/** The webhook bodies this file's changes recorded, checked against the document's webhooks. */
+async function checkRecordedWebhooks(db: Db): Promise<void> {
+  const events = await db.$queryRaw<Array<{ type: string; body: string }>>`
+    SELECT type, body FROM webhook_events`.catch(() => []);
+  if (events.length > 0) checkWebhookBodies(await servedDocumentOf(db), events);
 }
 
 const SILENT_PINO = pino({ level: 'silent' });

@@ -12,7 +12,12 @@ export type OpenApiDocument = {
   components: { schemas: Record<string, unknown>; responses: Record<string, OpenApiResponse> };
 } & Record<string, unknown>;
 export type OpenApiMedia = { schema?: Record<string, unknown>; example?: unknown };
-export type OpenApiResponse = { description?: string; content?: Record<string, OpenApiMedia>; $ref?: string };
+export type OpenApiResponse = {
+  description?: string;
+  content?: Record<string, OpenApiMedia>;
+  headers?: Record<string, unknown>;
+  $ref?: string;
+};
 export type OpenApiOperation = {
   operationId?: string;
   requestBody?: { content: Record<string, OpenApiMedia> };
@@ -28,8 +33,7 @@ export function documentValidator(document: OpenApiDocument) {
   ajv.addSchema({ $id: BASE, components: { schemas: document.components.schemas } });
   const cache = new Map<string, ValidateFunction>();
 
-  /** Null when `value` matches `schema`; otherwise what ajv says is wrong. */
-  function problems(schema: Record<string, unknown>, value: unknown): string | null {
+  function validatorOf(schema: Record<string, unknown>): ValidateFunction {
     const key = JSON.stringify(schema);
     let validate = cache.get(key);
     if (!validate) {
@@ -37,7 +41,19 @@ export function documentValidator(document: OpenApiDocument) {
       validate = ajv.compile(absolute);
       cache.set(key, validate);
     }
+    return validate;
+  }
+
+  /** Null when `value` matches `schema`; otherwise what ajv says is wrong. */
+  function problems(schema: Record<string, unknown>, value: unknown): string | null {
+    const validate = validatorOf(schema);
     return validate(value) ? null : ajv.errorsText(validate.errors, { separator: '; ' });
+  }
+
+  /** Null when `value` matches `schema`; otherwise the first thing ajv says is wrong. */
+  function firstProblem(schema: Record<string, unknown>, value: unknown): string | null {
+    const validate = validatorOf(schema);
+    return validate(value) ? null : ajv.errorsText(validate.errors?.slice(0, 1));
   }
 
   /** An operation's answer for `status`, following a reference to components.responses. */
@@ -47,7 +63,7 @@ export function documentValidator(document: OpenApiDocument) {
     return answer;
   }
 
-  return { problems, response };
+  return { problems, firstProblem, response };
 }
 
 export function documentOperations(document: OpenApiDocument) {
