@@ -231,16 +231,22 @@ describe('security headers', () => {
 });
 
 describe('API documentation', () => {
-  test('/api/openapi.json is an OpenAPI 3.1 document with bearer authentication', async () => {
+  test('/api/openapi.json is an OpenAPI 3.1 document with bearer authentication: sessions and API keys', async () => {
     const res = await app.inject('/api/openapi.json');
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.title).toBe('Brokerage Portal API');
-    expect(doc.components.securitySchemes.bearerAuth).toEqual({
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({
       type: 'http',
       scheme: 'bearer',
       bearerFormat: 'JWT',
+    });
+    // An API key travels in the same header, told apart by its prefix.
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'bpk_<id>_<secret>',
     });
     // Only the documented table: no health checks, docs pages or tRPC in it.
     // Every path is under /api/, but the calendar feed, whose address calendar apps already poll.

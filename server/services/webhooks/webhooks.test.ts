@@ -14,6 +14,7 @@ import { type JobEngine, startJobEngine } from '../../jobs/engine';
 import { transactionFileKey } from '../../storage/keys';
 import { attachTestFile, createAdmin, createOwner, createTemplate, createUser } from '../../test/factories';
 import { buildTestApp, serviceContext, setupTestDatabase, testConfig, testDeps } from '../../test/harness';
+import { documentValidator, type OpenApiDocument } from '../../test/openapi-schemas';
 import { restCalls } from '../../test/rest-calls';
 import { until } from '../../test/until';
 import { type Receiver, startReceiver } from '../../test/webhook-receiver';
@@ -131,6 +132,23 @@ async function openDeal(documents = ['Purchase Agreement']) {
   });
 }
 
+/** The bodies that do not match their type's schema in the served document's webhooks, each with why. */
+async function undocumentedBodies(bodies: string[]): Promise<string[]> {
+  const doc: OpenApiDocument = (await app.inject('/api/openapi.json')).json();
+  const check = documentValidator(doc);
+  const webhooks = doc.webhooks as Record<
+    string,
+    { post: { requestBody: { content: Record<string, { schema: Record<string, unknown> }> } } }
+  >;
+  return bodies.flatMap((body) => {
+    const payload = JSON.parse(body) as { type: string };
+    const schema = webhooks[payload.type]?.post.requestBody.content['application/json']?.schema;
+    if (!schema) return [`${payload.type}: not in the document`];
+    const problem = check.problems(schema, payload);
+    return problem ? [`${payload.type}: ${problem}`] : [];
+  });
+}
+
 describe('delivery', () => {
   it('a ping is signed per Standard Webhooks (verified by standardwebhooks) and reads succeeded', async () => {
     const to = await receiver();
@@ -156,6 +174,7 @@ describe('delivery', () => {
     const [ping] = to.received;
     expect(ping).toMatchObject({ id: delivery.eventId, verified: true, status: 204 });
     expect(ping?.payload).toMatchObject({ type: 'ping', data: { webhookId: endpoint._id } });
+    expect(await undocumentedBodies([ping?.body ?? ''])).toEqual([]);
     expect(Math.abs(Number(ping?.timestamp) - clock.now().getTime() / 1000)).toBeLessThan(5);
     await until(async () => (await deliveriesOf(endpoint._id)).items[0]?.status === 'succeeded', 5_000);
     expect((await deliveriesOf(endpoint._id)).items).toEqual([
@@ -365,6 +384,8 @@ describe('events', () => {
       done: false,
     });
     expect(Date.parse(String(byType('transaction.created')?.timestamp))).not.toBeNaN();
+    // Each body as received is the one the OpenAPI document's `webhooks` gives its type.
+    expect(await undocumentedBodies(to.received.map((r) => r.body))).toEqual([]);
   });
 
   it('a change that fails after its event was recorded leaves no event, delivery or job', async () => {
