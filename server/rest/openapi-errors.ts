@@ -91,6 +91,12 @@ export const SERVER_ERROR = {
   example: { message: 'Service unavailable, please retry', code: 'SERVICE_UNAVAILABLE' },
 };
 
+/**
+ * Errors a POST's Idempotency-Key keeps and answers again (with Idempotent-Replayed): not 401,
+ * 403 and 429, which the same request may outgrow, nor a server error (plugins/idempotency.ts).
+ */
+const REPLAYABLE: ReadonlySet<ErrorStatus | '5XX'> = new Set([400, 404, 409, 415, 422] as const);
+
 /** The component an error status refers to, its name and its body (the one error schema). */
 export function errorResponseComponent(status: ErrorStatus | '5XX', errorSchemaRef: string) {
   const { name, description, example } = status === '5XX' ? SERVER_ERROR : ERROR_RESPONSES[status];
@@ -98,7 +104,7 @@ export function errorResponseComponent(status: ErrorStatus | '5XX', errorSchemaR
     name,
     response: {
       description,
-      headers: responseHeaders({ tooManyRequests: status === 429 }),
+      headers: responseHeaders({ tooManyRequests: status === 429, replayable: REPLAYABLE.has(status) }),
       content: { 'application/json': { schema: { $ref: errorSchemaRef }, example } },
     },
   };

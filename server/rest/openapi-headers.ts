@@ -38,7 +38,8 @@ export const RESPONSE_HEADERS = {
   },
   IdempotentReplayed: {
     description:
-      'Present (`true`) when this answer repeats the first answer given for the same Idempotency-Key; nothing was done again',
+      'Present (`true`) only on the answer of a POST that repeats the first answer given for the same ' +
+      'Idempotency-Key (a success, or a 400, 404, 409, 415 or 422); nothing was done again',
     schema: { type: 'string', enum: ['true'] },
   },
 } as const satisfies Record<string, Json>;

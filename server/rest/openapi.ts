@@ -246,6 +246,8 @@ export function finishOpenApiDocument(document: Json): Json {
     for (const status of [...errors].sort((a, b) => a - b)) {
       answers[String(status)] = errorResponse(status, notes[status]);
     }
+    // Any operation can fail on the server's side (500), or while the database is away (503).
+    answers['5XX'] ??= errorResponse('5XX');
     operation.responses = Object.fromEntries(Object.entries(answers).sort(([a], [b]) => a.localeCompare(b)));
   }
 
