@@ -57,10 +57,10 @@ export const apiKeyAnswer = z.object({
   _id: z.string(),
   name: z.string(),
   scopes: z.array(apiKeyScope),
-  createdAt: z.string(),
-  expiresAt: z.string().nullable(),
-  lastUsedAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime().nullable(),
+  lastUsedAt: z.iso.datetime().nullable(),
+  revokedAt: z.iso.datetime().nullable(),
   /** Who created it: the key acts with this admin's rights. */
   createdBy: z.object({ _id: z.string(), name: z.string() }),
   /** Its creator's office: an office key sees what that office's admin sees; null: brokerage-wide. */

@@ -25,9 +25,11 @@ const rangeBound = z
   .refine((value) => isCalendarDay(value) || instant.safeParse(value).success, {
     error: auditMessages.rangeBoundInvalid,
   })
-  .describe(
-    'A UTC day YYYY-MM-DD (from: its start; to: its end, both days included) or an ISO 8601 date and time with its zone (that instant, included)',
-  );
+  .meta({
+    description:
+      'A UTC day YYYY-MM-DD (from: its start; to: its end, both days included) or an ISO 8601 date and time with its zone (that instant, included)',
+    anyOf: [{ format: 'date' }, { format: 'date-time' }],
+  });
 
 const DAY_MS = 86_400_000;
 

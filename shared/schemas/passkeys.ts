@@ -130,8 +130,8 @@ export const loginOptionsAnswer = z.object({
 export const passkeyAnswer = z.object({
   _id: idSchema,
   name: z.string(),
-  createdAt: z.string(),
-  lastUsedAt: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  lastUsedAt: z.iso.datetime().nullable(),
 });
 export type PasskeyAnswer = z.infer<typeof passkeyAnswer>;
 
