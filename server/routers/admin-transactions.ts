@@ -72,6 +72,7 @@ export const adminTransactionsRouter = router({
         summary: 'Change the address and the three checkboxes of any transaction',
         tag: 'admin transactions',
         scope: 'transactions:write',
+        errors: [409],
         examples: examples.update,
       },
     })

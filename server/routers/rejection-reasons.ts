@@ -49,6 +49,7 @@ export const rejectionReasonsRouter = router({
         summary: 'Reword a rejection reason or retire it (active: false); its code never changes',
         tag: 'compliance',
         scope: 'reviews:write',
+        errors: [409],
         examples: examples.update,
       },
     })

@@ -35,7 +35,7 @@ export const reviewQueueRouter = router({
           'Accept 1-100 documents at once, all or none (409 naming the first no longer awaiting review)',
         tag: 'compliance',
         scope: 'reviews:write',
-        errors: [409],
+        errors: [404, 409],
         examples: examples.bulkAccept,
       },
     })
