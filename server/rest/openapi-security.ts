@@ -37,6 +37,7 @@ type Operation = Record<string, unknown> & {
 const SCOPE_TEXT = {
   any: 'API keys: any valid key may call it.',
   personal: 'API keys: refused (403); only a signed-in person may call it.',
+  publicRefused: 'No credential is needed; an API key sent with the call is refused (403).',
   scoped: (scope: string) => `API keys: need the scope \`${scope}\` (403 without it).`,
 };
 
@@ -49,7 +50,13 @@ export function applyApiKeyScope(
   operation: Operation,
   scope: PathScope | undefined,
 ): { keyMayBeRefused: boolean } {
-  if (!scope || !operation.security?.length) return { keyMayBeRefused: false };
+  if (!scope) return { keyMayBeRefused: false };
+  // A public operation needs no credential, but a key sent with a call is still held to the scope.
+  if (!operation.security?.length) {
+    if (scope === 'any') return { keyMayBeRefused: false };
+    operation.description = [operation.description, SCOPE_TEXT.publicRefused].filter(Boolean).join(' ');
+    return { keyMayBeRefused: true };
+  }
   const sentence =
     scope === 'any' ? SCOPE_TEXT.any : scope === 'personal' ? SCOPE_TEXT.personal : SCOPE_TEXT.scoped(scope);
   operation.description = operation.description ? `${operation.description} ${sentence}` : sentence;

@@ -104,7 +104,7 @@ type Operation = Json & {
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const;
-const BODY_METHODS = new Set(['post', 'put', 'patch']);
+const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 const ref = (name: string) => `#/components/schemas/${name}`;
 const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
@@ -208,9 +208,9 @@ export function finishOpenApiDocument(document: Json): Json {
       ];
       errors.add(409).add(422);
     }
-    // Fastify reads the body of every POST, PUT and PATCH (and of a DELETE that sends one): 1 MiB
-    // of JSON at most, and only of a content type it parses.
-    if (BODY_METHODS.has(method) || operation.requestBody) errors.add(413).add(415);
+    // Fastify reads a body sent with any POST, PUT, PATCH or DELETE, whatever the operation takes:
+    // JSON that parses (400), 1 MiB at most (413), of a content type it parses (415).
+    if (BODY_METHODS.has(method) || operation.requestBody) errors.add(400).add(413).add(415);
     const fileField = operation['x-multipart-file'] as string | undefined;
     delete operation['x-multipart-file'];
     if (fileField) operation.requestBody = multipartBody(fileField);

@@ -46,13 +46,13 @@ const testRouter = router({
     .output(ok)
     .query(() => ({ ok: true })),
   missing: publicProcedure
-    .meta(testRest('GET', '/api/test/missing'))
+    .meta(testRest('GET', '/api/test/missing', { errors: [404] }))
     .output(ok)
     .query(() => {
       throw new AppError('NOT_FOUND', 'Transaction not found');
     }),
   updateMissingRow: publicProcedure
-    .meta(testRest('PUT', '/api/test/missing-row'))
+    .meta(testRest('PUT', '/api/test/missing-row', { errors: [404] }))
     .output(ok)
     .mutation(async ({ ctx }) => {
       await ctx.db.user.update({

@@ -14,6 +14,7 @@ import { hashApiKeySecret, newApiKey } from '../security/api-keys';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { hashOfToken, newSigningToken } from '../services/esign/mailing';
 import { unsubscribeToken } from '../services/notification-routing';
+import { webhookBody } from '../services/webhooks/events';
 import { libraryFileKey, transactionFileKey } from '../storage/keys';
 import type { Access } from '../trpc/init';
 import { accessOf } from '../trpc/init';
@@ -496,7 +497,8 @@ async function fuzzWebhook(db: typeof database.db) {
   const endpoint = await db.webhookEndpoint.create({
     data: { url: WEBHOOK_URL, events: ['transaction.created'], secretSealed: 'never-opened' },
   });
-  const event = await db.webhookEvent.create({ data: { type: 'ping', body: '{}' } });
+  const body = webhookBody('ping', new Date(), { webhookId: endpoint.id });
+  const event = await db.webhookEvent.create({ data: { type: 'ping', body } });
   const delivery = await db.webhookDelivery.create({ data: { endpointId: endpoint.id, eventId: event.id } });
   return { webhookId: endpoint.id, webhookDeliveryId: delivery.id };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAdmin } from '../../test/factories';
 import { serviceContext, setupTestDatabase, TestClock, testDeps } from '../../test/harness';
+import { webhookBody } from './events';
 import { pruneWebhookDeliveries, WEBHOOK_RETENTION_DAYS } from './retention';
 
 /** Settled deliveries and their events go after 30 days; pending ones stay, whatever their age. */
@@ -12,7 +13,8 @@ const DAY = 86_400_000;
 async function delivery(endpointId: string, status: string, ageDays: number) {
   const at = new Date(clock.now().getTime() - ageDays * DAY);
   const event = await database.db.webhookEvent.create({
-    data: { type: 'transaction.updated', body: '{}', createdAt: at },
+    // A body as the portal writes it: every recorded body is checked against the document.
+    data: { type: 'ping', body: webhookBody('ping', at, { webhookId: endpointId }), createdAt: at },
   });
   return database.db.webhookDelivery.create({
     data: { endpointId, eventId: event.id, status, createdAt: at },
