@@ -49,7 +49,7 @@ const thingsRouter = router({
       .mutation(({ input }) => ({ message: `${input.id}:${input.code}` })),
   }),
   version: publicProcedure
-    .meta(testRest('GET', '/api/version', { summary: 'Version', tag: 'meta' }))
+    .meta(testRest('GET', '/api/version', { summary: 'Version', tag: 'meta', scope: 'any' }))
     .output(messageAnswer)
     .query(() => ({ message: '1.0' })),
   /** Callable over tRPC only: its meta declares no REST path. */

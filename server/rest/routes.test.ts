@@ -53,6 +53,8 @@ describe("the procedures' REST paths", () => {
       expect(operation, where).toBeDefined();
       if (accessOf(route.procedure) === 'public') {
         expect(operation.security, where).toEqual([]);
+        // No credential needed, but a key sent along is held to the path's scope.
+        if (route.scope !== 'any') expect(operation.responses, where).toHaveProperty('403');
       } else if (route.scope === 'personal') {
         expect(operation.security, where).toEqual([{ bearerAuth: [] }]);
         expect(operation['x-required-scopes'], where).toBeUndefined();
