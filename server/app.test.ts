@@ -125,7 +125,7 @@ describe('serving the client', () => {
     ]) {
       const res = await app.inject(url);
       expect(res.statusCode, url).toBe(404);
-      expect(res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+      expect(res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND', error: 'not-found' });
     }
   });
 
@@ -140,7 +140,7 @@ describe('serving the client', () => {
       const res = await app.inject({ method, url });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
-      expect(res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+      expect(res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND', error: 'not-found' });
     }
   });
 
@@ -269,6 +269,7 @@ describe('rate limit', () => {
     expect(res.json()).toEqual({
       message: 'Too many requests. Please try again later.',
       code: 'TOO_MANY_REQUESTS',
+      error: 'rate-limited',
     });
     for (let i = 0; i < 5; i++) expect((await limited.inject('/healthz')).statusCode).toBe(200);
     await limited.close();

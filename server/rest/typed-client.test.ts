@@ -74,7 +74,7 @@ describe('the typed client of docs/API.md', () => {
     expect(result.total).toBe(1);
     expect(result.missing).toEqual({
       status: 404,
-      error: { message: expect.any(String), code: 'NOT_FOUND' },
+      error: { message: expect.any(String), code: 'NOT_FOUND', error: 'not-found' },
     });
   });
 });

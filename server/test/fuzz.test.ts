@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_KEY_SCOPES } from '../../shared/schemas/api-keys';
-import { apiError } from '../../shared/schemas/common';
+import { API_ERROR_IDS, apiError } from '../../shared/schemas/common';
 import { isCalendarDay } from '../../shared/schemas/key-dates';
 import type { AppDeps } from '../deps';
 import type { NotificationBus } from '../realtime/bus';
@@ -727,7 +727,10 @@ async function exercise(family: string, request: FuzzRequest, checks: Checks = {
   if (stats.cases % GUARD_EVERY === 0) guard.assertUntouched();
 }
 
-/** A REST error must be the documented `{message, code, issues?}` (HEAD answers have no body). */
+/**
+ * A REST error must be the documented `{message, code, error, issues?}`, its `error` one of the
+ * published ids (HEAD answers have no body).
+ */
 function restErrorBody(method: string) {
   return ({ statusCode, body }: { statusCode: number; body: string }) => {
     if (statusCode < 400 || method === 'HEAD') return undefined;
@@ -737,7 +740,11 @@ function restErrorBody(method: string) {
     } catch {
       return `a ${statusCode} answer is not JSON`;
     }
-    return apiError.safeParse(parsed).success ? undefined : `a ${statusCode} answer is not {message, code}`;
+    if (apiError.safeParse(parsed).success) return undefined;
+    const id = (parsed as { error?: unknown } | null)?.error;
+    return (API_ERROR_IDS as readonly unknown[]).includes(id)
+      ? `a ${statusCode} answer is not {message, code, error}`
+      : `a ${statusCode} answer's error ${JSON.stringify(id)} is not a published id`;
   };
 }
 
