@@ -65,7 +65,10 @@ function stubNetwork() {
   });
 }
 
-const refusal = (message: string): Answer => ({ status: 400, body: { message, code: 'BAD_REQUEST' } });
+const refusal = (message: string): Answer => ({
+  status: 400,
+  body: { message, code: 'BAD_REQUEST', error: 'validation' },
+});
 
 beforeEach(() => {
   calls = [];
