@@ -168,6 +168,8 @@ describe('error ids', () => {
       NOT_FOUND: 'not-found',
       CONFLICT: 'conflict',
       PAYLOAD_TOO_LARGE: 'payload-too-large',
+      HEADERS_TOO_LARGE: 'headers-too-large',
+      REQUEST_TIMEOUT: 'request-timeout',
       UNSUPPORTED_MEDIA_TYPE: 'unsupported-media-type',
       TOO_MANY_REQUESTS: 'rate-limited',
       UNPROCESSABLE: 'idempotency-mismatch',

@@ -22,6 +22,10 @@ export const API_ERROR_CODES = [
   'NOT_FOUND',
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
+  /** 431: the request line and headers exceed what the HTTP server reads (16 KiB). */
+  'HEADERS_TOO_LARGE',
+  /** 408: the request did not arrive in time. */
+  'REQUEST_TIMEOUT',
   'UNSUPPORTED_MEDIA_TYPE',
   'TOO_MANY_REQUESTS',
   /** 422: an Idempotency-Key reused with another request. */
@@ -61,6 +65,8 @@ export const API_ERROR_IDS = [
   'not-compliant',
   /** 409: a request with the same Idempotency-Key is still being answered. */
   'idempotency-in-progress',
+  /** 408: the request did not arrive in time. */
+  'request-timeout',
   /** 413 */
   'payload-too-large',
   /** 415 */
@@ -71,6 +77,8 @@ export const API_ERROR_IDS = [
   'idempotency-mismatch',
   /** 429 */
   'rate-limited',
+  /** 431: the request line and headers exceed 16 KiB (a very long URL counts). */
+  'headers-too-large',
   /** 500 */
   'internal',
   /** 503: retry later. */
