@@ -173,7 +173,7 @@ describe('uploadFile', () => {
     expect(session.expire).toHaveBeenCalledOnce();
   });
 
-  it("rejects with the server's message and code", async () => {
+  it("rejects with the server's message, code and error id", async () => {
     FakeRequest.answers = [
       {
         status: 415,
@@ -192,6 +192,7 @@ describe('uploadFile', () => {
       status: 415,
       message: 'Unsupported media type',
       code: 'UNSUPPORTED_MEDIA_TYPE',
+      error: 'unsupported-media-type',
     });
   });
 
