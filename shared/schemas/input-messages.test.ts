@@ -74,3 +74,11 @@ describe("zod's default words become the portal's, naming the field", () => {
     expect(messagesOf(schema, { limit: '0' })).toEqual({ limit: 'Too few' });
   });
 });
+
+test('allowed values of every kind are listed as they print', () => {
+  const schema = z.object({
+    size: z.union([z.literal(1n), z.literal(null), z.literal(false)]),
+    n: z.literal(10n),
+  });
+  expect(messagesOf(schema, { size: 'x', n: 3n })).toEqual({ size: 'size is not valid', n: 'n must be 10' });
+});

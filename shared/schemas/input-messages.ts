@@ -54,9 +54,8 @@ function sizeWords(origin: string, bound: number | bigint): string {
   return String(bound);
 }
 
-function describeValue(value: unknown): string {
-  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-}
+/** An allowed value as text: strings bare, anything else (numbers, bigints, null) as it prints. */
+const describeValue = (value: unknown): string => String(value);
 
 export const inputErrorMap: z.core.$ZodErrorMap = (issue) => {
   const subject = subjectOf(issue.path);
