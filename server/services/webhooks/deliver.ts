@@ -154,13 +154,9 @@ async function attempt(ctx: ServiceContext, row: Claimed): Promise<Outcome> {
  */
 function signingSecrets(deps: AppDeps, row: Claimed, now: Date): [string, ...string[]] {
   const current = openSecret(deps, row.secret_sealed);
-  const honoured =
-    row.previous_secret_sealed !== null &&
-    row.previous_secret_expires_at !== null &&
-    row.previous_secret_expires_at.getTime() > now.getTime();
-  return honoured && row.previous_secret_sealed
-    ? [current, openSecret(deps, row.previous_secret_sealed)]
-    : [current];
+  const previous = row.previous_secret_sealed;
+  const honoured = previous !== null && (row.previous_secret_expires_at?.getTime() ?? 0) > now.getTime();
+  return honoured ? [current, openSecret(deps, previous)] : [current];
 }
 
 /** Records an attempt's outcome, schedules the next one or ends the delivery (waking the next). */
