@@ -5,7 +5,7 @@ import type { PathScope } from '../rest/scopes';
 import { accessOf } from '../trpc/init';
 import { appRouter } from '../trpc/router';
 import { bearer } from './api-calls';
-import { describeApiKeyActor } from './authorization-matrix/api-keys';
+import { apiKeyScopeOfUrl, describeApiKeyActor, keyHoldingEveryScope } from './authorization-matrix/api-keys';
 import {
   allProcedures,
   callProcedure,
@@ -218,18 +218,21 @@ describe('what office admins and coordinators find in lists', () => {
     '/api/admin/api-keys': freshApiKeyId,
   };
 
-  it('shows North to its office admin and nothing of North to the admin of South', async () => {
-    const found: Record<string, { own: boolean; other: boolean }> = {};
+  it('shows North to its office admin and nothing of North to the admin of South, and so to their keys', async () => {
+    const found: Record<string, Record<string, boolean>> = {};
+    const wanted: typeof found = {};
     for (const [url, northern] of Object.entries(DESK_LISTS)) {
       const marker = await northern();
-      found[url] = {
-        own: (await read('officeAdminOwn', url)).includes(marker),
-        other: (await read('officeAdminOther', url)).includes(marker),
-      };
+      const finds = async (actor: 'officeAdminOwn' | 'officeAdminOther', key?: string) =>
+        (await read(actor, url, key)).includes(marker);
+      found[url] = { own: await finds('officeAdminOwn'), other: await finds('officeAdminOther') };
+      wanted[url] = { own: true, other: false };
+      // A key reads every desk list its creator reads, but the list of keys (no key calls it).
+      if (apiKeyScopeOfUrl(declaredScopes, 'GET', url) === 'personal') continue;
+      found[url].ownKey = await finds('officeAdminOwn', await keyHoldingEveryScope('officeAdminOwn'));
+      found[url].otherKey = await finds('officeAdminOther', await keyHoldingEveryScope('officeAdminOther'));
+      wanted[url] = { ...wanted[url], ownKey: true, otherKey: false };
     }
-    const wanted = Object.fromEntries(
-      Object.keys(DESK_LISTS).map((url) => [url, { own: true, other: false }]),
-    );
     expect(found).toEqual(wanted);
   });
 
