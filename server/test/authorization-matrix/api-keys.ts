@@ -34,7 +34,7 @@ const apiPaths = [
   ]),
 ];
 
-/** One key per creator and scope set, made as a cell first asks (keys change nothing they call). */
+/** One key per creator and scope set, made as a cell first asks: calling leaves a key as it was. */
 const keys = new Map<string, Promise<string>>();
 function keyOf(creator: SignedIn, scopes: readonly ApiKeyScope[]): Promise<string> {
   const name = `${creator} ${scopes.join(' ')}`;
