@@ -77,7 +77,7 @@ import {
  */
 
 /** `upload`: a multipart body with a tiny PDF (true), a photo ('photo') or a zip ('zip') in its `file` part. */
-type RouteRequest = { url: string; payload?: unknown; upload?: true | 'photo' | 'zip' };
+export type RouteRequest = { url: string; payload?: unknown; upload?: true | 'photo' | 'zip' };
 export type RouteRow = {
   expect: Expected;
   request: (actor: ActorName) => RouteRequest | Promise<RouteRequest>;
