@@ -682,6 +682,11 @@ export const ROUTES: Record<string, RouteRow> = {
     expect: BROKERAGE,
     request: async () => ({ url: `/api/admin/webhooks/${await freshWebhook()}/test`, payload: {} }),
   },
+  'POST /api/admin/webhooks/:id/rotate-secret': {
+    expect: BROKERAGE,
+    request: async () => ({ url: `/api/admin/webhooks/${await freshWebhook()}/rotate-secret`, payload: {} }),
+  },
+  'GET /api/admin/events': { expect: BROKERAGE, request: get('/api/admin/events?type=ping&limit=10') },
   // CSV exports: admins only, as their procedures say (EXPORT_ROUTE_PROCEDURES).
   'GET /api/admin/transactions.csv': {
     expect: ADMINS,

@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps';
 import { hashApiKeySecret, newApiKey } from '../../security/api-keys';
 import { hashSecretToken, newSecretToken } from '../../security/secret-tokens';
 import { unsubscribeToken } from '../../services/notification-routing';
+import { webhookBody } from '../../services/webhooks/events';
 import { transactionFileKey } from '../../storage/keys';
 import { bearer, multipartBody, TINY_PDF } from '../api-calls';
 import {
@@ -360,7 +361,11 @@ export async function freshWebhook(): Promise<string> {
 }
 export async function freshWebhookDelivery(): Promise<{ id: string; deliveryId: string }> {
   const id = await freshWebhook();
-  const event = await database.db.webhookEvent.create({ data: { type: 'ping', body: '{}' } });
+  // An event as a ping records it: the events list reads its body back.
+  const at = clock.now();
+  const event = await database.db.webhookEvent.create({
+    data: { type: 'ping', body: webhookBody('ping', at, { webhookId: id }), createdAt: at },
+  });
   const delivery = await database.db.webhookDelivery.create({
     data: { endpointId: id, eventId: event.id, status: 'failed', attempts: 7 },
   });
