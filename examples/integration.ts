@@ -1,18 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import createClient from 'openapi-fetch';
+import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './api-types';
 import { startWebhookReceiver, type VerifiedDelivery } from './webhook-receiver';
 
 /**
  * An integration with an API key (docs/API.md "Integrators"): a CRM opens a deal in an agent's
  * name, uploads the signed contract to the deal's checklist, and hears over a signed webhook when
- * compliance accepts it. The key needs the scopes `transactions:write` (open the deal, upload,
- * attach) and `webhooks:manage` (register the receiver).
+ * compliance accepts it; then it reconciles what it received with the portal's list of the events
+ * it sent. The key needs the scopes `transactions:write` (open the deal, upload, attach) and
+ * `webhooks:manage` (register the receiver, list the events).
  */
 
 type Transaction = components['schemas']['Transaction'];
 type ChecklistItem = components['schemas']['ChecklistItem'];
 type ApiError = components['schemas']['Error'];
+type SentEvent = components['schemas']['WebhooksEventsAnswer']['items'][number];
+type EventType = NonNullable<paths['/api/admin/events']['get']['parameters']['query']>['type'];
 
 export type IntegrationOptions = {
   baseUrl: string;
@@ -41,6 +44,10 @@ export type IntegrationResult = {
   item: ChecklistItem;
   /** The verified `document.accepted` delivery of that item. */
   accepted: VerifiedDelivery;
+  /** The portal's record of the `document.accepted` events it sent since the endpoint was added. */
+  sent: SentEvent[];
+  /** Those the receiver has no verified delivery of: what to process now (none here). */
+  missed: SentEvent[];
 };
 
 export async function integrationTour(options: IntegrationOptions): Promise<IntegrationResult> {
@@ -111,14 +118,44 @@ export async function integrationTour(options: IntegrationOptions): Promise<Inte
       options.timeoutMs ?? 30_000,
     );
 
+    // 5. Reconcile: what the portal sent against what arrived (after an outage of the receiver,
+    // say). A delivery's webhook-id is the listed event's `_id`.
+    const sent = await eventsSentSince(api, endpoint.data.createdAt, 'document.accepted');
+    const arrived = new Set(receiver.received().map((delivery) => delivery.id));
+    const missed = sent.filter((event) => !arrived.has(event._id));
+
     return {
       refused: { status: refused.response.status, error: refused.error },
       transaction,
       item,
       accepted,
+      sent,
+      missed,
     };
   } finally {
     await api.DELETE('/api/admin/webhooks/{id}', { params: { path: { id: endpoint.data._id } } });
     await receiver.close();
   }
+}
+
+/**
+ * The events of one type the portal sent since `since` (it keeps 30 days), oldest first: every
+ * page of GET /api/admin/events, each page's `next` passed back as the next one's `after`.
+ */
+export async function eventsSentSince(
+  api: Client<paths>,
+  since: string,
+  type: EventType,
+): Promise<SentEvent[]> {
+  const events: SentEvent[] = [];
+  let after: string | undefined;
+  do {
+    const page = await api.GET('/api/admin/events', {
+      params: { query: after ? { type, limit: 200, after } : { type, limit: 200 } },
+    });
+    if (!page.data) throw new Error(`listing the events refused: ${page.error?.message}`);
+    events.push(...page.data.items.filter((event) => event.timestamp >= since));
+    after = page.data.next ?? undefined;
+  } while (after);
+  return events;
 }

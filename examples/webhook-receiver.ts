@@ -22,6 +22,8 @@ export type WebhookReceiver = {
   url: string;
   /** The endpoint's `whsec_...` secret, answered once when the endpoint is registered. */
   verifyWith(secret: string): void;
+  /** Every verified delivery so far, once each, in the order they came. */
+  received(): readonly VerifiedDelivery[];
   /** Resolves with the first verified delivery that matches, received before or after the call. */
   waitFor(matches: (delivery: VerifiedDelivery) => boolean, timeoutMs: number): Promise<VerifiedDelivery>;
   close(): Promise<void>;
@@ -75,6 +77,7 @@ export async function startWebhookReceiver(host = '127.0.0.1'): Promise<WebhookR
     verifyWith(secret) {
       verifier = new Webhook(secret);
     },
+    received: () => [...received],
     waitFor(matches, timeoutMs) {
       const already = received.find(matches);
       if (already) return Promise.resolve(already);

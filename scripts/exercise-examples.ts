@@ -7,7 +7,7 @@ import { EXAMPLES_DIR } from './typecheck-examples';
  * The integrator's examples (examples/*.ts) run against a listening portal, and what they answer
  * checked: the sign-in tour of examples/typed-client.ts, then the API key integration of
  * examples/integration.ts (a deal opened for an agent, a file attached, the signed
- * `document.accepted` webhook). It sets up what an admin would, through the public API: an agent
+ * `document.accepted` webhook, reconciled with the events list). It sets up what an admin would, through the public API: an agent
  * and an API key. The portal must deliver webhooks (its job worker running) to 127.0.0.1
  * (WEBHOOK_ALLOW_PRIVATE), and have the default Purchase / Buyer template (seeded on first start).
  * Used by scripts/run-typed-client-example.ts (the built server) and
@@ -46,7 +46,9 @@ type IntegrationModule = {
     refused: { status: number; error: { message: string } | undefined };
     transaction: { _id: string; user: { _id: string } };
     item: { _id: string; label: string; version: number };
-    accepted: { id: string; payload: { type: string; data: Record<string, unknown> } };
+    accepted: { id: string; payload: { type: string; timestamp: string; data: Record<string, unknown> } };
+    sent: { _id: string; type: string; timestamp: string; data: unknown }[];
+    missed: unknown[];
   }>;
 };
 type ReviewerModule = {
@@ -140,5 +142,11 @@ export async function exerciseExamples(
   assert.equal(data.transactionId, result.transaction._id);
   assert.equal(data.status, 'accepted');
   assert.match(result.accepted.id, /\S/, 'the delivery carries its webhook-id');
-  say('integration.ts: deal opened for the agent, file attached, signed document.accepted received');
+  // The events list holds what was delivered, field for field, under the delivery's webhook-id.
+  assert.deepEqual(result.sent, [{ _id: result.accepted.id, ...result.accepted.payload }]);
+  assert.deepEqual(result.missed, []);
+  say(
+    'integration.ts: deal opened for the agent, file attached, signed document.accepted received, ' +
+      'reconciled with the events list',
+  );
 }

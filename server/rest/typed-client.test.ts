@@ -48,7 +48,7 @@ describe('the typed client examples of docs/API.md', () => {
     expect(checked.ok).toBe(true);
   });
 
-  it('sign in, then with an API key open a deal for an agent, attach a file and hear it accepted', async () => {
+  it('sign in, then with an API key open a deal for an agent, attach a file, hear it accepted and find it in the events list', async () => {
     const passed: string[] = [];
     await exerciseExamples(baseUrl, owner, (line) => passed.push(line));
     expect(passed).toEqual([
