@@ -307,3 +307,48 @@ describe('shutdown', () => {
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
   });
 });
+
+describe('requests the HTTP parser refuses', () => {
+  /** Writes raw bytes to a listening app and reads the answer until the server closes. */
+  async function rawExchange(request: string): Promise<{ status: number; headers: string; body: string }> {
+    const { connect } = await import('node:net');
+    const server = buildTestApp(testDeps(database.db));
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { port } = server.server.address() as { port: number };
+      const text = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end(request));
+        let received = '';
+        socket.on('data', (chunk) => {
+          received += chunk.toString('latin1');
+        });
+        socket.on('close', () => resolve(received));
+        socket.on('error', reject);
+      });
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      return { status: Number(head.split(' ')[1]), headers: head, body };
+    } finally {
+      await server.close();
+    }
+  }
+
+  test('a request line over 16 KiB answers 431 with the documented error body', async () => {
+    const path = `/trpc/transactions.list.${'a'.repeat(20_000)}`;
+    const answer = await rawExchange(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    expect(answer.status).toBe(431);
+    expect(answer.headers).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      message: 'The request line and headers are too large',
+      code: 'HEADERS_TOO_LARGE',
+    });
+  });
+
+  test('bytes that are not HTTP answer 400 with the documented error body', async () => {
+    const answer = await rawExchange('NOT HTTP AT ALL\r\n\r\n');
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      message: 'The request is not valid HTTP',
+      code: 'BAD_REQUEST',
+    });
+  });
+});

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import type { AnyRouter, TRPCError } from '@trpc/server';
@@ -12,7 +13,7 @@ import Fastify, {
 import { apiMessages } from '../shared/messages';
 import { poolOf } from './db/client';
 import type { AppDeps } from './deps';
-import { classifyError, describeErrorForLog } from './errors';
+import { classifyError, classifyHttpParserError, describeErrorForLog } from './errors';
 import { loggerOptions, RequestLines, requestIdFrom } from './logger';
 import { CLIENT_DIST_DIR } from './paths';
 import { archiveRoutes } from './plugins/archives';
@@ -130,6 +131,20 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
       metrics?.request(req.method, UNMATCHED_ROUTE, status);
       // The generic reply type of this hook knows no status codes; ours is a plain reply.
       return (reply as unknown as FastifyReply).code(status).send(body);
+    },
+    // Requests Node's HTTP parser refuses (headers over 16 KiB, a timeout, bytes that are not
+    // HTTP) never reach a hook: answered here with the documented error body, then closed.
+    clientErrorHandler: (error, socket) => {
+      const refused = socket.destroyed ? undefined : classifyHttpParserError(error);
+      if (refused && socket.writable) {
+        const body = JSON.stringify(refused.body);
+        socket.write(
+          `HTTP/1.1 ${refused.status} ${STATUS_CODES[refused.status]}\r\n` +
+            `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+            `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy(error);
     },
   }) as unknown as FastifyInstance;
 

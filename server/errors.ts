@@ -32,6 +32,8 @@ const STATUS_BY_CODE: Record<ApiErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  HEADERS_TOO_LARGE: 431,
+  REQUEST_TIMEOUT: 408,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
   UNPROCESSABLE: 422,
@@ -46,6 +48,8 @@ const DEFAULT_MESSAGE: Record<ApiErrorCode, string> = {
   NOT_FOUND: apiMessages.notFound,
   CONFLICT: apiMessages.conflict,
   PAYLOAD_TOO_LARGE: apiMessages.payloadTooLarge,
+  HEADERS_TOO_LARGE: apiMessages.headersTooLarge,
+  REQUEST_TIMEOUT: apiMessages.requestTimeout,
   UNSUPPORTED_MEDIA_TYPE: apiMessages.unsupportedMediaType,
   TOO_MANY_REQUESTS: apiMessages.tooManyRequests,
   UNPROCESSABLE: integrationMessages.idempotencyMismatch,
@@ -288,6 +292,19 @@ export function classifyError(error: unknown): ClassifiedError {
   }
 
   return answer('INTERNAL');
+}
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them: headers over its 16 KiB
+ * (a very long URL counts), a request that does not arrive in time, bytes that are not HTTP.
+ * Their answers carry the documented error body like every other. Undefined: the connection is
+ * gone and there is no one to answer.
+ */
+export function classifyHttpParserError(error: { code?: unknown }): ClassifiedError | undefined {
+  if (error.code === 'ECONNRESET') return undefined;
+  if (error.code === 'HPE_HEADER_OVERFLOW') return answer('HEADERS_TOO_LARGE');
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return answer('REQUEST_TIMEOUT');
+  return answer('BAD_REQUEST', apiMessages.malformedRequest);
 }
 
 const LOOKS_LIKE_SQL =

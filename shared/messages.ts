@@ -112,6 +112,9 @@ export const apiMessages = {
   /** U+0000 or a lone UTF-16 surrogate: PostgreSQL cannot store either. */
   unstorableText: 'Text contains a character that cannot be stored',
   payloadTooLarge: 'Request is too large',
+  headersTooLarge: 'The request line and headers are too large',
+  requestTimeout: 'The request did not arrive in time',
+  malformedRequest: 'The request is not valid HTTP',
   unsupportedMediaType: 'Unsupported media type',
   tooManyRequests: 'Too many requests. Please try again later.',
   serviceUnavailable: 'Service temporarily unavailable. Please try again shortly.',

@@ -640,7 +640,7 @@ type Checks = {
   answer?: (response: Answer) => string | undefined;
   /** For tRPC answers: the status of each call inside (a batch, a stream). A case counts as
    * refused when they are all 4xx, and fails when one is a 5xx. */
-  innerStatuses?: (body: string, contentType: string) => number[];
+  innerStatuses?: (body: string, contentType: string, status: number) => number[];
   /** Files a refused request must not leave behind. */
   filesIn?: string;
 };
@@ -710,7 +710,7 @@ async function exercise(family: string, request: FuzzRequest, checks: Checks = {
   stats.statuses.set(status, (stats.statuses.get(status) ?? 0) + 1);
 
   const contentType = String(response.headers['content-type'] ?? '');
-  const inner = checks.innerStatuses?.(response.body, contentType) ?? [];
+  const inner = checks.innerStatuses?.(response.body, contentType, status) ?? [];
   const failed = (status >= 400 && status < 500) || (inner.length > 0 && inner.every((s) => s >= 400));
   const problems: string[] = [];
   if (status >= 500) problems.push(`answered ${status}`);
@@ -755,9 +755,10 @@ function restErrorBody(method: string) {
 /**
  * The status of each call a tRPC answer carries: 200 for a result, the error's httpStatus for an
  * error; a batch holds several. A subscription answers 200 and streams its error, if any, as an
- * `event: serialized-error` whose data is the error shape.
+ * `event: serialized-error` whose data is the error shape. A request refused before tRPC saw it
+ * answers the REST error body, and its status is the answer's own.
  */
-function trpcCallStatuses(body: string, contentType: string): number[] {
+function trpcCallStatuses(body: string, contentType: string, status: number): number[] {
   const parse = (text: string) => {
     try {
       return JSON.parse(text) as unknown;
@@ -766,18 +767,19 @@ function trpcCallStatuses(body: string, contentType: string): number[] {
     }
   };
   const statusOf = (shape: unknown) => {
-    const status = (shape as { data?: { httpStatus?: unknown } } | null)?.data?.httpStatus;
-    return typeof status === 'number' ? status : undefined;
+    const httpStatus = (shape as { data?: { httpStatus?: unknown } } | null)?.data?.httpStatus;
+    return typeof httpStatus === 'number' ? httpStatus : undefined;
   };
   if (contentType.startsWith('text/event-stream')) {
     const errors = body
       .split('\n')
       .filter((line) => line.startsWith('data:'))
       .map((line) => statusOf(parse(line.slice(5))))
-      .filter((status): status is number => status !== undefined);
+      .filter((called): called is number => called !== undefined);
     return errors.length ? errors : [200];
   }
   const parsed = parse(body);
+  if (apiError.safeParse(parsed).success) return [status];
   return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((item) => {
     const call = item as { result?: unknown; error?: unknown } | null;
     if (call?.error !== undefined) return [statusOf(call.error) ?? 500];

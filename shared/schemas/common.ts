@@ -22,6 +22,10 @@ export const API_ERROR_CODES = [
   'NOT_FOUND',
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
+  /** 431: the request line and headers exceed what the HTTP server reads (16 KiB). */
+  'HEADERS_TOO_LARGE',
+  /** 408: the request did not arrive in time. */
+  'REQUEST_TIMEOUT',
   'UNSUPPORTED_MEDIA_TYPE',
   'TOO_MANY_REQUESTS',
   /** 422: an Idempotency-Key reused with another request. */
