@@ -28,6 +28,8 @@ const DEADLINE_MS = 120_000;
 const OWNER = { email: 'owner@example.test', password: 'Example-owner-password-1' };
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
+// A reader that went away (`| head`) must not end the run before it cleans up.
+process.stdout.on('error', () => {});
 
 let server: ServerProcess | undefined;
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -84,6 +86,10 @@ const deadline = setTimeout(() => {
   process.stderr.write(`the typed client example did not finish within ${DEADLINE_MS / 1000} s\n`);
   void cleanUp().finally(() => process.exit(1));
 }, DEADLINE_MS);
+// However this process ends (an uncaught error, a closed stdout), the server it started goes too.
+process.once('exit', () => {
+  if (server?.isRunning() && server.child.pid) process.kill(-server.child.pid, 'SIGKILL');
+});
 for (const [signal, code] of [
   ['SIGINT', 130],
   ['SIGTERM', 143],
