@@ -78,6 +78,8 @@ export async function integrationTour(options: IntegrationOptions): Promise<Inte
       type: 'Purchase',
       role: 'Buyer',
     };
+    // An id that is not an active agent's (unknown, deactivated, an admin): 400 "No active agent
+    // with this id", and nothing is created.
     const refused = await api.POST('/api/transactions', {
       body: { ...deal, agentId: randomUUID() },
     });
