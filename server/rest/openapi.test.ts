@@ -570,6 +570,12 @@ async function scenario() {
     params: { id: hook._id, deliveryId: ping._id },
     who: admin,
   });
+  await call('POST', '/api/admin/webhooks/{id}/rotate-secret', { params: { id: hook._id }, who: admin });
+  const events = await call<{ next: string | null }>('GET', '/api/admin/events', {
+    who: admin,
+    query: { type: 'ping', limit: '1' },
+  });
+  expect(events.next).toBeNull();
   await call('DELETE', '/api/admin/webhooks/{id}', { params: { id: hook._id }, who: admin });
 
   // CSV exports

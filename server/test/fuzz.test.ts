@@ -14,6 +14,7 @@ import { hashApiKeySecret, newApiKey } from '../security/api-keys';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { hashOfToken, newSigningToken } from '../services/esign/mailing';
 import { unsubscribeToken } from '../services/notification-routing';
+import { webhookBody } from '../services/webhooks/events';
 import { libraryFileKey, transactionFileKey } from '../storage/keys';
 import type { Access } from '../trpc/init';
 import { accessOf } from '../trpc/init';
@@ -453,6 +454,12 @@ function validInputs(w: World): Record<string, unknown> {
     'webhooks.deliveries': { id: w.webhookId, ...paging },
     'webhooks.retry': { id: w.webhookId, deliveryId: w.webhookDeliveryId },
     'webhooks.test': { id: w.webhookId },
+    'webhooks.rotateSecret': { id: w.webhookId },
+    'webhooks.events': {
+      type: 'ping',
+      limit: 20,
+      after: `${Date.parse('2026-11-27T20:25:07.815Z')}-${w.webhookId}`,
+    },
     'audit.list': {
       actorId: agentId,
       entity: 'Transaction',
@@ -496,7 +503,11 @@ async function fuzzWebhook(db: typeof database.db) {
   const endpoint = await db.webhookEndpoint.create({
     data: { url: WEBHOOK_URL, events: ['transaction.created'], secretSealed: 'never-opened' },
   });
-  const event = await db.webhookEvent.create({ data: { type: 'ping', body: '{}' } });
+  // An event as a ping records it: the events list reads its body back.
+  const at = new Date();
+  const event = await db.webhookEvent.create({
+    data: { type: 'ping', body: webhookBody('ping', at, { webhookId: endpoint.id }), createdAt: at },
+  });
   const delivery = await db.webhookDelivery.create({ data: { endpointId: endpoint.id, eventId: event.id } });
   return { webhookId: endpoint.id, webhookDeliveryId: delivery.id };
 }
