@@ -313,6 +313,9 @@ function fastifyClientError(error: ErrorLike): ClassifiedError | undefined {
   return answer('BAD_REQUEST', typeof error.message === 'string' ? error.message : undefined);
 }
 
+/** tRPC's message when a procedure's answer fails its `.output()` schema (pinned by errors' tests). */
+const TRPC_OUTPUT_VALIDATION_FAILED = 'Output validation failed';
+
 export function classifyError(error: unknown): ClassifiedError {
   if (error instanceof AppError) return answerAppError(error);
 
@@ -320,6 +323,8 @@ export function classifyError(error: unknown): ClassifiedError {
     // tRPC wraps whatever a procedure threw; what it wrapped decides the answer.
     const cause = error.cause;
     if (cause instanceof AppError) return answerAppError(cause);
+    // An answer that does not match its own schema is our fault, whatever zod says about it.
+    if (error.message === TRPC_OUTPUT_VALIDATION_FAILED) return answer('INTERNAL');
     const issues = validationIssues(cause);
     if (issues) return answer('BAD_REQUEST', issues[0]?.message, toApiIssues(issues));
     if (error.code === 'INTERNAL_SERVER_ERROR' && cause) return classifyError(cause);

@@ -88,6 +88,11 @@ const testRouter = router({
       error.stack = `${error.message}\n    at secretFunction (/srv/server/secret.ts:10:5)`;
       throw error;
     }),
+  wrongAnswer: publicProcedure
+    .meta(testRest('GET', '/api/test/wrong-answer'))
+    .output(z.object({ users: z.number() }))
+    // An answer its own schema refuses: the server's bug, never the caller's.
+    .query(() => ({ users: 'many' }) as unknown as { users: number }),
   countUsers: publicProcedure
     .meta(testRest('GET', '/api/test/users/count'))
     .output(z.object({ users: z.number() }))
@@ -329,6 +334,16 @@ describe('error mapping over REST and tRPC', () => {
     });
     const trpc = await overTrpc({ method: 'POST', rest: '', trpc: 'echo', body: big });
     expect(trpc.status).toBe(413);
+  });
+
+  test("500, not 400: an answer that fails its own schema is the server's fault", async () => {
+    await expectError(
+      { method: 'GET', rest: '/api/test/wrong-answer', trpc: 'wrongAnswer' },
+      500,
+      'INTERNAL',
+      'internal',
+      apiMessages.internal,
+    );
   });
 
   test('500: an unexpected failure says nothing about itself, and is logged without stack, SQL or secret', async () => {
