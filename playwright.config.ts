@@ -54,6 +54,9 @@ export default defineConfig({
     trace: process.env.CI ? 'off' : { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
+    // The installed app's worker would fetch every built file in each journey's fresh context;
+    // only e2e/installable-app.spec.ts, which tests it, lets it run.
+    serviceWorkers: 'block',
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: [

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // The API runs beside Vite in development (scripts/dev.mjs); proxying keeps the browser on one
 // origin, as in production where the server also serves the built client.
@@ -43,9 +44,51 @@ function signingPageHtml(): Plugin {
   };
 }
 
+/**
+ * The installable app: a web manifest and a service worker (Workbox, generated at build time)
+ * that keeps the shell and every built file, so the portal opens with no signal. A new build's
+ * worker waits until the user says to reload (client/app-updates.ts): never mid-form.
+ * Navigations to the server's own pages (the API, files, a signer's link, health checks) always
+ * go to the network; every other one is the shell.
+ */
+function installableApp() {
+  return VitePWA({
+    registerType: 'prompt',
+    // Registered by client/app-updates.ts after the page has loaded, not by an injected script.
+    injectRegister: false,
+    includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png'],
+    manifest: {
+      name: 'Brokerage Portal',
+      short_name: 'Portal',
+      description: 'Transaction management for real-estate brokerages',
+      id: '/',
+      start_url: '/home',
+      scope: '/',
+      display: 'standalone',
+      background_color: '#ffffff',
+      theme_color: '#4c6ef5',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    workbox: {
+      globPatterns: ['**/*.{js,css,html,svg,png,woff2,webmanifest}'],
+      // sign.html is the signer's page, sent by the server to links only.
+      globIgnores: ['sign.html'],
+      navigateFallback: '/index.html',
+      navigateFallbackDenylist: [/^\/(?:api|trpc|files|sign|metrics|healthz|readyz)(?:\/|$)/],
+      cleanupOutdatedCaches: true,
+      // The PDF viewer's worker is the largest file; the default 2 MiB would leave it out.
+      maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+    },
+  });
+}
+
 const config = {
   root: 'client',
-  plugins: [react(), signingPageHtml()],
+  plugins: [react(), signingPageHtml(), installableApp()],
   build: {
     outDir: '../dist/client',
     // outDir lies outside `root`, and Vite refuses to empty such a folder unless told to.

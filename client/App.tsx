@@ -3,6 +3,7 @@ import { ModalsProvider } from '@mantine/modals';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import './app.css';
+import { AppStatus } from './layout/AppStatus';
 import { Toasts } from './notify';
 import { createQueryClient } from './query-client';
 import { AppRoutes } from './routes';
@@ -44,6 +45,7 @@ export function App() {
   return (
     <AppProviders queryClient={queryClient} trpcClient={trpcClient}>
       <AppRoutes />
+      <AppStatus />
     </AppProviders>
   );
 }

@@ -4,6 +4,7 @@ import '@mantine/notifications/styles.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { startAppUpdates } from './app-updates';
 import { preloadPageAt } from './routes';
 
 const container = document.getElementById('root');
@@ -23,4 +24,5 @@ void preloadPageAt(window.location.pathname)
         </StrictMode>,
       ),
     );
+    startAppUpdates();
   });

@@ -1,7 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
 import { navigate } from 'wouter/use-browser-location';
-import { apiMessages } from '../shared/messages';
 import { paths } from './paths';
 
 const MAX_RETRIES = 2;
@@ -18,7 +17,7 @@ function isClientError(error: unknown): boolean {
  * everything else: it is led to the settings page, where the two-factor section says why.
  */
 function leadToTwoFactorSetup(error: unknown): void {
-  if (!(error instanceof TRPCClientError) || error.message !== apiMessages.twoFactorSetupRequired) return;
+  if (!(error instanceof TRPCClientError) || error.data?.error !== 'second-factor-required') return;
   if (window.location.pathname !== paths.settings) navigate(paths.settings);
 }
 

@@ -85,7 +85,7 @@ test('the API documentation page renders from this server alone', async ({ page 
 test('unknown API paths answer JSON 404s, not the client', async ({ request }) => {
   const response = await request.get('/api/no/such/route');
   expect(response.status()).toBe(404);
-  expect(await response.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+  expect(await response.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND', error: 'not-found' });
 });
 
 test('the banner editor keeps konva out of the main bundle (it loads with its page)', async () => {

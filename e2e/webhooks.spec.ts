@@ -10,15 +10,28 @@ import { expect, test } from './support/test';
  * Webhooks in a real Chromium: the owner adds an endpoint pointing at a receiver this
  * test runs (the e2e server has WEBHOOK_ALLOW_PRIVATE=true), copies its secret from the one dialog
  * that shows it, sends a test event, and sees the delivery succeed; the receiver verifies the
- * signature with the standardwebhooks library. axe finds nothing serious, also at 390 px.
+ * signature with the standardwebhooks library. Then the owner rotates the secret: the next test
+ * event carries two signatures, and the library verifies it with the new secret and with the old
+ * one. axe finds nothing serious, also at 390 px.
  */
 
 type Received = { type: string; verified: boolean; id: string };
+type Signed = { body: string; headers: Record<string, string> };
+
+const verifiesWith = (key: string, { body, headers }: Signed) => {
+  try {
+    new Webhook(key).verify(body, headers);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 test('an admin adds a webhook, sends a test event and sees it delivered', async ({ browser }) => {
   // Last in the suite, its ping waits behind the jobs (mail) of every journey before it.
   test.setTimeout(240_000);
   const received: Received[] = [];
+  const signed: Signed[] = [];
   let secret = '';
   const receiver = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -30,11 +43,8 @@ test('an admin adds a webhook, sends a test event and sees it delivered', async 
         'webhook-timestamp': String(request.headers['webhook-timestamp']),
         'webhook-signature': String(request.headers['webhook-signature']),
       };
-      let verified = false;
-      try {
-        new Webhook(secret).verify(body, headers);
-        verified = true;
-      } catch {}
+      const verified = verifiesWith(secret, { body, headers });
+      signed.push({ body, headers });
       received.push({
         type: (JSON.parse(body) as { type: string }).type,
         verified,
@@ -90,6 +100,36 @@ test('an admin adds a webhook, sends a test event and sees it delivered', async 
     expect(await axeFindings(page, 'webhooks with deliveries')).toEqual([]);
     await screenshot(page, 'owner-webhooks');
 
+    // Rotated: the next delivery is signed with the new secret and the old one (for 24 hours).
+    await row.getByRole('button', { name: `Rotate secret of ${url}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Rotate secret' });
+    await expect(confirm.getByText(/For 24 hours deliveries are signed with both/)).toBeVisible();
+    expect(await axeFindings(page, 'rotate secret dialog')).toEqual([]);
+    await confirm.getByRole('button', { name: 'Rotate' }).click();
+    const rotated = page.getByRole('dialog', { name: 'Signing secret' });
+    await expect(rotated.getByText(/New secret made/)).toBeVisible();
+    const oldSecret = secret;
+    const newSecret = (await rotated.getByTestId('webhook-secret').textContent()) ?? '';
+    expect(newSecret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(newSecret).not.toBe(oldSecret);
+    await expect(rotated.getByRole('button', { name: 'Copy secret' })).toBeVisible();
+    expect(await axeFindings(page, 'rotated secret dialog')).toEqual([]);
+    await rotated.getByRole('button', { name: 'Done' }).click();
+    await expect(rotated).toBeHidden();
+    await expect(page.getByText(newSecret)).toHaveCount(0);
+    await row.getByRole('button', { name: `Send test to ${url}` }).click();
+    await expect(
+      page.getByRole('row').filter({ hasText: 'ping' }).filter({ hasText: 'succeeded' }),
+    ).toHaveCount(2, {
+      timeout: 60_000,
+    });
+    const second = signed[1];
+    if (!second) throw new Error('the second ping did not arrive');
+    expect(second.headers['webhook-signature']?.split(' ')).toHaveLength(2);
+    expect(verifiesWith(newSecret, second)).toBe(true);
+    expect(verifiesWith(oldSecret, second)).toBe(true);
+    expect(verifiesWith(newSecret, signed[0] as Signed)).toBe(false);
+
     // A phone: the same page as cards, nothing scrolls sideways.
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const small = await phone.newPage();
@@ -97,7 +137,7 @@ test('an admin adds a webhook, sends a test event and sees it delivered', async 
     await small.goto('/admin/webhooks');
     await expect(small.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();
     await small.getByRole('button', { name: `Deliveries to ${url}` }).click();
-    await expect(small.getByText('succeeded')).toBeVisible();
+    await expect(small.getByText('succeeded').first()).toBeVisible();
     expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await axeFindings(small, 'webhooks 390')).toEqual([]);
     await screenshot(small, 'owner-webhooks-390');

@@ -48,7 +48,8 @@ export async function typedClientTour(
   });
   if (!list.data) throw new Error(`list refused: ${list.error?.message}`);
 
-  // An error answer: `error` is the documented Error schema ({message, code, issues?}).
+  // An error answer: `error` is the documented Error schema ({message, code, error, issues?});
+  // a client switches on its own `error`, a stable id (`missing.error?.error` is 'not-found').
   const missing = await api.GET('/api/transactions/individual/{id}/{userId}', {
     headers,
     params: { path: { id: '00000000-0000-4000-8000-000000000000', userId } },

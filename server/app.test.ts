@@ -125,7 +125,7 @@ describe('serving the client', () => {
     ]) {
       const res = await app.inject(url);
       expect(res.statusCode, url).toBe(404);
-      expect(res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+      expect(res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND', error: 'not-found' });
     }
   });
 
@@ -140,7 +140,7 @@ describe('serving the client', () => {
       const res = await app.inject({ method, url });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
-      expect(res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+      expect(res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND', error: 'not-found' });
     }
   });
 
@@ -275,6 +275,7 @@ describe('rate limit', () => {
     expect(res.json()).toEqual({
       message: 'Too many requests. Please try again later.',
       code: 'TOO_MANY_REQUESTS',
+      error: 'rate-limited',
     });
     for (let i = 0; i < 5; i++) expect((await limited.inject('/healthz')).statusCode).toBe(200);
     await limited.close();
@@ -343,18 +344,20 @@ describe('requests the HTTP parser refuses', () => {
     const answer = await rawExchange(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
     expect(answer.status).toBe(431);
     expect(answer.headers).toMatch(/content-type: application\/json/i);
-    expect(JSON.parse(answer.body)).toMatchObject({
+    expect(JSON.parse(answer.body)).toEqual({
       message: 'The request line and headers are too large',
       code: 'HEADERS_TOO_LARGE',
+      error: 'headers-too-large',
     });
   });
 
   test('bytes that are not HTTP answer 400 with the documented error body', async () => {
     const answer = await rawExchange('NOT HTTP AT ALL\r\n\r\n');
     expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body)).toMatchObject({
+    expect(JSON.parse(answer.body)).toEqual({
       message: 'The request is not valid HTTP',
       code: 'BAD_REQUEST',
+      error: 'validation',
     });
   });
 });

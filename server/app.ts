@@ -10,10 +10,9 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { apiMessages } from '../shared/messages';
 import { poolOf } from './db/client';
 import type { AppDeps } from './deps';
-import { classifyError, classifyHttpParserError, describeErrorForLog } from './errors';
+import { classifyError, classifyHttpParserError, describeErrorForLog, errorBody } from './errors';
 import { loggerOptions, RequestLines, requestIdFrom } from './logger';
 import { CLIENT_DIST_DIR } from './paths';
 import { archiveRoutes } from './plugins/archives';
@@ -181,7 +180,7 @@ export function buildApp(deps: AppDeps, options: BuildAppOptions = {}): FastifyI
 
   app.setNotFoundHandler((req, reply) => {
     if (serveClient && isClientRoute(req)) return sendIndex(reply, pageFile(req.url));
-    return reply.code(404).send({ message: apiMessages.notFound, code: 'NOT_FOUND' });
+    return reply.code(404).send(errorBody('NOT_FOUND'));
   });
 
   app.register(securityHeaders, {

@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { apiMessages, integrationMessages } from '../shared/messages';
-import type { ApiError, ApiErrorCode, ApiErrorDetails, ApiIssue } from '../shared/schemas/common';
+import type { ApiError, ApiErrorCode, ApiErrorDetails, ApiErrorId, ApiIssue } from '../shared/schemas/common';
 
 /**
  * The one place that turns anything thrown into an HTTP status and a safe body (docs/API.md,
@@ -9,19 +9,74 @@ import type { ApiError, ApiErrorCode, ApiErrorDetails, ApiIssue } from '../share
  * about why: no stack, no SQL, no message from a library.
  */
 
-export class AppError extends Error {
+/**
+ * The code each error id belongs to: an id is only ever answered with its own code (and so its
+ * own HTTP status), whoever raises it.
+ */
+export const CODE_OF_ERROR_ID = {
+  validation: 'BAD_REQUEST',
+  'range-not-satisfiable': 'BAD_REQUEST',
+  unauthenticated: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
+  'missing-scope': 'FORBIDDEN',
+  'not-for-api-keys': 'FORBIDDEN',
+  'second-factor-required': 'FORBIDDEN',
+  'email-not-verified': 'FORBIDDEN',
+  'not-found': 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  'not-compliant': 'CONFLICT',
+  'idempotency-in-progress': 'CONFLICT',
+  'request-timeout': 'REQUEST_TIMEOUT',
+  'payload-too-large': 'PAYLOAD_TOO_LARGE',
+  'headers-too-large': 'HEADERS_TOO_LARGE',
+  'unsupported-media-type': 'UNSUPPORTED_MEDIA_TYPE',
+  'idempotency-mismatch': 'UNPROCESSABLE',
+  'rate-limited': 'TOO_MANY_REQUESTS',
+  internal: 'INTERNAL',
+  'service-unavailable': 'SERVICE_UNAVAILABLE',
+} as const satisfies Record<ApiErrorId, ApiErrorCode>;
+
+/** The id of an error of this code that says nothing more precise. */
+export const DEFAULT_ERROR_ID = {
+  BAD_REQUEST: 'validation',
+  UNAUTHORIZED: 'unauthenticated',
+  FORBIDDEN: 'forbidden',
+  NOT_FOUND: 'not-found',
+  CONFLICT: 'conflict',
+  PAYLOAD_TOO_LARGE: 'payload-too-large',
+  HEADERS_TOO_LARGE: 'headers-too-large',
+  REQUEST_TIMEOUT: 'request-timeout',
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported-media-type',
+  TOO_MANY_REQUESTS: 'rate-limited',
+  UNPROCESSABLE: 'idempotency-mismatch',
+  SERVICE_UNAVAILABLE: 'service-unavailable',
+  INTERNAL: 'internal',
+} as const satisfies { [C in ApiErrorCode]: ErrorIdOf<C> };
+
+/** The ids an error of code C may carry. */
+export type ErrorIdOf<C extends ApiErrorCode> = {
+  [Id in ApiErrorId]: (typeof CODE_OF_ERROR_ID)[Id] extends C ? Id : never;
+}[ApiErrorId];
+
+export class AppError<C extends ApiErrorCode = ApiErrorCode> extends Error {
   /** Headers the HTTP answer carries with the body (a 429's Retry-After and X-RateLimit-*). */
   headers?: Readonly<Record<string, string>>;
+  /** The body's `error`: the one given, else the code's default. */
+  readonly id: ApiErrorId;
+  /** Fields the body carries beside message, code, error and issues. */
+  readonly details?: ApiErrorDetails;
 
   constructor(
-    readonly code: ApiErrorCode,
+    readonly code: C,
     message: string,
     readonly issues?: ApiIssue[],
-    /** Fields the body carries beside message, code and issues (ApiErrorDetails). */
-    readonly details?: ApiErrorDetails,
+    /** `error`: a more precise id than the code's default; the rest are ApiErrorDetails. */
+    { error, ...details }: ApiErrorDetails & { error?: ErrorIdOf<C> } = {},
   ) {
     super(message);
     this.name = 'AppError';
+    this.id = error ?? DEFAULT_ERROR_ID[code];
+    if (Object.keys(details).length > 0) this.details = details;
   }
 }
 
@@ -71,13 +126,19 @@ function answer(
   message = DEFAULT_MESSAGE[code],
   issues?: ApiIssue[],
   details?: ApiErrorDetails,
+  error: ApiErrorId = DEFAULT_ERROR_ID[code],
 ): ClassifiedError {
   const status = STATUS_BY_CODE[code];
   return {
     status,
-    body: { ...(issues?.length ? { message, code, issues } : { message, code }), ...details },
+    body: { ...(issues?.length ? { message, code, error, issues } : { message, code, error }), ...details },
     internal: status >= 500,
   };
+}
+
+/** The body of an error answered where it happens rather than thrown (no route, a 416). */
+export function errorBody<C extends ApiErrorCode>(code: C, message?: string, error?: ErrorIdOf<C>): ApiError {
+  return answer(code, message, undefined, undefined, error).body;
 }
 
 /**
@@ -86,7 +147,7 @@ function answer(
  * failure it stands for (S3 or the database refusing, set as its cause) is, like any INTERNAL.
  */
 function answerAppError(error: AppError): ClassifiedError {
-  const answered = answer(error.code, error.message, error.issues, error.details);
+  const answered = answer(error.code, error.message, error.issues, error.details, error.id);
   return {
     ...answered,
     internal: error.code === 'INTERNAL' || (answered.internal && error.cause !== undefined),
@@ -252,6 +313,9 @@ function fastifyClientError(error: ErrorLike): ClassifiedError | undefined {
   return answer('BAD_REQUEST', typeof error.message === 'string' ? error.message : undefined);
 }
 
+/** tRPC's message when a procedure's answer fails its `.output()` schema (pinned by errors' tests). */
+const TRPC_OUTPUT_VALIDATION_FAILED = 'Output validation failed';
+
 export function classifyError(error: unknown): ClassifiedError {
   if (error instanceof AppError) return answerAppError(error);
 
@@ -259,6 +323,8 @@ export function classifyError(error: unknown): ClassifiedError {
     // tRPC wraps whatever a procedure threw; what it wrapped decides the answer.
     const cause = error.cause;
     if (cause instanceof AppError) return answerAppError(cause);
+    // An answer that does not match its own schema is our fault, whatever zod says about it.
+    if (error.message === TRPC_OUTPUT_VALIDATION_FAILED) return answer('INTERNAL');
     const issues = validationIssues(cause);
     if (issues) return answer('BAD_REQUEST', issues[0]?.message, toApiIssues(issues));
     if (error.code === 'INTERNAL_SERVER_ERROR' && cause) return classifyError(cause);

@@ -2,9 +2,10 @@ import { HeadBucketCommand, NoSuchBucket, S3Client } from '@aws-sdk/client-s3';
 import { TRPCError } from '@trpc/server';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { apiMessages } from '../shared/messages';
+import { apiMessages, integrationMessages } from '../shared/messages';
+import { API_ERROR_CODES, API_ERROR_IDS, type ApiErrorCode } from '../shared/schemas/common';
 import { freePort } from './db/embedded';
-import { AppError, classifyError, describeErrorForLog } from './errors';
+import { AppError, CODE_OF_ERROR_ID, classifyError, DEFAULT_ERROR_ID, describeErrorForLog } from './errors';
 
 const prismaError = (code: string) =>
   Object.assign(new Error('x'), { name: 'PrismaClientKnownRequestError', code });
@@ -14,7 +15,7 @@ describe('classifyError', () => {
     const error = new AppError('FORBIDDEN', 'Only the owner may do this');
     expect(classifyError(error)).toEqual({
       status: 403,
-      body: { message: 'Only the owner may do this', code: 'FORBIDDEN' },
+      body: { message: 'Only the owner may do this', code: 'FORBIDDEN', error: 'forbidden' },
       internal: false,
     });
     expect(classifyError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error })).status).toBe(403);
@@ -25,7 +26,7 @@ describe('classifyError', () => {
     const error = new AppError('CONFLICT', 'Not compliant', undefined, { missing });
     const expected = {
       status: 409,
-      body: { message: 'Not compliant', code: 'CONFLICT', missing },
+      body: { message: 'Not compliant', code: 'CONFLICT', error: 'conflict', missing },
       internal: false,
     };
     expect(classifyError(error)).toEqual(expected);
@@ -60,6 +61,7 @@ describe('classifyError', () => {
       body: {
         message: 'Invalid email address',
         code: 'BAD_REQUEST',
+        error: 'validation',
         issues: [{ path: 'user.email', message: 'Invalid email address' }],
       },
       internal: false,
@@ -115,7 +117,11 @@ describe('classifyError', () => {
     client.destroy();
     const unavailable = {
       status: 503,
-      body: { message: apiMessages.storageUnavailable, code: 'SERVICE_UNAVAILABLE' },
+      body: {
+        message: apiMessages.storageUnavailable,
+        code: 'SERVICE_UNAVAILABLE',
+        error: 'service-unavailable',
+      },
       internal: true,
     };
     expect(classifyError(refused)).toEqual(unavailable);
@@ -145,11 +151,94 @@ describe('classifyError', () => {
     const result = classifyError(new TypeError("Cannot read properties of undefined (reading 'id')"));
     expect(result).toEqual({
       status: 500,
-      body: { message: 'Internal server error', code: 'INTERNAL' },
+      body: { message: 'Internal server error', code: 'INTERNAL', error: 'internal' },
       internal: true,
     });
     expect(classifyError('a thrown string').status).toBe(500);
     expect(classifyError(undefined).status).toBe(500);
+  });
+});
+
+describe('error ids', () => {
+  test("each code's default id", () => {
+    const defaults: Record<ApiErrorCode, string> = {
+      BAD_REQUEST: 'validation',
+      UNAUTHORIZED: 'unauthenticated',
+      FORBIDDEN: 'forbidden',
+      NOT_FOUND: 'not-found',
+      CONFLICT: 'conflict',
+      PAYLOAD_TOO_LARGE: 'payload-too-large',
+      HEADERS_TOO_LARGE: 'headers-too-large',
+      REQUEST_TIMEOUT: 'request-timeout',
+      UNSUPPORTED_MEDIA_TYPE: 'unsupported-media-type',
+      TOO_MANY_REQUESTS: 'rate-limited',
+      UNPROCESSABLE: 'idempotency-mismatch',
+      SERVICE_UNAVAILABLE: 'service-unavailable',
+      INTERNAL: 'internal',
+    };
+    for (const code of API_ERROR_CODES) {
+      expect(classifyError(new AppError(code, 'x')).body, code).toMatchObject({
+        code,
+        error: defaults[code],
+      });
+    }
+  });
+
+  test('every published id belongs to one code, and every default id to its own', () => {
+    expect(Object.keys(CODE_OF_ERROR_ID).sort()).toEqual([...API_ERROR_IDS].sort());
+    for (const code of API_ERROR_CODES) expect(CODE_OF_ERROR_ID[DEFAULT_ERROR_ID[code]]).toBe(code);
+  });
+
+  test('a precise id rides on its AppError, also when tRPC wrapped it, beside the details', () => {
+    const lacksScope = new AppError('FORBIDDEN', integrationMessages.lacksScope('users:read'), undefined, {
+      error: 'missing-scope',
+    });
+    const expected = {
+      status: 403,
+      body: {
+        message: integrationMessages.lacksScope('users:read'),
+        code: 'FORBIDDEN',
+        error: 'missing-scope',
+      },
+      internal: false,
+    };
+    expect(classifyError(lacksScope)).toEqual(expected);
+    expect(classifyError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: lacksScope }))).toEqual(
+      expected,
+    );
+
+    const missing = [{ formId: '00000000-0000-4000-8000-000000000001', label: 'Disclosure' }];
+    const notCompliant = new AppError('CONFLICT', 'Not compliant', undefined, {
+      error: 'not-compliant',
+      missing,
+    });
+    expect(notCompliant.details).toEqual({ missing });
+    // @ts-expect-error: an id is only ever answered with its own code.
+    new AppError('CONFLICT', 'x', undefined, { error: 'missing-scope' });
+    expect(classifyError(notCompliant).body).toEqual({
+      message: 'Not compliant',
+      code: 'CONFLICT',
+      error: 'not-compliant',
+      missing,
+    });
+  });
+
+  test('zod, tRPC and Fastify failures carry the id of their code', () => {
+    const invalid = z.object({ n: z.number() }).safeParse({ n: 'x' }).error;
+    expect(classifyError(invalid).body.error).toBe('validation');
+    expect(classifyError(new TRPCError({ code: 'UNAUTHORIZED' })).body.error).toBe('unauthenticated');
+    expect(classifyError(new TRPCError({ code: 'METHOD_NOT_SUPPORTED' })).body.error).toBe('validation');
+    const fastify = (statusCode: number, code = '') => Object.assign(new Error('x'), { statusCode, code });
+    expect(classifyError(fastify(413, 'FST_ERR_CTP_BODY_TOO_LARGE')).body.error).toBe('payload-too-large');
+    expect(classifyError(fastify(415, 'FST_ERR_CTP_INVALID_MEDIA_TYPE')).body.error).toBe(
+      'unsupported-media-type',
+    );
+    expect(classifyError(fastify(429)).body.error).toBe('rate-limited');
+    expect(classifyError(prismaError('P2002')).body.error).toBe('conflict');
+    expect(classifyError(prismaError('P2025')).body.error).toBe('not-found');
+    expect(classifyError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })).body.error).toBe(
+      'service-unavailable',
+    );
   });
 });
 

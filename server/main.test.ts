@@ -167,6 +167,7 @@ describe('the server process', { timeout: 120_000 }, () => {
     expect(await (await fetch(`${server.baseUrl}/readyz`)).json()).toEqual({
       message: apiMessages.shuttingDown,
       code: 'SERVICE_UNAVAILABLE',
+      error: 'service-unavailable',
     });
     const during = await fetch(`${server.baseUrl}/api/auth/login`, {
       method: 'POST',

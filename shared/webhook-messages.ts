@@ -22,4 +22,6 @@ export const webhookMessages = {
   inactive: 'This webhook is deactivated: activate it first',
   nothingToChange: 'Give a url, events, description or active',
   deleted: 'Webhook deleted',
+  eventsCursorInvalid: 'after is the next of an earlier page',
+  eventsLimitInvalid: 'limit is a whole number from 1 to 200',
 } as const;

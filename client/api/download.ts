@@ -17,7 +17,8 @@ async function fetchWithToken(path: string): Promise<Response> {
 
 async function toError(response: Response): Promise<RestError> {
   const parsed = apiError.safeParse(await response.json().catch(() => undefined));
-  if (parsed.success) return new RestError(response.status, parsed.data.message, parsed.data.code);
+  if (parsed.success)
+    return new RestError(response.status, parsed.data.message, parsed.data.code, parsed.data.error);
   return new RestError(response.status, `The download failed with status ${response.status}`);
 }
 

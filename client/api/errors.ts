@@ -1,14 +1,16 @@
 import { TRPCClientError } from '@trpc/client';
 import { apiMessages } from '../../shared/messages';
-import type { ApiIssue, MissingItem } from '../../shared/schemas/common';
+import type { ApiErrorId, ApiIssue, MissingItem } from '../../shared/schemas/common';
 
-/** A non-2xx answer of the REST API, carrying its `{message, code}` body. */
+/** A non-2xx answer of the REST API, carrying its `{message, code, error}` body. */
 export class RestError extends Error {
   override readonly name = 'RestError';
   constructor(
     readonly status: number,
     message: string,
     readonly code?: string,
+    /** The error id to switch on (docs/API.md, "Errors"). */
+    readonly error?: ApiErrorId,
   ) {
     super(message);
   }

@@ -136,7 +136,11 @@ describe('uploadFile', () => {
     FakeRequest.answers = [
       {
         status: 401,
-        body: { message: 'Your session has expired. Please sign in again.', code: 'UNAUTHORIZED' },
+        body: {
+          message: 'Your session has expired. Please sign in again.',
+          code: 'UNAUTHORIZED',
+          error: 'unauthenticated',
+        },
       },
       { status: 201, body: stored },
     ];
@@ -151,7 +155,9 @@ describe('uploadFile', () => {
   });
 
   it('gives up without a retry when the refresh fails', async () => {
-    FakeRequest.answers = [{ status: 401, body: { message: 'Expired', code: 'UNAUTHORIZED' } }];
+    FakeRequest.answers = [
+      { status: 401, body: { message: 'Expired', code: 'UNAUTHORIZED', error: 'unauthenticated' } },
+    ];
     const session = refresher(false);
     await expect(createUploader(session.value)(PATH, file())).rejects.toMatchObject({ status: 401 });
     expect(FakeRequest.sent).toHaveLength(1);
@@ -159,17 +165,24 @@ describe('uploadFile', () => {
 
   it('ends the session when the retry is refused too', async () => {
     FakeRequest.answers = [
-      { status: 401, body: { message: 'Expired', code: 'UNAUTHORIZED' } },
-      { status: 401, body: { message: 'Expired', code: 'UNAUTHORIZED' } },
+      { status: 401, body: { message: 'Expired', code: 'UNAUTHORIZED', error: 'unauthenticated' } },
+      { status: 401, body: { message: 'Expired', code: 'UNAUTHORIZED', error: 'unauthenticated' } },
     ];
     const session = refresher(true);
     await expect(createUploader(session.value)(PATH, file())).rejects.toBeInstanceOf(RestError);
     expect(session.expire).toHaveBeenCalledOnce();
   });
 
-  it("rejects with the server's message and code", async () => {
+  it("rejects with the server's message, code and error id", async () => {
     FakeRequest.answers = [
-      { status: 415, body: { message: 'Unsupported media type', code: 'UNSUPPORTED_MEDIA_TYPE' } },
+      {
+        status: 415,
+        body: {
+          message: 'Unsupported media type',
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          error: 'unsupported-media-type',
+        },
+      },
     ];
     const error = await createUploader(refresher(true).value)(PATH, file()).catch(
       (caught: unknown) => caught,
@@ -179,6 +192,7 @@ describe('uploadFile', () => {
       status: 415,
       message: 'Unsupported media type',
       code: 'UNSUPPORTED_MEDIA_TYPE',
+      error: 'unsupported-media-type',
     });
   });
 

@@ -58,10 +58,11 @@ function parseJson(answer: RawAnswer): unknown {
   }
 }
 
-/** The `{message, code}` error body (docs/API.md, "Errors"), as a RestError. */
+/** The `{message, code, error}` error body (docs/API.md, "Errors"), as a RestError. */
 function toError(answer: RawAnswer): RestError {
   const parsed = apiError.safeParse(parseJson(answer));
-  if (parsed.success) return new RestError(answer.status, parsed.data.message, parsed.data.code);
+  if (parsed.success)
+    return new RestError(answer.status, parsed.data.message, parsed.data.code, parsed.data.error);
   return new RestError(answer.status, answer.statusText || `Upload failed with status ${answer.status}`);
 }
 

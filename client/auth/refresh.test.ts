@@ -127,7 +127,10 @@ describe('renewOverRest', () => {
 
   it('rejects when the server refuses', async () => {
     vi.stubGlobal('fetch', async () =>
-      Response.json({ message: 'Your session has expired.', code: 'UNAUTHORIZED' }, { status: 401 }),
+      Response.json(
+        { message: 'Your session has expired.', code: 'UNAUTHORIZED', error: 'unauthenticated' },
+        { status: 401 },
+      ),
     );
     await expect(renewOverRest('used-refresh')).rejects.toThrow('401');
   });

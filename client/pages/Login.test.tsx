@@ -100,7 +100,7 @@ describe('Login page', () => {
   it('offers a new verification email when the address is not verified yet', async () => {
     const { user, stub } = renderLogin({
       'auth.login': () => {
-        throw trpcError(403, authMessages.emailNotVerified);
+        throw trpcError(403, authMessages.emailNotVerified, undefined, 'email-not-verified');
       },
       'auth.resendVerification': () => ({ message: apiMessages.verificationResent }),
     });

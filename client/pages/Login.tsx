@@ -3,7 +3,7 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import { authMessages, ui } from '../../shared/messages';
+import { ui } from '../../shared/messages';
 import { type LoginInput, loginInput, type SessionAnswer } from '../../shared/schemas/auth';
 import { serverMessageOf } from '../api/errors';
 import { afterSignInPath } from '../auth/return-to';
@@ -67,7 +67,7 @@ export function Login() {
   }
 
   // The one refusal the user can fix from here: a lost or expired verification e-mail.
-  const awaitsVerification = login.error?.message === authMessages.emailNotVerified;
+  const awaitsVerification = login.error?.data?.error === 'email-not-verified';
   const submittedEmail = login.variables?.email;
 
   return (

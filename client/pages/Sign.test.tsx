@@ -56,7 +56,7 @@ function stubNetwork() {
     calls.push({ url, method, body });
     const answer = answers[`${method} ${url}`]?.(body) ?? {
       status: 404,
-      body: { message: 'Not found', code: 'NOT_FOUND' },
+      body: { message: 'Not found', code: 'NOT_FOUND', error: 'not-found' },
     };
     return new Response(JSON.stringify(answer.body), {
       status: answer.status,
@@ -65,7 +65,10 @@ function stubNetwork() {
   });
 }
 
-const refusal = (message: string): Answer => ({ status: 400, body: { message, code: 'BAD_REQUEST' } });
+const refusal = (message: string): Answer => ({
+  status: 400,
+  body: { message, code: 'BAD_REQUEST', error: 'validation' },
+});
 
 beforeEach(() => {
   calls = [];
@@ -213,7 +216,7 @@ describe('Signing page', () => {
   it("shows the server's words for a closed request", async () => {
     answers[`GET /api/sign/${TOKEN}`] = () => ({
       status: 409,
-      body: { message: esignMessages.closed, code: 'CONFLICT' },
+      body: { message: esignMessages.closed, code: 'CONFLICT', error: 'conflict' },
     });
     renderAt();
     expect(await screen.findByRole('alert')).toHaveTextContent(esignMessages.closed);

@@ -11,6 +11,7 @@ import { stubTrpcClient, trpcError } from '../test-utils/trpc-stub';
 import { Webhooks } from './Webhooks';
 
 const SECRET = 'whsec_dGhpcyBpcyBhIHRlc3Qgc2VjcmV0IG9mIDMyIGJ5dGVzIQ==';
+const ROTATED = 'whsec_YW5vdGhlciB0ZXN0IHNlY3JldCBvZiAzMiBieXRlcyE=';
 const endpoint: WebhookEndpoint = {
   _id: '11111111-1111-4111-8111-111111111111',
   url: 'https://crm.example.com/hooks',
@@ -48,6 +49,7 @@ function renderPage() {
     'webhooks.test': () => ({ ...delivery, event: 'ping', status: 'pending', attempts: 0 }),
     'webhooks.deliveries': () => ({ items: [delivery], totalPages: 1, totalItems: 1 }),
     'webhooks.retry': () => ({ ...delivery, status: 'pending' }),
+    'webhooks.rotateSecret': () => ({ secret: ROTATED }),
   });
   renderWithProviders(<Webhooks />, { path: '/admin/webhooks', trpcClient: stub.client });
   return stub;
@@ -97,6 +99,47 @@ describe('Webhooks', () => {
     ]);
     await user.click(secret.getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByText(SECRET)).not.toBeInTheDocument());
+  });
+
+  it('rotates the secret after a confirmation that tells of the 24 hours, and shows the new one once', async () => {
+    const user = userEvent.setup();
+    const stub = renderPage();
+    await user.click(await screen.findByRole('button', { name: `Rotate secret of ${endpoint.url}` }));
+    const cancelled = within(await screen.findByRole('dialog', { name: 'Rotate secret' }));
+    expect(cancelled.getByText(webhookToasts.rotateQuestion(endpoint.url))).toBeVisible();
+    await user.click(cancelled.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Rotate secret' })).not.toBeInTheDocument(),
+    );
+    expect(stub.callsTo('webhooks.rotateSecret')).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: `Rotate secret of ${endpoint.url}` }));
+    const confirm = within(await screen.findByRole('dialog', { name: 'Rotate secret' }));
+    await user.click(confirm.getByRole('button', { name: 'Rotate' }));
+    const shown = within(await screen.findByRole('dialog', { name: 'Signing secret' }));
+    expect(shown.getByText(ROTATED)).toBeVisible();
+    expect(shown.getByText(webhookToasts.rotated)).toBeVisible();
+    expect(shown.getByText(webhookToasts.secretShownOnce)).toBeVisible();
+    expect(shown.getByRole('button', { name: 'Copy secret' })).toBeVisible();
+    expect(stub.callsTo('webhooks.rotateSecret')).toEqual([{ id: endpoint._id }]);
+    await user.click(shown.getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByText(ROTATED)).not.toBeInTheDocument());
+  });
+
+  it('a rotation the server refuses says why and shows no secret', async () => {
+    const user = userEvent.setup();
+    const stub = stubTrpcClient({
+      'webhooks.list': () => [endpoint],
+      'webhooks.rotateSecret': () => {
+        throw trpcError(404, webhookMessages.notFound);
+      },
+    });
+    renderWithProviders(<Webhooks />, { path: '/admin/webhooks', trpcClient: stub.client });
+    await user.click(await screen.findByRole('button', { name: `Rotate secret of ${endpoint.url}` }));
+    const confirm = within(await screen.findByRole('dialog', { name: 'Rotate secret' }));
+    await user.click(confirm.getByRole('button', { name: 'Rotate' }));
+    expect(await screen.findByText(webhookMessages.notFound)).toBeVisible();
+    expect(screen.queryByRole('dialog', { name: 'Signing secret' })).not.toBeInTheDocument();
   });
 
   it("edits an endpoint; the server's refusal of a private address shows under the URL", async () => {

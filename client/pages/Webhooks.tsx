@@ -1,44 +1,27 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Code,
-  Container,
-  CopyButton,
-  Group,
-  Modal,
-  MultiSelect,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Container, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { createWebhookInput, WEBHOOK_EVENTS, type WebhookEndpoint } from '../../shared/schemas/webhooks';
+import { useState } from 'react';
+import type { WebhookEndpoint } from '../../shared/schemas/webhooks';
 import { serverMessageOf } from '../api/errors';
 import { confirmDelete } from '../components/confirm-delete';
-import { DialogActions } from '../components/DialogActions';
 import { FormModal } from '../components/FormModal';
 import { ListTable } from '../components/ListTable';
+import { confirmRotateSecret } from '../components/webhooks/confirm-rotate';
 import { Deliveries } from '../components/webhooks/Deliveries';
+import { type Editing, EndpointForm } from '../components/webhooks/EndpointForm';
+import { SecretModal, type ShownSecret } from '../components/webhooks/SecretModal';
 import { webhookToasts } from '../components/webhooks/toasts';
 import { notifyError, notifySuccess, useLoadFailureToast } from '../notify';
 import { useTRPC } from '../trpc';
 
-// On a phone the five buttons of a row wrap (each keeps its width: miw) rather than shrink to "De".
+// On a phone the six buttons of a row wrap (each keeps its width: miw) rather than shrink to "De".
 const COLUMNS = ['URL', 'Events', 'Status', 'Actions'];
 const LOAD_ERROR_TOAST_ID = 'webhooks-load-error';
 const LOAD_ERROR_TEXT = 'The webhooks could not be loaded.';
 
-/** The dialog open: adding an endpoint, or changing one. */
-type Editing = { mode: 'add' } | { mode: 'edit'; endpoint: WebhookEndpoint };
-
 /**
  * Webhooks (/admin/webhooks): the endpoints the portal sends events to, each with its
- * signing secret (shown once, when it is added), a test ping, and its deliveries with a Retry.
+ * signing secret (shown once, when it is added or rotated), a test ping, and its deliveries with a Retry.
  */
 export function Webhooks() {
   const trpc = useTRPC();
@@ -48,7 +31,7 @@ export function Webhooks() {
   const refresh = () => queryClient.invalidateQueries(trpc.webhooks.pathFilter());
 
   const [editing, setEditing] = useState<Editing | null>(null);
-  const [secret, setSecret] = useState<string | null>(null);
+  const [secret, setSecret] = useState<ShownSecret | null>(null);
   const [watchingId, setWatchingId] = useState<string | null>(null);
   // The row as listed now: its Retry buttons follow the endpoint's state.
   const watching = list.data?.find((endpoint) => endpoint._id === watchingId) ?? null;
@@ -56,6 +39,7 @@ export function Webhooks() {
   const update = useMutation(trpc.webhooks.update.mutationOptions());
   const remove = useMutation(trpc.webhooks.delete.mutationOptions());
   const test = useMutation(trpc.webhooks.test.mutationOptions());
+  const rotate = useMutation(trpc.webhooks.rotateSecret.mutationOptions());
 
   const settle = {
     onError: (failure: unknown) => notifyError(serverMessageOf(failure)),
@@ -76,6 +60,17 @@ export function Webhooks() {
     setWatchingId(endpoint._id);
     test.mutate({ id: endpoint._id }, { ...settle, onSuccess: () => notifySuccess(webhookToasts.testSent) });
   };
+  const askRotate = (endpoint: WebhookEndpoint) =>
+    confirmRotateSecret(endpoint.url, () => {
+      setBusy(endpoint._id);
+      rotate.mutate(
+        { id: endpoint._id },
+        {
+          ...settle,
+          onSuccess: (rotated) => setSecret({ value: rotated.secret, intro: webhookToasts.rotated }),
+        },
+      );
+    });
   const askDelete = (endpoint: WebhookEndpoint) =>
     confirmDelete('Delete webhook', `Delete the webhook to ${endpoint.url} and its deliveries?`, () => {
       setBusy(endpoint._id);
@@ -159,6 +154,17 @@ export function Webhooks() {
                     size="xs"
                     miw="fit-content"
                     variant="default"
+                    aria-label={`Rotate secret of ${endpoint.url}`}
+                    loading={busy === endpoint._id && rotate.isPending}
+                    disabled={busy !== null && busy !== endpoint._id}
+                    onClick={() => askRotate(endpoint)}
+                  >
+                    Rotate secret
+                  </Button>
+                  <Button
+                    size="xs"
+                    miw="fit-content"
+                    variant="default"
                     aria-label={`${endpoint.active ? 'Deactivate' : 'Activate'} ${endpoint.url}`}
                     loading={busy === endpoint._id && update.isPending}
                     disabled={busy !== null && busy !== endpoint._id}
@@ -195,112 +201,14 @@ export function Webhooks() {
             onCancel={() => setEditing(null)}
             onSaved={(created) => {
               setEditing(null);
-              if (created) setSecret(created);
+              if (created) setSecret({ value: created, intro: webhookToasts.created });
               else notifySuccess(webhookToasts.saved);
               void refresh();
             }}
           />
         )}
       </FormModal>
-      <Modal
-        opened={secret !== null}
-        onClose={() => setSecret(null)}
-        title="Signing secret"
-        closeButtonProps={{ 'aria-label': 'Close dialog' }}
-      >
-        <Stack gap="md">
-          <Text size="sm">{webhookToasts.created}</Text>
-          <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }} data-testid="webhook-secret">
-            {secret}
-          </Code>
-          <Alert color="yellow" variant="light">
-            {webhookToasts.secretShownOnce}
-          </Alert>
-          <Group justify="flex-end">
-            <CopyButton value={secret ?? ''}>
-              {({ copied, copy }) => (
-                <Button variant="default" onClick={copy}>
-                  {copied ? 'Copied' : 'Copy secret'}
-                </Button>
-              )}
-            </CopyButton>
-            <Button onClick={() => setSecret(null)}>Done</Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <SecretModal secret={secret} onClose={() => setSecret(null)} />
     </Container>
-  );
-}
-
-function EndpointForm({
-  editing,
-  onCancel,
-  onSaved,
-}: {
-  editing: Editing;
-  onCancel: () => void;
-  /** With the secret of a new endpoint; nothing after an edit. */
-  onSaved: (secret?: string) => void;
-}) {
-  const trpc = useTRPC();
-  const create = useMutation(trpc.webhooks.create.mutationOptions());
-  const update = useMutation(trpc.webhooks.update.mutationOptions());
-  const initial = editing.mode === 'edit' ? editing.endpoint : undefined;
-  const [url, setUrl] = useState(initial?.url ?? '');
-  const [events, setEvents] = useState<string[]>(initial?.events ?? []);
-  const [description, setDescription] = useState(initial?.description ?? '');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const pending = create.isPending || update.isPending;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = createWebhookInput.safeParse({ url, events, description });
-    if (!parsed.success) {
-      const found: Record<string, string> = {};
-      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
-      setErrors(found);
-      return;
-    }
-    setErrors({});
-    const onError = (failure: unknown) => setErrors({ url: serverMessageOf(failure) });
-    if (initial) update.mutate({ id: initial._id, ...parsed.data }, { onSuccess: () => onSaved(), onError });
-    else create.mutate(parsed.data, { onSuccess: (created) => onSaved(created.secret), onError });
-  };
-
-  return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="md">
-        <TextInput
-          label="URL"
-          required
-          data-autofocus
-          placeholder="https://crm.example.com/hooks/portal"
-          value={url}
-          onChange={(event) => setUrl(event.currentTarget.value)}
-          error={errors.url}
-          maxLength={2000}
-        />
-        <MultiSelect
-          label="Events"
-          required
-          data={[...WEBHOOK_EVENTS]}
-          value={events}
-          onChange={setEvents}
-          error={errors.events}
-          searchable
-          clearable
-          comboboxProps={{ withinPortal: true }}
-        />
-        <Textarea
-          label="Description"
-          value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-          error={errors.description}
-          maxLength={500}
-          rows={2}
-        />
-        <DialogActions pending={pending} onCancel={onCancel} />
-      </Stack>
-    </form>
   );
 }

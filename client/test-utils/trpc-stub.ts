@@ -1,6 +1,7 @@
 import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
 import { isObservable, type Observer, observable } from '@trpc/server/observable';
 import type { AppRouter } from '../../server/trpc/router';
+import type { ApiErrorId } from '../../shared/schemas/common';
 import type { TrpcClient } from '../trpc';
 
 /**
@@ -22,18 +23,34 @@ const CODE_BY_STATUS: Record<number, { code: number; name: string }> = {
   503: { code: -32603, name: 'SERVICE_UNAVAILABLE' },
 };
 
+/** The error id the server gives a status when it says nothing more precise. */
+const ERROR_ID_BY_STATUS: Record<number, ApiErrorId> = {
+  400: 'validation',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not-found',
+  409: 'conflict',
+  413: 'payload-too-large',
+  415: 'unsupported-media-type',
+  422: 'idempotency-mismatch',
+  429: 'rate-limited',
+  503: 'service-unavailable',
+};
+
 /**
  * The error a tRPC call rejects with when the server answered `httpStatus` with `message`, and
- * the fields it named (`issues`, as a validation failure carries them).
+ * the fields it named (`issues`, as a validation failure carries them); `error` is the id, the
+ * status's own unless given.
  */
 export function trpcError(
   httpStatus: number,
   message: string,
   issues?: Array<{ path: string; message: string }>,
+  error: ApiErrorId = ERROR_ID_BY_STATUS[httpStatus] ?? 'internal',
 ): TRPCClientError<AppRouter> {
   const { code, name } = CODE_BY_STATUS[httpStatus] ?? { code: -32603, name: 'INTERNAL_SERVER_ERROR' };
   return TRPCClientError.from({
-    error: { code, message, data: { code: name, httpStatus, ...(issues ? { issues } : {}) } },
+    error: { code, message, data: { code: name, httpStatus, error, ...(issues ? { issues } : {}) } },
   });
 }
 

@@ -371,13 +371,13 @@ describe('who may export', () => {
       expect({ url, status: anonymous.statusCode, body: anonymous.json() }).toEqual({
         url,
         status: 401,
-        body: { message: apiMessages.notSignedIn, code: 'UNAUTHORIZED' },
+        body: { message: apiMessages.notSignedIn, code: 'UNAUTHORIZED', error: 'unauthenticated' },
       });
       const agent = await call('GET', url, alice);
       expect({ url, status: agent.statusCode, body: agent.json() }).toEqual({
         url,
         status: 403,
-        body: { message: apiMessages.forbidden, code: 'FORBIDDEN' },
+        body: { message: apiMessages.forbidden, code: 'FORBIDDEN', error: 'forbidden' },
       });
       expect(agent.headers['content-disposition']).toBeUndefined();
     }
@@ -499,7 +499,11 @@ describe('streaming', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(refused.status).toBe(503);
-    expect(await refused.json()).toEqual({ message: apiMessages.exportsBusy, code: 'SERVICE_UNAVAILABLE' });
+    expect(await refused.json()).toEqual({
+      message: apiMessages.exportsBusy,
+      code: 'SERVICE_UNAVAILABLE',
+      error: 'service-unavailable',
+    });
     for (const { req, res } of held) {
       req.destroy();
       res.destroy();

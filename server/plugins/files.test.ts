@@ -127,6 +127,7 @@ describe('GET /files/<key> with a Range', () => {
       expect(res.json(), range).toEqual({
         message: 'The requested range is not satisfiable',
         code: 'BAD_REQUEST',
+        error: 'range-not-satisfiable',
       });
     }
     const empty = await stored('empty.pdf', Buffer.alloc(0));

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import parseRange from 'range-parser';
 import { apiMessages } from '../../shared/messages';
 import type { AppDeps } from '../deps';
-import { AppError } from '../errors';
+import { AppError, errorBody } from '../errors';
 import { downloadHeadersOfKey } from '../storage/file-types';
 import { isValidKey, keyFromLink } from '../storage/keys';
 import { fileSigningKey, verifyFileSignature } from '../storage/signed-urls';
@@ -90,7 +90,7 @@ export const fileRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
       return reply
         .code(416)
         .header('content-range', `bytes */${size}`)
-        .send({ message: RANGE_NOT_SATISFIABLE, code: 'BAD_REQUEST' });
+        .send(errorBody('BAD_REQUEST', RANGE_NOT_SATISFIABLE, 'range-not-satisfiable'));
     const file = await deps.storage.open(key, { range });
     if (!file) throw new AppError('NOT_FOUND', apiMessages.notFound);
     return reply

@@ -138,7 +138,11 @@ describe('Idempotency-Key on POST /api/transactions', () => {
     const other = deal();
     const res = await post('/api/transactions', agent, `create-${RUN}-2`, other);
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ message: integrationMessages.idempotencyMismatch, code: 'UNPROCESSABLE' });
+    expect(res.json()).toEqual({
+      message: integrationMessages.idempotencyMismatch,
+      code: 'UNPROCESSABLE',
+      error: 'idempotency-mismatch',
+    });
     expect(await countStreet(other.streetAddress)).toBe(0);
   });
 

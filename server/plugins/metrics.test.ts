@@ -139,6 +139,7 @@ describe('off without METRICS_TOKEN', () => {
       expect(apiError.strict().parse(res.json())).toEqual({
         message: apiMessages.notFound,
         code: 'NOT_FOUND',
+        error: 'not-found',
       });
     }
     // The client's fallback still answers its own routes (the exception is /metrics alone).
@@ -174,6 +175,7 @@ describe('the token', () => {
       expect(apiError.strict().parse(res.json())).toEqual({
         message: apiMessages.metricsTokenRequired,
         code: 'UNAUTHORIZED',
+        error: 'unauthenticated',
       });
       expect(res.headers['www-authenticate']).toBe('Bearer realm="metrics"');
       expect(res.body).not.toContain('portal_');

@@ -210,7 +210,7 @@ describe('GET /api/admin/payouts.csv', () => {
     const agent = await call('GET', '/api/admin/payouts.csv', alice);
     expect({ status: agent.statusCode, body: agent.json() }).toEqual({
       status: 403,
-      body: { message: apiMessages.forbidden, code: 'FORBIDDEN' },
+      body: { message: apiMessages.forbidden, code: 'FORBIDDEN', error: 'forbidden' },
     });
     expect(agent.headers['content-disposition']).toBeUndefined();
     expect((await call('GET', '/api/admin/payouts.csv')).statusCode).toBe(401);

@@ -230,7 +230,11 @@ describe('uploads to S3 through the API', () => {
         refusing,
       );
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ message: apiMessages.storageUnavailable, code: 'SERVICE_UNAVAILABLE' });
+      expect(res.json()).toEqual({
+        message: apiMessages.storageUnavailable,
+        code: 'SERVICE_UNAVAILABLE',
+        error: 'service-unavailable',
+      });
       expect(await rowsOf(transaction.id)).toBe(0);
       const failure = logs.entries().find((entry) => entry.msg === 'request failed');
       expect(failure?.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });

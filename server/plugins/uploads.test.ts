@@ -146,6 +146,7 @@ describe('a body with more than its one file', () => {
     expect(res.json()).toEqual({
       message: `Unexpected field "note": ${apiMessages.uploadOneFileOnly}`,
       code: 'BAD_REQUEST',
+      error: 'validation',
     });
     expect(await filesIn(folderOf(transaction.id))).toEqual([]);
     expect(await database.db.storedFile.count({ where: { transactionId: transaction.id } })).toBe(0);
@@ -178,6 +179,10 @@ describe('a body with more than its one file', () => {
     const transaction = await createTransaction(database.db, { userId: agent.id });
     const res = await send(transaction.id, [field('file', 'not a file')]);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: apiMessages.fileRequired, code: 'BAD_REQUEST' });
+    expect(res.json()).toEqual({
+      message: apiMessages.fileRequired,
+      code: 'BAD_REQUEST',
+      error: 'validation',
+    });
   });
 });

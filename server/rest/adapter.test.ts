@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { idSchema, messageAnswer, pagingInput } from '../../shared/schemas/common';
+import { API_ERROR_IDS, idSchema, messageAnswer, pagingInput } from '../../shared/schemas/common';
 import { accessTokenFor, createAdmin } from '../test/factories';
 import { buildTestApp, setupTestDatabase, testDeps } from '../test/harness';
 import { testRest } from '../test/rest-meta';
@@ -310,7 +310,9 @@ describe('REST adapter', () => {
     expect(doc.components.responses.NotFound.content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/Error',
     });
-    expect(doc.components.schemas.Error.required).toEqual(['message', 'code']);
+    expect(doc.components.schemas.Error.required).toEqual(['message', 'code', 'error']);
+    // Every published error id is documented, for a generated client to switch on.
+    expect(doc.components.schemas.Error.properties.error.enum).toEqual([...API_ERROR_IDS]);
 
     const put = doc.paths['/api/things/{id}'].put;
     expect(put.description).toContain('Access: admins');

@@ -168,7 +168,8 @@ export const restPlugin: FastifyPluginAsync<RestPluginOptions> = async (
         version,
         description:
           'REST API of the brokerage transaction portal. Authenticate with `Authorization: Bearer <token>` ' +
-          'from POST /api/auth/login. Every error answers `{message, code, issues?}`.',
+          'from POST /api/auth/login. Every error answers `{message, code, error, issues?}`: `error` is an ' +
+          'identifier to switch on, which never changes once published.',
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       components: {

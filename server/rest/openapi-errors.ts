@@ -1,4 +1,5 @@
 import { apiMessages, integrationMessages } from '../../shared/messages';
+import type { ApiError } from '../../shared/schemas/common';
 import type { ErrorStatus } from './openapi';
 import { responseHeaders } from './openapi-headers';
 
@@ -10,7 +11,7 @@ import { responseHeaders } from './openapi-headers';
 /** The name of the error schema under components.schemas. */
 export const ERROR_SCHEMA_NAME = 'Error';
 
-type ErrorExample = { message: string; code: string; issues?: Array<{ path: string; message: string }> };
+type ErrorExample = ApiError;
 
 const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; example: ErrorExample }> = {
   400: {
@@ -19,50 +20,64 @@ const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; 
     example: {
       message: 'Name is required',
       code: 'BAD_REQUEST',
+      error: 'validation',
       issues: [{ path: 'name', message: 'Name is required' }],
     },
   },
   401: {
     name: 'Unauthorized',
     description: 'Not signed in, or the token expired or was revoked',
-    example: { message: apiMessages.notSignedIn, code: 'UNAUTHORIZED' },
+    example: { message: apiMessages.notSignedIn, code: 'UNAUTHORIZED', error: 'unauthenticated' },
   },
   403: {
     name: 'Forbidden',
     description:
-      'Signed in, but not allowed (another user, not an admin, not the owner), or an API key without the scope the path needs',
-    example: { message: apiMessages.forbidden, code: 'FORBIDDEN' },
+      'Signed in, but not allowed (another user, not an admin, not the owner): `error` is `forbidden`; ' +
+      '`missing-scope` for an API key without the scope the path needs, `not-for-api-keys` for a path no key ' +
+      'may call, `second-factor-required` for an admin who must first prove a second factor',
+    example: { message: apiMessages.forbidden, code: 'FORBIDDEN', error: 'forbidden' },
   },
   404: {
     name: 'NotFound',
     description: "No such resource (also another user's: its existence is not revealed)",
-    example: { message: 'Not found', code: 'NOT_FOUND' },
+    example: { message: 'Not found', code: 'NOT_FOUND', error: 'not-found' },
   },
   409: {
     name: 'Conflict',
-    description: 'The state does not allow it (taken, closed, already decided): the message says which',
-    example: { message: 'This transaction is closed', code: 'CONFLICT' },
+    description:
+      'The state does not allow it (taken, closed, already decided): the message says which. `error` is ' +
+      '`not-compliant` when required checklist items are still open (`missing` lists them), ' +
+      '`idempotency-in-progress` while a request with the same Idempotency-Key still runs, else `conflict`',
+    example: { message: 'This transaction is closed', code: 'CONFLICT', error: 'conflict' },
   },
   413: {
     name: 'PayloadTooLarge',
     description: 'The body (1 MiB of JSON) or the file (MAX_UPLOAD_MB) is too large',
-    example: { message: 'The file is too large', code: 'PAYLOAD_TOO_LARGE' },
+    example: { message: 'The file is too large', code: 'PAYLOAD_TOO_LARGE', error: 'payload-too-large' },
   },
   415: {
     name: 'UnsupportedMediaType',
     description:
       'The body is not of a type the operation takes (JSON, or a multipart upload), or the file type is not accepted (recognised by its bytes)',
-    example: { message: 'This file type is not accepted', code: 'UNSUPPORTED_MEDIA_TYPE' },
+    example: {
+      message: 'This file type is not accepted',
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      error: 'unsupported-media-type',
+    },
   },
   422: {
     name: 'UnprocessableContent',
     description: 'The request cannot be processed as sent (e.g. an Idempotency-Key reused with another body)',
-    example: { message: integrationMessages.idempotencyMismatch, code: 'UNPROCESSABLE' },
+    example: {
+      message: integrationMessages.idempotencyMismatch,
+      code: 'UNPROCESSABLE',
+      error: 'idempotency-mismatch',
+    },
   },
   429: {
     name: 'TooManyRequests',
     description: 'Rate limited; retry later',
-    example: { message: apiMessages.tooManyRequests, code: 'TOO_MANY_REQUESTS' },
+    example: { message: apiMessages.tooManyRequests, code: 'TOO_MANY_REQUESTS', error: 'rate-limited' },
   },
 };
 
@@ -88,7 +103,11 @@ export const SUCCESS_TEXT: Record<string, string> = {
 export const SERVER_ERROR = {
   name: 'ServerError',
   description: 'The server could not answer: 500, or 503 while the database is unavailable; retry',
-  example: { message: 'Service unavailable, please retry', code: 'SERVICE_UNAVAILABLE' },
+  example: {
+    message: 'Service unavailable, please retry',
+    code: 'SERVICE_UNAVAILABLE',
+    error: 'service-unavailable',
+  } satisfies ApiError,
 };
 
 /**

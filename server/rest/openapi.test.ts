@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_ERROR_IDS, type ApiErrorCode, type ApiErrorId } from '../../shared/schemas/common';
 import type { AppDeps } from '../deps';
+import { CODE_OF_ERROR_ID } from '../errors';
 import { hashSecretToken, newSecretToken } from '../security/secret-tokens';
 import { sealArchive } from '../services/archives/seal';
 import { unsubscribeToken } from '../services/notification-routing';
@@ -95,6 +97,20 @@ describe('the OpenAPI document', () => {
       "add them to the procedure's examples (server/routers/<router>.examples.json, meta rest.examples)",
     ).toEqual([]);
     expect(invalid).toEqual([]);
+  });
+
+  it('shows each error answer with the id of its own code, and documents every id', () => {
+    const errorSchema = doc.components?.schemas?.Error as { properties: { error: { enum: string[] } } };
+    expect(errorSchema.properties.error.enum).toEqual([...API_ERROR_IDS]);
+    const responses = (doc.components?.responses ?? {}) as Record<
+      string,
+      { content: Record<string, { example: { code: ApiErrorCode; error: ApiErrorId } }> }
+    >;
+    expect(Object.keys(responses).length).toBeGreaterThan(5);
+    for (const [name, response] of Object.entries(responses)) {
+      const { code, error } = response.content[JSON_TYPE]?.example ?? {};
+      expect(code && CODE_OF_ERROR_ID[error as ApiErrorId], name).toBe(code);
+    }
   });
 
   it('documents the 4xx answers each operation can give, and security [] on the public ones', () => {
@@ -554,6 +570,12 @@ async function scenario() {
     params: { id: hook._id, deliveryId: ping._id },
     who: admin,
   });
+  await call('POST', '/api/admin/webhooks/{id}/rotate-secret', { params: { id: hook._id }, who: admin });
+  const events = await call<{ next: string | null }>('GET', '/api/admin/events', {
+    who: admin,
+    query: { type: 'ping', limit: '1' },
+  });
+  expect(events.next).toBeNull();
   await call('DELETE', '/api/admin/webhooks/{id}', { params: { id: hook._id }, who: admin });
 
   // CSV exports

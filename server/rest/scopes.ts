@@ -31,7 +31,12 @@ export function scopeOfRoute(req: FastifyRequest): PathScope {
 /** Refuses a key without what the path needs; a call without a key passes untouched. */
 export function assertKeyMayCall(ctx: Pick<Context, 'apiKey'>, scope: PathScope): void {
   if (!ctx.apiKey || scope === 'any') return;
-  if (scope === 'personal') throw new AppError('FORBIDDEN', integrationMessages.notForApiKeys);
+  if (scope === 'personal')
+    throw new AppError('FORBIDDEN', integrationMessages.notForApiKeys, undefined, {
+      error: 'not-for-api-keys',
+    });
   if (!ctx.apiKey.scopes.includes(scope))
-    throw new AppError('FORBIDDEN', integrationMessages.lacksScope(scope));
+    throw new AppError('FORBIDDEN', integrationMessages.lacksScope(scope), undefined, {
+      error: 'missing-scope',
+    });
 }

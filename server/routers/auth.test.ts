@@ -128,7 +128,11 @@ describe('registration, verification and approval', () => {
     // Unverified and unapproved: the verification message wins, and only after the password matched.
     const beforeVerify = await post('/api/auth/login', { email: input.email, password: input.password });
     expect(beforeVerify.statusCode).toBe(403);
-    expect(beforeVerify.json()).toEqual({ message: authMessages.emailNotVerified, code: 'FORBIDDEN' });
+    expect(beforeVerify.json()).toEqual({
+      message: authMessages.emailNotVerified,
+      code: 'FORBIDDEN',
+      error: 'email-not-verified',
+    });
 
     const token = await tokenFromMail(input.email, '/auth/verify-email');
     const verified = await post('/api/auth/verify-email', { token });
@@ -137,7 +141,11 @@ describe('registration, verification and approval', () => {
 
     const beforeApproval = await post('/api/auth/login', { email: input.email, password: input.password });
     expect(beforeApproval.statusCode).toBe(403);
-    expect(beforeApproval.json()).toEqual({ message: authMessages.awaitingApproval, code: 'FORBIDDEN' });
+    expect(beforeApproval.json()).toEqual({
+      message: authMessages.awaitingApproval,
+      code: 'FORBIDDEN',
+      error: 'forbidden',
+    });
 
     const { session } = await ownerToken();
     const user = await database.db.user.findUniqueOrThrow({ where: { email: input.email } });
@@ -213,7 +221,11 @@ describe('registration, verification and approval', () => {
     expect((await post('/api/auth/register', input)).statusCode).toBe(201);
     const res = await post('/api/auth/login', { email: input.email, password: 'not the password' });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ message: authMessages.invalidCredentials, code: 'UNAUTHORIZED' });
+    expect(res.json()).toEqual({
+      message: authMessages.invalidCredentials,
+      code: 'UNAUTHORIZED',
+      error: 'unauthenticated',
+    });
   });
 
   it('a taken address answers 409 and changes nothing, whatever its case', async () => {
@@ -226,7 +238,7 @@ describe('registration, verification and approval', () => {
       firstName: 'Other',
     });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ message: apiMessages.emailTaken, code: 'CONFLICT' });
+    expect(again.json()).toEqual({ message: apiMessages.emailTaken, code: 'CONFLICT', error: 'conflict' });
     expect(await database.db.user.count()).toBe(before);
     expect((await database.db.user.findUniqueOrThrow({ where: { email: input.email } })).firstName).toBe(
       'Nadia',
@@ -270,7 +282,11 @@ describe('registration, verification and approval', () => {
     expect((await post('/api/auth/verify-email', { token })).statusCode).toBe(200);
     const reused = await post('/api/auth/verify-email', { token });
     expect(reused.statusCode).toBe(400);
-    expect(reused.json()).toEqual({ message: authMessages.linkInvalid, code: 'BAD_REQUEST' });
+    expect(reused.json()).toEqual({
+      message: authMessages.linkInvalid,
+      code: 'BAD_REQUEST',
+      error: 'validation',
+    });
 
     const second = registration();
     await post('/api/auth/register', second);
@@ -369,7 +385,11 @@ describe('sign-in', () => {
     expect(unknownEmail.statusCode).toBe(401);
     expect(wrongPassword.statusCode).toBe(401);
     expect(unknownEmail.body).toBe(wrongPassword.body);
-    expect(wrongPassword.json()).toEqual({ message: authMessages.invalidCredentials, code: 'UNAUTHORIZED' });
+    expect(wrongPassword.json()).toEqual({
+      message: authMessages.invalidCredentials,
+      code: 'UNAUTHORIZED',
+      error: 'unauthenticated',
+    });
     // The unknown address costs a real argon2 verification too, so timing does not tell them apart.
     expect(verifiesForWrongPassword).toBe(1);
     expect(argon2Calls.verify).toBe(2);
@@ -385,7 +405,11 @@ describe('sign-in', () => {
     const verifies = argon2Calls.verify;
     const limited = await post('/api/auth/login', { email: user.email, password: DEFAULT_PASSWORD });
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ message: apiMessages.tooManyRequests, code: 'TOO_MANY_REQUESTS' });
+    expect(limited.json()).toEqual({
+      message: apiMessages.tooManyRequests,
+      code: 'TOO_MANY_REQUESTS',
+      error: 'rate-limited',
+    });
     expect(argon2Calls.verify).toBe(verifies);
 
     // Another account from the same address is not locked out by someone else's failures.
@@ -453,7 +477,11 @@ describe('sessions', () => {
     clock.advance(1000);
     const expired = await get(`/api/settings/getUser/${user.id}`, session.token);
     expect(expired.statusCode).toBe(401);
-    expect(expired.json()).toEqual({ message: apiMessages.sessionInvalid, code: 'UNAUTHORIZED' });
+    expect(expired.json()).toEqual({
+      message: apiMessages.sessionInvalid,
+      code: 'UNAUTHORIZED',
+      error: 'unauthenticated',
+    });
 
     const refreshed = await post('/api/auth/refresh', { refreshToken: session.refreshToken });
     expect(refreshed.statusCode).toBe(200);
@@ -479,7 +507,11 @@ describe('sessions', () => {
 
     const replay = await post('/api/auth/refresh', { refreshToken: stolen.refreshToken });
     expect(replay.statusCode).toBe(401);
-    expect(replay.json()).toEqual({ message: apiMessages.sessionInvalid, code: 'UNAUTHORIZED' });
+    expect(replay.json()).toEqual({
+      message: apiMessages.sessionInvalid,
+      code: 'UNAUTHORIZED',
+      error: 'unauthenticated',
+    });
     // The legitimate holder's newer token is dead too: the thief cannot keep the session alive.
     expect((await post('/api/auth/refresh', { refreshToken: rotated.refreshToken })).statusCode).toBe(401);
     // The same user's other sign-in is untouched.
@@ -574,7 +606,11 @@ describe('password reset', () => {
     const before = inbox.messages.length;
     const res = await post('/api/auth/reset', { email: 'nobody-at-all@example.com' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ message: "We didn't find your email", code: 'NOT_FOUND' });
+    expect(res.json()).toEqual({
+      message: "We didn't find your email",
+      code: 'NOT_FOUND',
+      error: 'not-found',
+    });
     expect(inbox.messages.length).toBe(before);
   });
 
@@ -618,7 +654,11 @@ describe('password reset', () => {
       confirmPassword: 'another new password',
     });
     expect(reused.statusCode).toBe(400);
-    expect(reused.json()).toEqual({ message: authMessages.linkInvalid, code: 'BAD_REQUEST' });
+    expect(reused.json()).toEqual({
+      message: authMessages.linkInvalid,
+      code: 'BAD_REQUEST',
+      error: 'validation',
+    });
   });
 
   it('a reset link expires after 1 hour; an invalid one costs no hashing', async () => {

@@ -390,7 +390,11 @@ describe('files', () => {
       'invoice.pdf',
     );
     expect(script.statusCode).toBe(415);
-    expect(script.json()).toEqual({ message: apiMessages.fileTypeRefused, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(script.json()).toEqual({
+      message: apiMessages.fileTypeRefused,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      error: 'unsupported-media-type',
+    });
 
     const big = Buffer.concat([PDF, Buffer.alloc(300 * 1024, 1)]);
     const tooLarge = await upload(`/api/uploads/transactions/${mine._id}`, agentA, big);

@@ -2,6 +2,7 @@ import { messageAnswer } from '../../shared/schemas/common';
 import {
   createdWebhookEndpoint,
   createWebhookInput,
+  rotatedWebhookSecret,
   updateWebhookInput,
   webhookDeliveriesInput,
   webhookDeliveriesPage,
@@ -9,13 +10,15 @@ import {
   webhookDeliveryInput,
   webhookEndpoint,
   webhookEndpointsAnswer,
+  webhookEventsInput,
+  webhookEventsPage,
   webhookIdInput,
 } from '../../shared/schemas/webhooks';
 import * as webhooks from '../services/webhooks';
 import { adminProcedure, router } from '../trpc/init';
 import examples from './webhooks.examples.json';
 
-/** Webhook endpoints and their deliveries, kept by admins. */
+/** Webhook endpoints and their deliveries, kept by admins, and the events they sent. */
 export const webhooksRouter = router({
   list: adminProcedure
     .meta({
@@ -136,4 +139,35 @@ export const webhooksRouter = router({
     .input(webhookIdInput)
     .output(webhookDelivery)
     .mutation(({ ctx, input }) => webhooks.sendTest(ctx, input)),
+
+  rotateSecret: adminProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/admin/webhooks/:id/rotate-secret',
+        summary:
+          'A new signing secret (in this answer only); for 24 h deliveries carry the old signature too',
+        tag: 'webhooks',
+        scope: 'webhooks:manage',
+        examples: examples.rotateSecret,
+      },
+    })
+    .input(webhookIdInput)
+    .output(rotatedWebhookSecret)
+    .mutation(({ ctx, input }) => webhooks.rotateSecret(ctx, input)),
+
+  events: adminProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/admin/events',
+        summary: 'What the webhooks sent in the last 30 days, oldest first, to reconcile or replay',
+        tag: 'webhooks',
+        scope: 'webhooks:manage',
+        examples: examples.events,
+      },
+    })
+    .input(webhookEventsInput)
+    .output(webhookEventsPage)
+    .query(({ ctx, input }) => webhooks.listEvents(ctx, input)),
 });

@@ -245,7 +245,11 @@ describe('every instance shares the limits (two apps on one database)', () => {
     for (const app of [a, b]) {
       const limited = await signIn(app, ip, user.email, DEFAULT_PASSWORD);
       expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toEqual({ message: apiMessages.tooManyRequests, code: 'TOO_MANY_REQUESTS' });
+      expect(limited.json()).toEqual({
+        message: apiMessages.tooManyRequests,
+        code: 'TOO_MANY_REQUESTS',
+        error: 'rate-limited',
+      });
     }
     expect(argon2Calls(passwords)).toBe(hashesBefore);
 
@@ -356,7 +360,11 @@ describe('when the limits cannot be counted', () => {
     for (const [url, payload] of calls) {
       const res = await app.inject({ method: 'POST', url, payload });
       expect(res.statusCode, url).toBe(503);
-      expect(res.json()).toEqual({ message: apiMessages.serviceUnavailable, code: 'SERVICE_UNAVAILABLE' });
+      expect(res.json()).toEqual({
+        message: apiMessages.serviceUnavailable,
+        code: 'SERVICE_UNAVAILABLE',
+        error: 'service-unavailable',
+      });
     }
     expect(argon2Calls(passwords)).toBe(0);
 

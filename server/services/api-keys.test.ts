@@ -57,6 +57,7 @@ function withKey(key: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: st
   });
 }
 
+const PORTLAND = { city: 'Portland', state: 'ME', zip: '04101' };
 const newDeal = (userId = agent.id) =>
   createTransaction(database.db, { userId, type: TYPE, role: 'Seller', streetAddress: `1 Key St ${RUN}` });
 
@@ -224,6 +225,26 @@ describe('calling with a key', () => {
       expect(res.statusCode).toBe(401);
       expect(res.json().message).toBe(integrationMessages.keyCreatorInactive);
     }
+  });
+
+  it('replays no answer kept under its Idempotency-Key once its creator is deactivated', async () => {
+    const creator = await createAdmin(database.db);
+    const { key } = await createKey(['transactions:write'], {}, creator);
+    const send = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/transactions',
+        headers: { authorization: `Bearer ${key}`, 'idempotency-key': `dead-creator-${RUN}` },
+        payload: { type: TYPE, role: 'Seller', streetAddress: `3 Replay Rd ${RUN}`, ...PORTLAND },
+      });
+    expect((await send()).statusCode).toBe(201);
+    await database.db.user.update({ where: { id: creator.id }, data: { isAdminApproved: false } });
+    const again = await send();
+    expect({ status: again.statusCode, message: again.json().message }).toEqual({
+      status: 401,
+      message: integrationMessages.keyCreatorInactive,
+    });
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('audits its changes under the creator, naming the key', async () => {

@@ -141,6 +141,8 @@ type KeyAuthRow = {
   created_by: string;
   expires_at: Date | null;
   revoked_at: Date | null;
+  /** The creator is still an approved admin. */
+  creator_active: boolean;
 };
 
 /** last_used_at is written at most once a minute per key: a busy integration is not a write each call. */
@@ -148,16 +150,21 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * Checks a `bpk_` key: one primary-key lookup in hand-written SQL (it runs on every call of an
- * integration), the secret compared in constant time, then revocation and expiry. The creator's
- * own standing (approved, admin) is checked by the base procedures, like a person's.
+ * integration), the secret compared in constant time, then revocation, expiry and its creator's
+ * standing (still an approved admin). The creator's standing is decided here, with the key, so
+ * that a key whose admin lost their rights is refused on every path that takes keys, public ones
+ * too, and never replays an answer kept under its Idempotency-Key; the base procedures load the
+ * creator again for the rights the key acts with.
  */
 export async function authenticateApiKey(ctx: ServiceContext, token: string): Promise<ApiKeyCheck> {
   const parsed = parseApiKey(token);
   const [row] = parsed
     ? await sqlRows<KeyAuthRow>(
         ctx.db,
-        Prisma.sql`SELECT id, name, scopes, secret_hash, created_by, expires_at, revoked_at
-                     FROM api_keys WHERE id = ${parsed.id}::uuid`,
+        Prisma.sql`SELECT k.id, k.name, k.scopes, k.secret_hash, k.created_by, k.expires_at, k.revoked_at,
+                          (u.is_admin_approved AND u.role = 'admin') AS creator_active
+                     FROM api_keys k JOIN users u ON u.id = k.created_by
+                    WHERE k.id = ${parsed.id}::uuid`,
         { prepared: true },
       )
     : [];
@@ -169,6 +176,7 @@ export async function authenticateApiKey(ctx: ServiceContext, token: string): Pr
   if (row.expires_at && row.expires_at.getTime() <= now.getTime()) {
     return { ok: false, message: integrationMessages.keyExpired };
   }
+  if (!row.creator_active) return { ok: false, message: integrationMessages.keyCreatorInactive };
   await sqlRows(
     ctx.db,
     Prisma.sql`UPDATE api_keys SET last_used_at = ${now}::timestamptz

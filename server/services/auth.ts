@@ -302,7 +302,9 @@ export async function login(ctx: ServiceContext, input: LoginInput): Promise<Log
   // Only now, with the password proven, may the answer say anything about the account.
   if (!user.emailVerifiedAt) {
     logSignIn(ctx, 'email-not-verified', user.id);
-    throw new AppError('FORBIDDEN', authMessages.emailNotVerified);
+    throw new AppError('FORBIDDEN', authMessages.emailNotVerified, undefined, {
+      error: 'email-not-verified',
+    });
   }
   if (!user.isAdminApproved) {
     logSignIn(ctx, 'awaiting-approval', user.id);

@@ -75,7 +75,9 @@ export async function claimIdempotencyKey(
     );
     if (!row) continue; // released between the two statements: claim again
     if (!row.fingerprint.equals(fingerprint)) {
-      throw new AppError('UNPROCESSABLE', integrationMessages.idempotencyMismatch);
+      throw new AppError('UNPROCESSABLE', integrationMessages.idempotencyMismatch, undefined, {
+        error: 'idempotency-mismatch',
+      });
     }
     if (row.status_code !== null && row.body !== null) {
       return {
@@ -87,7 +89,10 @@ export async function claimIdempotencyKey(
         },
       };
     }
-    if (Date.now() >= waitUntil) throw new AppError('CONFLICT', integrationMessages.idempotencyInProgress);
+    if (Date.now() >= waitUntil)
+      throw new AppError('CONFLICT', integrationMessages.idempotencyInProgress, undefined, {
+        error: 'idempotency-in-progress',
+      });
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

@@ -62,7 +62,11 @@ describe('a search that cannot finish within SEARCH_TIMEOUT_MS', () => {
     );
     for (const answer of [adminRest, agentRest]) {
       expect(answer.statusCode).toBe(503);
-      expect(answer.json()).toEqual({ message: apiMessages.searchTooSlow, code: 'SERVICE_UNAVAILABLE' });
+      expect(answer.json()).toEqual({
+        message: apiMessages.searchTooSlow,
+        code: 'SERVICE_UNAVAILABLE',
+        error: 'service-unavailable',
+      });
     }
     expect(adminTrpc.statusCode).toBe(503);
     expect(adminTrpc.json().error).toMatchObject({

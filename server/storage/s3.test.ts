@@ -139,7 +139,11 @@ describe('when S3 fails', () => {
         expect(failure).toBeInstanceOf(AppError);
         expect(classifyError(failure)).toEqual({
           status: 503,
-          body: { message: apiMessages.storageUnavailable, code: 'SERVICE_UNAVAILABLE' },
+          body: {
+            message: apiMessages.storageUnavailable,
+            code: 'SERVICE_UNAVAILABLE',
+            error: 'service-unavailable',
+          },
           internal: true,
         });
         expect(JSON.stringify(classifyError(failure).body)).not.toContain(SECRET);

@@ -95,10 +95,15 @@ export async function startBuiltServer(
 export async function stopBuiltServer(server: ServerProcess): Promise<number | null | 'hung'> {
   if (!server.isRunning()) return (await server.exited).code;
   server.child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
   const outcome = await Promise.race([
     server.exited.then(({ code }) => code),
-    new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 15_000)),
+    new Promise<'hung'>((resolve) => {
+      timer = setTimeout(() => resolve('hung'), 15_000);
+    }),
   ]);
+  // Cleared, or a script that stops its server would wait out the 15 s before it can exit.
+  clearTimeout(timer);
   if (outcome === 'hung' && server.child.pid) process.kill(-server.child.pid, 'SIGKILL');
   return outcome;
 }

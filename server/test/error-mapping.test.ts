@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { apiMessages } from '../../shared/messages';
-import { apiError } from '../../shared/schemas/common';
+import { type ApiErrorId, apiError } from '../../shared/schemas/common';
 import { createDb } from '../db/client';
 import { freePort } from '../db/embedded';
 import { AppError } from '../errors';
@@ -88,6 +88,11 @@ const testRouter = router({
       error.stack = `${error.message}\n    at secretFunction (/srv/server/secret.ts:10:5)`;
       throw error;
     }),
+  wrongAnswer: publicProcedure
+    .meta(testRest('GET', '/api/test/wrong-answer'))
+    .output(z.object({ users: z.number() }))
+    // An answer its own schema refuses: the server's bug, never the caller's.
+    .query(() => ({ users: 'many' }) as unknown as { users: number }),
   countUsers: publicProcedure
     .meta(testRest('GET', '/api/test/users/count'))
     .output(z.object({ users: z.number() }))
@@ -143,23 +148,29 @@ async function overTrpc({ method, trpc, body, token }: Call) {
   const json = res.json() as {
     error?: {
       message: string;
-      data: { httpStatus: number; appCode: string; code: string; issues?: unknown };
+      data: { httpStatus: number; appCode: string; code: string; error: string; issues?: unknown };
     };
   };
   return { status: res.statusCode, error: json.error, raw: res.body };
 }
 
-/** The same failure must look the same over both transports. */
-async function expectError(call: Call, status: number, code: string, message: string | RegExp) {
+/** The same failure must look the same over both transports, with the same error id. */
+async function expectError(
+  call: Call,
+  status: number,
+  code: string,
+  error: ApiErrorId,
+  message: string | RegExp,
+) {
   const rest = await overRest(call);
   expect(rest.status).toBe(status);
-  expect(apiError.strict().parse(rest.body)).toMatchObject({ code, message });
+  expect(apiError.strict().parse(rest.body)).toMatchObject({ code, error, message });
   expect(rest.raw).not.toMatch(/\bat\s.+:\d+:\d+|stack|SELECT|prisma\.|postgresql:\/\//i);
 
   const trpc = await overTrpc(call);
   expect(trpc.status).toBe(status);
   expect(trpc.error?.message).toEqual(message instanceof RegExp ? expect.stringMatching(message) : message);
-  expect(trpc.error?.data).toMatchObject({ httpStatus: status, appCode: code });
+  expect(trpc.error?.data).toMatchObject({ httpStatus: status, appCode: code, error });
   expect(trpc.raw).not.toMatch(/\bat\s.+:\d+:\d+|stack|SELECT|prisma\.|postgresql:\/\//i);
   return { rest, trpc };
 }
@@ -170,11 +181,12 @@ describe('error mapping over REST and tRPC', () => {
       { method: 'POST', rest: '/api/test/echo', trpc: 'echo', body: { name: 'x', age: 'old' } },
       400,
       'BAD_REQUEST',
+      'validation',
       'Name must be at least 2 characters',
     );
     expect(rest.body.issues).toEqual([
       { path: 'name', message: 'Name must be at least 2 characters' },
-      { path: 'age', message: expect.stringMatching(/number/) },
+      { path: 'age', message: 'age must be a number' },
     ]);
     expect(trpc.error?.data.issues).toEqual(rest.body.issues);
   });
@@ -187,7 +199,11 @@ describe('error mapping over REST and tRPC', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: 'Request body is not valid JSON', code: 'BAD_REQUEST' });
+    expect(res.json()).toEqual({
+      message: 'Request body is not valid JSON',
+      code: 'BAD_REQUEST',
+      error: 'validation',
+    });
   });
 
   test('valid input passes through both transports', async () => {
@@ -206,18 +222,21 @@ describe('error mapping over REST and tRPC', () => {
       { method: 'GET', rest: '/api/test/me', trpc: 'me' },
       401,
       'UNAUTHORIZED',
+      'unauthenticated',
       apiMessages.notSignedIn,
     );
     await expectError(
       { method: 'GET', rest: '/api/test/me', trpc: 'me', token: 'not-a-jwt' },
       401,
       'UNAUTHORIZED',
+      'unauthenticated',
       apiMessages.sessionInvalid,
     );
     await expectError(
       { method: 'GET', rest: '/api/test/me', trpc: 'me', token: tokens.deactivated },
       401,
       'UNAUTHORIZED',
+      'unauthenticated',
       apiMessages.sessionInvalid,
     );
     expect(
@@ -245,12 +264,14 @@ describe('error mapping over REST and tRPC', () => {
       { method: 'GET', rest: '/api/test/admin', trpc: 'adminOnly', token: tokens.agent },
       403,
       'FORBIDDEN',
+      'forbidden',
       apiMessages.forbidden,
     );
     await expectError(
       { method: 'GET', rest: '/api/test/owner', trpc: 'ownerOnly', token: tokens.admin },
       403,
       'FORBIDDEN',
+      'forbidden',
       apiMessages.forbidden,
     );
     expect(
@@ -266,12 +287,14 @@ describe('error mapping over REST and tRPC', () => {
       { method: 'GET', rest: '/api/test/missing', trpc: 'missing' },
       404,
       'NOT_FOUND',
+      'not-found',
       'Transaction not found',
     );
     await expectError(
       { method: 'PUT', rest: '/api/test/missing-row', trpc: 'updateMissingRow' },
       404,
       'NOT_FOUND',
+      'not-found',
       apiMessages.notFound,
     );
   });
@@ -279,7 +302,7 @@ describe('error mapping over REST and tRPC', () => {
   test('404: unknown API paths and procedures answer JSON, not the client', async () => {
     const rest = await app.inject({ method: 'GET', url: '/api/nothing/here' });
     expect(rest.statusCode).toBe(404);
-    expect(rest.json()).toEqual({ message: apiMessages.notFound, code: 'NOT_FOUND' });
+    expect(rest.json()).toEqual({ message: apiMessages.notFound, code: 'NOT_FOUND', error: 'not-found' });
     const trpc = await app.inject({ method: 'GET', url: '/trpc/nothing.here' });
     expect(trpc.statusCode).toBe(404);
     expect(trpc.json().error.data.appCode).toBe('NOT_FOUND');
@@ -295,6 +318,7 @@ describe('error mapping over REST and tRPC', () => {
       },
       409,
       'CONFLICT',
+      'conflict',
       apiMessages.conflict,
     );
   });
@@ -303,9 +327,23 @@ describe('error mapping over REST and tRPC', () => {
     const big = { name: 'x'.repeat(1024 * 1024 + 10), age: 1 };
     const rest = await overRest({ method: 'POST', rest: '/api/test/echo', trpc: 'echo', body: big });
     expect(rest.status).toBe(413);
-    expect(rest.body).toEqual({ message: apiMessages.payloadTooLarge, code: 'PAYLOAD_TOO_LARGE' });
+    expect(rest.body).toEqual({
+      message: apiMessages.payloadTooLarge,
+      code: 'PAYLOAD_TOO_LARGE',
+      error: 'payload-too-large',
+    });
     const trpc = await overTrpc({ method: 'POST', rest: '', trpc: 'echo', body: big });
     expect(trpc.status).toBe(413);
+  });
+
+  test("500, not 400: an answer that fails its own schema is the server's fault", async () => {
+    await expectError(
+      { method: 'GET', rest: '/api/test/wrong-answer', trpc: 'wrongAnswer' },
+      500,
+      'INTERNAL',
+      'internal',
+      apiMessages.internal,
+    );
   });
 
   test('500: an unexpected failure says nothing about itself, and is logged without stack, SQL or secret', async () => {
@@ -314,9 +352,10 @@ describe('error mapping over REST and tRPC', () => {
       { method: 'GET', rest: '/api/test/crash', trpc: 'crash' },
       500,
       'INTERNAL',
+      'internal',
       apiMessages.internal,
     );
-    expect(rest.body).toEqual({ message: 'Internal server error', code: 'INTERNAL' });
+    expect(rest.body).toEqual({ message: 'Internal server error', code: 'INTERNAL', error: 'internal' });
     expect(trpc.error?.data.code).toBe('INTERNAL_SERVER_ERROR');
 
     const failures = logLines.map((line) => JSON.parse(line)).filter((entry) => entry.level >= 50);
@@ -370,7 +409,11 @@ describe('when the database is unreachable', () => {
     const started = Date.now();
     const rest = await down.inject({ method: 'GET', url: '/api/test/users/count' });
     expect(rest.statusCode).toBe(503);
-    expect(rest.json()).toEqual({ message: apiMessages.serviceUnavailable, code: 'SERVICE_UNAVAILABLE' });
+    expect(rest.json()).toEqual({
+      message: apiMessages.serviceUnavailable,
+      code: 'SERVICE_UNAVAILABLE',
+      error: 'service-unavailable',
+    });
 
     const trpc = await down.inject({ method: 'GET', url: '/trpc/countUsers' });
     expect(trpc.statusCode).toBe(503);

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_KEY_SCOPES } from '../../shared/schemas/api-keys';
-import { apiError } from '../../shared/schemas/common';
+import { API_ERROR_IDS, apiError } from '../../shared/schemas/common';
 import { isCalendarDay } from '../../shared/schemas/key-dates';
 import type { AppDeps } from '../deps';
 import type { NotificationBus } from '../realtime/bus';
@@ -454,6 +454,12 @@ function validInputs(w: World): Record<string, unknown> {
     'webhooks.deliveries': { id: w.webhookId, ...paging },
     'webhooks.retry': { id: w.webhookId, deliveryId: w.webhookDeliveryId },
     'webhooks.test': { id: w.webhookId },
+    'webhooks.rotateSecret': { id: w.webhookId },
+    'webhooks.events': {
+      type: 'ping',
+      limit: 20,
+      after: `${Date.parse('2026-11-27T20:25:07.815Z')}-${w.webhookId}`,
+    },
     'audit.list': {
       actorId: agentId,
       entity: 'Transaction',
@@ -497,8 +503,11 @@ async function fuzzWebhook(db: typeof database.db) {
   const endpoint = await db.webhookEndpoint.create({
     data: { url: WEBHOOK_URL, events: ['transaction.created'], secretSealed: 'never-opened' },
   });
-  const body = webhookBody('ping', new Date(), { webhookId: endpoint.id });
-  const event = await db.webhookEvent.create({ data: { type: 'ping', body } });
+  // An event as a ping records it: the events list reads its body back.
+  const at = new Date();
+  const event = await db.webhookEvent.create({
+    data: { type: 'ping', body: webhookBody('ping', at, { webhookId: endpoint.id }), createdAt: at },
+  });
   const delivery = await db.webhookDelivery.create({ data: { endpointId: endpoint.id, eventId: event.id } });
   return { webhookId: endpoint.id, webhookDeliveryId: delivery.id };
 }
@@ -729,7 +738,10 @@ async function exercise(family: string, request: FuzzRequest, checks: Checks = {
   if (stats.cases % GUARD_EVERY === 0) guard.assertUntouched();
 }
 
-/** A REST error must be the documented `{message, code, issues?}` (HEAD answers have no body). */
+/**
+ * A REST error must be the documented `{message, code, error, issues?}`, its `error` one of the
+ * published ids (HEAD answers have no body).
+ */
 function restErrorBody(method: string) {
   return ({ statusCode, body }: { statusCode: number; body: string }) => {
     if (statusCode < 400 || method === 'HEAD') return undefined;
@@ -739,7 +751,11 @@ function restErrorBody(method: string) {
     } catch {
       return `a ${statusCode} answer is not JSON`;
     }
-    return apiError.safeParse(parsed).success ? undefined : `a ${statusCode} answer is not {message, code}`;
+    if (apiError.safeParse(parsed).success) return undefined;
+    const id = (parsed as { error?: unknown } | null)?.error;
+    return (API_ERROR_IDS as readonly unknown[]).includes(id)
+      ? `a ${statusCode} answer is not {message, code, error}`
+      : `a ${statusCode} answer's error ${JSON.stringify(id)} is not a published id`;
   };
 }
 

@@ -11,6 +11,8 @@ import { Webhook } from 'standardwebhooks';
 export type Received = {
   id: string;
   timestamp: string;
+  /** The webhook-signature header as sent: one or more space-separated `v1,<signature>`. */
+  signature: string;
   body: string;
   payload: { type: string; timestamp: string; data: Record<string, unknown> };
   verified: boolean;
@@ -62,6 +64,7 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
       const seen = {
         id: headers['webhook-id'],
         timestamp: headers['webhook-timestamp'],
+        signature: headers['webhook-signature'],
         body,
         payload: JSON.parse(body) as Received['payload'],
         verified,

@@ -189,8 +189,14 @@ async function assertStorable(getRawInput: () => Promise<unknown>): Promise<void
 /** Every base procedure below checks its zod schemas with a synchronous parse (sync-parse.ts). */
 const procedure = parsingSynchronously(t.procedure);
 
-export const publicProcedure = procedure.meta({ access: 'public' }).use(({ getRawInput, next }) =>
+/**
+ * Public, yet a refused API key (revoked, expired, its creator no longer an admin, or sent on
+ * /trpc) is 401 here as on every signed-in path: a key that no longer works says so wherever
+ * it is presented, rather than passing as nobody in particular.
+ */
+export const publicProcedure = procedure.meta({ access: 'public' }).use(({ ctx, getRawInput, next }) =>
   settled(async () => {
+    if (ctx.apiKeyRefusal) throw new TRPCError({ code: 'UNAUTHORIZED', message: ctx.apiKeyRefusal });
     await assertStorable(getRawInput);
     return next();
   }),

@@ -127,13 +127,14 @@ describe('tRPC internals the project relies on', () => {
     const shape = errorShapeOf(testRouter, { error, type: 'query', path: 'greet', input: {}, ctx });
     expect(shape).toEqual({
       code: -32600,
-      message: 'Invalid input: expected string, received undefined',
+      message: 'name is required',
       data: {
         code: 'BAD_REQUEST',
         httpStatus: 400,
         appCode: 'BAD_REQUEST',
         path: 'greet',
-        issues: [{ path: 'name', message: expect.any(String) }],
+        issues: [{ path: 'name', message: 'name is required' }],
+        error: 'validation',
       },
     });
     // Anything else thrown becomes an INTERNAL_SERVER_ERROR TRPCError whose shape says nothing.

@@ -1,5 +1,5 @@
-import { TRPCError } from '@trpc/server';
 import { apiMessages } from '../../shared/messages';
+import { AppError } from '../errors';
 import type { Caller } from '../services/context';
 
 /**
@@ -40,5 +40,7 @@ export async function assertSecondFactorPolicy(
 ): Promise<void> {
   if (!secondFactorRequired || user.apiKey || user.secondFactor) return;
   if (await openWithoutSecondFactor(user, gate)) return;
-  throw new TRPCError({ code: 'FORBIDDEN', message: apiMessages.twoFactorSetupRequired });
+  throw new AppError('FORBIDDEN', apiMessages.twoFactorSetupRequired, undefined, {
+    error: 'second-factor-required',
+  });
 }

@@ -12,11 +12,21 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
-/** The three headers of a delivery attempt; the id is the event's, the same on every retry. */
-export function webhookHeaders(secret: string, id: string, now: Date, body: string): Record<string, string> {
+/**
+ * The three headers of a delivery attempt; the id is the event's, the same on every retry. One
+ * signature per secret, space-separated, in the order given (the current secret first, then the
+ * one a rotation replaced while it is still honoured): a receiver's library accepts the request
+ * when any of them matches its secret, so it can switch secrets without refusing a delivery.
+ */
+export function webhookHeaders(
+  secrets: readonly [string, ...string[]],
+  id: string,
+  now: Date,
+  body: string,
+): Record<string, string> {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(id, now, body),
+    'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(id, now, body)).join(' '),
   };
 }

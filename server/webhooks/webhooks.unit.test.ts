@@ -114,7 +114,7 @@ describe('Standard Webhooks signatures', () => {
   it('the standardwebhooks library verifies what we sign, and refuses a changed body or another secret', () => {
     const secret = newWebhookSecret();
     const body = JSON.stringify({ type: 'ping', timestamp: new Date().toISOString(), data: {} });
-    const headers = webhookHeaders(secret, 'c0ffee00-0000-4000-8000-000000000001', new Date(), body);
+    const headers = webhookHeaders([secret], 'c0ffee00-0000-4000-8000-000000000001', new Date(), body);
     expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(secret).verify(`${body} `, headers)).toThrow();
@@ -126,10 +126,26 @@ describe('Standard Webhooks signatures', () => {
     const id = 'msg_p5jXN8AQM9LWM0D4loKWxJek';
     const body = '{"test": 2432232314}';
     // The example of the Standard Webhooks specification, sent 0.9 s into its second.
-    expect(webhookHeaders(secret, id, new Date(1614265330_900), body)).toEqual({
+    expect(webhookHeaders([secret], id, new Date(1614265330_900), body)).toEqual({
       'webhook-id': id,
       'webhook-timestamp': '1614265330',
       'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
     });
+  });
+
+  it('two secrets: two space-separated signatures, the first secret first; either verifies, a third does not', () => {
+    const [current, previous] = [newWebhookSecret(), newWebhookSecret()];
+    const body = JSON.stringify({ type: 'ping', timestamp: new Date().toISOString(), data: {} });
+    const id = 'c0ffee00-0000-4000-8000-000000000002';
+    const now = new Date();
+    const headers = webhookHeaders([current, previous], id, now, body);
+    expect(headers['webhook-signature']).toBe(
+      `${webhookHeaders([current], id, now, body)['webhook-signature']} ${
+        webhookHeaders([previous], id, now, body)['webhook-signature']
+      }`,
+    );
+    expect(new Webhook(current).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(new Webhook(previous).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(() => new Webhook(newWebhookSecret()).verify(body, headers)).toThrow();
   });
 });

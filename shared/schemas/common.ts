@@ -36,6 +36,57 @@ export const API_ERROR_CODES = [
 export const apiErrorCode = z.enum(API_ERROR_CODES);
 export type ApiErrorCode = z.infer<typeof apiErrorCode>;
 
+/**
+ * The stable identifier of an error (the body's `error`), for a client to switch on. `code` says
+ * the HTTP class; `error` may be more precise where one class holds refusals a client answers
+ * differently (a key lacking a scope, a file that is not compliant). Once published an id never
+ * changes or goes: add new ones, never rename.
+ */
+export const API_ERROR_IDS = [
+  /** 400: the input (body, query, path) is not what the path takes; `issues` says where. */
+  'validation',
+  /** 401: no valid session or key. */
+  'unauthenticated',
+  /** 403: signed in, but not allowed. */
+  'forbidden',
+  /** 403: an API key without the scope the path needs. */
+  'missing-scope',
+  /** 403: a path about a person or about keys, which no API key may call. */
+  'not-for-api-keys',
+  /** 403: the brokerage requires admins to prove a second factor first. */
+  'second-factor-required',
+  /** 403: sign-in before the e-mail address was verified. */
+  'email-not-verified',
+  /** 404 */
+  'not-found',
+  /** 409: the resource's state refuses the change. */
+  'conflict',
+  /** 409: required checklist items are still open (`missing` lists them). */
+  'not-compliant',
+  /** 409: a request with the same Idempotency-Key is still being answered. */
+  'idempotency-in-progress',
+  /** 408: the request did not arrive in time. */
+  'request-timeout',
+  /** 413 */
+  'payload-too-large',
+  /** 415 */
+  'unsupported-media-type',
+  /** 416: a Range outside the file. */
+  'range-not-satisfiable',
+  /** 422: an Idempotency-Key reused with another request. */
+  'idempotency-mismatch',
+  /** 429 */
+  'rate-limited',
+  /** 431: the request line and headers exceed 16 KiB (a very long URL counts). */
+  'headers-too-large',
+  /** 500 */
+  'internal',
+  /** 503: retry later. */
+  'service-unavailable',
+] as const;
+export const apiErrorId = z.enum(API_ERROR_IDS);
+export type ApiErrorId = z.infer<typeof apiErrorId>;
+
 export const apiIssue = z.object({ path: z.string(), message: z.string() });
 export type ApiIssue = z.infer<typeof apiIssue>;
 
@@ -47,15 +98,16 @@ export type MissingItem = z.infer<typeof missingItem>;
 export const apiError = z.object({
   message: z.string(),
   code: apiErrorCode,
+  error: apiErrorId,
   issues: z.array(apiIssue).optional(),
   /** A refusal because the file is not compliant: the required items still open. */
   missing: z.array(missingItem).optional(),
 });
 export type ApiError = z.infer<typeof apiError>;
 /**
- * What an error may carry beside its message and issues, for a client to act on: each is a field
- * of the REST body and of tRPC's `error.data`.
+ * What an error may carry beside its message, code, id and issues, for a client to act on: each
+ * is a field of the REST body and of tRPC's `error.data`.
  */
-export type ApiErrorDetails = Omit<ApiError, 'message' | 'code' | 'issues'>;
+export type ApiErrorDetails = Omit<ApiError, 'message' | 'code' | 'error' | 'issues'>;
 
 export const messageAnswer = z.object({ message: z.string() });

@@ -131,3 +131,52 @@ export const webhookDeliveriesPage = z.object({
 export type WebhookDeliveriesPage = z.infer<typeof webhookDeliveriesPage>;
 
 export const webhookDeliveryInput = z.object({ id: idSchema, deliveryId: idSchema });
+
+/** What a rotation answers: the new secret, shown this once like a new endpoint's. */
+export const rotatedWebhookSecret = z.object({ secret: createdWebhookEndpoint.shape.secret });
+export type RotatedWebhookSecret = z.infer<typeof rotatedWebhookSecret>;
+/** After a rotation, deliveries carry the replaced secret's signature too for this long. */
+export const PREVIOUS_SECRET_HONOURED_MS = 24 * 3_600_000;
+
+/** The types the events list holds: every event an endpoint may subscribe to, and the test ping. */
+export const LISTED_EVENT_TYPES = [...WEBHOOK_EVENTS, PING_EVENT] as const;
+export const EVENTS_PAGE_SIZE = 50;
+export const EVENTS_MAX_PAGE_SIZE = 200;
+/**
+ * A page's place in the list: its last event's time (milliseconds since 1970, UTC) and id. Opaque
+ * to callers, who pass back the `next` they were given.
+ */
+export const EVENTS_CURSOR = /^[0-9]{1,15}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const webhookEventsInput = z.object({
+  after: z
+    .string({ error: webhookMessages.eventsCursorInvalid })
+    .regex(EVENTS_CURSOR, { error: webhookMessages.eventsCursorInvalid })
+    .describe('The next of the page before: the events after its last')
+    .optional(),
+  limit: z.coerce
+    .number({ error: webhookMessages.eventsLimitInvalid })
+    .int({ error: webhookMessages.eventsLimitInvalid })
+    .min(1, { error: webhookMessages.eventsLimitInvalid })
+    .max(EVENTS_MAX_PAGE_SIZE, { error: webhookMessages.eventsLimitInvalid })
+    .default(EVENTS_PAGE_SIZE),
+  type: z.enum(LISTED_EVENT_TYPES, { error: webhookMessages.eventInvalid }).optional(),
+});
+export type WebhookEventsInput = z.infer<typeof webhookEventsInput>;
+
+/** An event as its deliveries sent it: `_id` is their webhook-id, the rest their body's fields. */
+export const webhookEventItem = z.object({
+  _id: z.uuid(),
+  type: z.string(),
+  timestamp: z.iso.datetime(),
+  data: z.unknown(),
+});
+export type WebhookEventItem = z.infer<typeof webhookEventItem>;
+
+export const webhookEventsPage = z.object({
+  /** Oldest first: by time, then id. */
+  items: z.array(webhookEventItem),
+  /** The `after` of the next page; null on the last page. */
+  next: z.string().nullable(),
+});
+export type WebhookEventsPage = z.infer<typeof webhookEventsPage>;

@@ -65,5 +65,6 @@ export const AUDIT_ACTIONS = [
   'webhook.create',
   'webhook.delete',
   'webhook.retry',
+  'webhook.rotate-secret',
   'webhook.update',
 ] as const;

@@ -26,7 +26,7 @@ const notCompliant = () =>
     error: {
       code: -32009,
       message: NOT_COMPLIANT,
-      data: { code: 'CONFLICT', httpStatus: 409, missing: MISSING },
+      data: { code: 'CONFLICT', httpStatus: 409, error: 'not-compliant', missing: MISSING },
     },
   });
 

@@ -16,7 +16,8 @@ async function answerOf(response: Response): Promise<unknown> {
   const body: unknown = await response.json().catch(() => undefined);
   if (response.ok) return body;
   const parsed = apiError.safeParse(body);
-  if (parsed.success) throw new RestError(response.status, parsed.data.message, parsed.data.code);
+  if (parsed.success)
+    throw new RestError(response.status, parsed.data.message, parsed.data.code, parsed.data.error);
   throw new RestError(response.status, `The request failed with status ${response.status}`);
 }
 

@@ -8,4 +8,8 @@ export const webhookToasts = {
   testSent: 'Test event queued',
   retried: 'Delivery queued again',
   secretShownOnce: 'This secret is shown only once. Store it where your receiver can read it.',
+  rotateQuestion: (url: string) =>
+    `Make a new signing secret for ${url}? For 24 hours deliveries are signed with both the current and the new secret; after that, with the new one only.`,
+  rotated:
+    'New secret made. Copy it now: it is shown only once. Deliveries carry the old signature too for 24 hours, then this one alone.',
 } as const;

@@ -151,6 +151,7 @@ describe('issuing a CDA', () => {
     expect(rest.json()).toEqual({
       message: complianceMessages.notCompliant(2),
       code: 'CONFLICT',
+      error: 'not-compliant',
       missing,
     });
     const trpc = await app.inject({

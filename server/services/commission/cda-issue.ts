@@ -87,7 +87,10 @@ async function lockAgent(tx: Tx, agentId: string) {
 }
 
 const notCompliant = (missing: MissingItem[], count: number) =>
-  new AppError('CONFLICT', complianceMessages.notCompliant(count), undefined, { missing });
+  new AppError('CONFLICT', complianceMessages.notCompliant(count), undefined, {
+    error: 'not-compliant',
+    missing,
+  });
 
 export async function issueCda(ctx: CallerContext, input: IssueCdaInput): Promise<Cda> {
   await findVisible(ctx, input.id);

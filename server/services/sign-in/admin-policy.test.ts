@@ -34,7 +34,10 @@ async function call(method: 'GET' | 'PUT', url: string, token: string, payload?:
   return { status: res.statusCode, body: res.json<Record<string, unknown>>() };
 }
 
-const setupRequired = { status: 403, body: { message: apiMessages.twoFactorSetupRequired } };
+const setupRequired = {
+  status: 403,
+  body: { message: apiMessages.twoFactorSetupRequired, code: 'FORBIDDEN', error: 'second-factor-required' },
+};
 
 describe('requiring a second factor of admins', () => {
   it('lets admins read the policy and only the owner change it, audited', async () => {

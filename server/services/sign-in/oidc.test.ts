@@ -147,7 +147,11 @@ describe('refusals, shown on the sign-in page', () => {
     const { landed, answer } = await signInThroughProvider(app);
     expect(landed.location).toMatch(/^\/auth\/sso#code=/);
     expect(answer.statusCode).toBe(403);
-    expect(answer.json()).toEqual({ message: 'No account for stranger@example.com', code: 'FORBIDDEN' });
+    expect(answer.json()).toEqual({
+      message: 'No account for stranger@example.com',
+      code: 'FORBIDDEN',
+      error: 'forbidden',
+    });
     expect(await database.db.user.count({ where: { email: 'stranger@example.com' } })).toBe(0);
   });
 
@@ -166,7 +170,11 @@ describe('refusals, shown on the sign-in page', () => {
     for (const user of [deactivated, pending]) {
       provider.signInAs({ sub: `sub-${user.id}`, email: user.email, email_verified: true });
       const { answer } = await signInThroughProvider(app);
-      expect(answer.json()).toEqual({ message: authMessages.awaitingApproval, code: 'FORBIDDEN' });
+      expect(answer.json()).toEqual({
+        message: authMessages.awaitingApproval,
+        code: 'FORBIDDEN',
+        error: 'forbidden',
+      });
     }
   });
 
@@ -201,7 +209,11 @@ describe('refusals, shown on the sign-in page', () => {
     expect(admin.id).toBeTruthy();
 
     const again = await signInThroughProvider(autoApp);
-    expect(again.answer.json()).toEqual({ message: authMessages.awaitingApproval, code: 'FORBIDDEN' });
+    expect(again.answer.json()).toEqual({
+      message: authMessages.awaitingApproval,
+      code: 'FORBIDDEN',
+      error: 'forbidden',
+    });
     // Its random password is nobody's.
     const login = await app.inject({
       method: 'POST',
@@ -247,7 +259,11 @@ describe('tampering and replay', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe(oidcMessages.flowExpired);
     const again = await exchange(app, landed.code);
-    expect(again.json()).toEqual({ message: oidcMessages.linkInvalid, code: 'BAD_REQUEST' });
+    expect(again.json()).toEqual({
+      message: oidcMessages.linkInvalid,
+      code: 'BAD_REQUEST',
+      error: 'validation',
+    });
     expect((await exchange(app, 'A'.repeat(43))).statusCode).toBe(400);
   });
 
@@ -307,7 +323,11 @@ describe('the provider down', () => {
     );
     const api = await lonely.inject('/api/auth/oidc/start');
     expect(api.statusCode).toBe(503);
-    expect(api.json()).toEqual({ message: oidcMessages.unavailable, code: 'SERVICE_UNAVAILABLE' });
+    expect(api.json()).toEqual({
+      message: oidcMessages.unavailable,
+      code: 'SERVICE_UNAVAILABLE',
+      error: 'service-unavailable',
+    });
     expect(api.body).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
 
     // A browser is sent to the sign-in page, which shows the same words.

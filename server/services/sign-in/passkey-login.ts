@@ -127,7 +127,9 @@ export async function loginWithPasskey(ctx: ServiceContext, input: LoginVerifyIn
   // Only now, with the passkey proven, may the answer say anything about the account.
   if (!user.emailVerifiedAt) {
     logSignIn(ctx, 'email-not-verified', { userId: user.id });
-    throw new AppError('FORBIDDEN', authMessages.emailNotVerified);
+    throw new AppError('FORBIDDEN', authMessages.emailNotVerified, undefined, {
+      error: 'email-not-verified',
+    });
   }
   if (!user.isAdminApproved) {
     logSignIn(ctx, 'awaiting-approval', { userId: user.id });

@@ -179,7 +179,10 @@ export async function close(ctx: CallerContext, { id }: { id: string }) {
     if (!locked || locked.deletedAt) throw notFound();
     if (locked.closedAt) throw new AppError('CONFLICT', complianceMessages.alreadyClosed);
     const notDone = locked.requiredCount - locked.acceptedCount - locked.waivedCount;
-    if (notDone > 0) throw new AppError('CONFLICT', complianceMessages.notCompliant(notDone));
+    if (notDone > 0)
+      throw new AppError('CONFLICT', complianceMessages.notCompliant(notDone), undefined, {
+        error: 'not-compliant',
+      });
     const row = await tx.transaction.update({
       where: { id },
       data: { closedAt: ctx.deps.clock.now() },

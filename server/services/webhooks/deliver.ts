@@ -54,6 +54,8 @@ type Claimed = {
   body: string;
   url: string;
   secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
   active: boolean;
 };
 
@@ -69,7 +71,8 @@ export async function deliverWebhook(ctx: ServiceContext, { deliveryId }: { deli
     if (key.transaction_id) await lockOrder(tx, key.endpoint_id, key.transaction_id);
     const [row] = await tx.$queryRaw<(Claimed & { status: string })[]>`
       SELECT d.id::text, d.seq, d.endpoint_id::text, d.event_id::text, d.transaction_id::text,
-             d.attempts, d.status, d.next_attempt_at, e.body, w.url, w.secret_sealed, w.active
+             d.attempts, d.status, d.next_attempt_at, e.body, w.url, w.secret_sealed,
+             w.previous_secret_sealed, w.previous_secret_expires_at, w.active
         FROM webhook_deliveries d
         JOIN webhook_events e ON e.id = d.event_id
         JOIN webhook_endpoints w ON w.id = d.endpoint_id
@@ -125,12 +128,8 @@ async function attempt(ctx: ServiceContext, row: Claimed): Promise<Outcome> {
       allowPrivate: ctx.deps.config.webhookAllowPrivate,
     });
     if (!address) throw new AddressRefused('unresolved', webhookMessages.urlNotResolved(url.hostname));
-    const headers = webhookHeaders(
-      openSecret(ctx.deps, row.secret_sealed),
-      row.event_id,
-      ctx.deps.clock.now(),
-      row.body,
-    );
+    const now = ctx.deps.clock.now();
+    const headers = webhookHeaders(signingSecrets(ctx.deps, row, now), row.event_id, now, row.body);
     const { status } = await postWebhook(url, address, headers, row.body, DELIVERY_TIMEOUT_MS);
     if (status >= 200 && status < 300) return { ok: true, statusCode: status, error: null };
     return { ok: false, statusCode: status, error: `HTTP ${status}` };
@@ -147,6 +146,17 @@ async function attempt(ctx: ServiceContext, row: Claimed): Promise<Outcome> {
         : `${described.type}: ${described.message}`.slice(0, 500),
     };
   }
+}
+
+/**
+ * The current secret, then the one its last rotation replaced while that is still honoured
+ * (24 h): a receiver verifying with either accepts the attempt.
+ */
+function signingSecrets(deps: AppDeps, row: Claimed, now: Date): [string, ...string[]] {
+  const current = openSecret(deps, row.secret_sealed);
+  const previous = row.previous_secret_sealed;
+  const honoured = previous !== null && (row.previous_secret_expires_at?.getTime() ?? 0) > now.getTime();
+  return honoured ? [current, openSecret(deps, previous)] : [current];
 }
 
 /** Records an attempt's outcome, schedules the next one or ends the delivery (waking the next). */

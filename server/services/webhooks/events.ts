@@ -37,10 +37,11 @@ export async function emitWebhooks(
   events: readonly WebhookEventInput[],
 ): Promise<void> {
   for (const event of events) {
+    const now = deps.clock.now();
     await insertEvent(
       tx,
-      deps.clock.now(),
-      { type: event.type, body: webhookBody(event.type, deps.clock.now(), event.data) },
+      now,
+      { type: event.type, body: webhookBody(event.type, now, event.data) },
       event.transactionId ?? null,
       Prisma.sql`active AND ${event.type} = ANY (events)`,
     );
@@ -69,7 +70,8 @@ export const emitWebhook = (tx: Tx, deps: AppDeps, event: WebhookEventInput) =>
 
 /**
  * The event row, its deliveries to the endpoints `which` selects, and their jobs: one round trip
- * in the causing transaction. Returns the ids of the deliveries made.
+ * in the causing transaction. Returns the ids of the deliveries made. The row's created_at is
+ * `now`, the body's timestamp: the events list pages and cuts off on the time receivers were told.
  */
 export async function insertEvent(
   tx: Tx,
@@ -81,8 +83,9 @@ export async function insertEvent(
   const rows = await tx.$queryRaw<{ id: string }[]>`
     WITH endpoints AS (SELECT id FROM webhook_endpoints WHERE ${which}),
     event AS (
-      INSERT INTO webhook_events (type, transaction_id, body)
-      SELECT ${event.type}, ${transactionId}::uuid, ${event.body} WHERE EXISTS (SELECT FROM endpoints)
+      INSERT INTO webhook_events (type, transaction_id, body, created_at)
+      SELECT ${event.type}, ${transactionId}::uuid, ${event.body}, ${now}
+       WHERE EXISTS (SELECT FROM endpoints)
       RETURNING id, transaction_id),
     deliveries AS (
       INSERT INTO webhook_deliveries (endpoint_id, event_id, transaction_id, next_attempt_at)

@@ -1,6 +1,7 @@
 /**
  * Webhooks: events.ts records events in the transaction of each change (the outbox),
- * deliver.ts is the job that sends one delivery, endpoints.ts what admins do with endpoints.
+ * deliver.ts is the job that sends one delivery, endpoints.ts what admins do with endpoints,
+ * secret-rotation.ts an endpoint's new secret, event-log.ts the list of the events sent.
  */
 export {
   createEndpoint,
@@ -12,3 +13,5 @@ export {
   sendTest,
   updateEndpoint,
 } from './endpoints';
+export { listEvents } from './event-log';
+export { rotateSecret } from './secret-rotation';

@@ -430,6 +430,8 @@ export const PROCEDURES: Record<string, ProcedureRow> = {
   'webhooks.deliveries': { expect: BROKERAGE, input: async () => ({ id: await freshWebhook(), ...paging }) },
   'webhooks.retry': { expect: BROKERAGE, input: freshWebhookDelivery },
   'webhooks.test': { expect: BROKERAGE, input: async () => ({ id: await freshWebhook() }) },
+  'webhooks.rotateSecret': { expect: BROKERAGE, input: async () => ({ id: await freshWebhook() }) },
+  'webhooks.events': { expect: BROKERAGE, input: () => ({ type: 'ping', limit: 10 }) },
 
   // The audit trail spans every office: reading it and checking its chain are for brokerage-wide admins.
   'audit.verify': { expect: BROKERAGE },

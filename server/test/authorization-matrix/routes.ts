@@ -77,7 +77,7 @@ import {
  */
 
 /** `upload`: a multipart body with a tiny PDF (true), a photo ('photo') or a zip ('zip') in its `file` part. */
-type RouteRequest = { url: string; payload?: unknown; upload?: true | 'photo' | 'zip' };
+export type RouteRequest = { url: string; payload?: unknown; upload?: true | 'photo' | 'zip' };
 export type RouteRow = {
   expect: Expected;
   request: (actor: ActorName) => RouteRequest | Promise<RouteRequest>;
@@ -682,6 +682,11 @@ export const ROUTES: Record<string, RouteRow> = {
     expect: BROKERAGE,
     request: async () => ({ url: `/api/admin/webhooks/${await freshWebhook()}/test`, payload: {} }),
   },
+  'POST /api/admin/webhooks/:id/rotate-secret': {
+    expect: BROKERAGE,
+    request: async () => ({ url: `/api/admin/webhooks/${await freshWebhook()}/rotate-secret`, payload: {} }),
+  },
+  'GET /api/admin/events': { expect: BROKERAGE, request: get('/api/admin/events?type=ping&limit=10') },
   // CSV exports: admins only, as their procedures say (EXPORT_ROUTE_PROCEDURES).
   'GET /api/admin/transactions.csv': {
     expect: ADMINS,

@@ -261,10 +261,14 @@ export async function freshCda(): Promise<{ id: string; cdaId: string }> {
   return { id: deal.id, cdaId: cda.id };
 }
 
-/** A key of the owner's, or of `creator`'s (its id; `key` for the scope table). */
+/**
+ * A key of the owner's, or of `creator`'s (an actor, or any user by id), live unless `state`
+ * says it expired or was revoked (its id; `key` to call with).
+ */
 export async function freshApiKey(
   scopes: readonly ApiKeyScope[],
-  creator: SignedIn = 'owner',
+  creator: SignedIn | { id: string } = 'owner',
+  state: { expiresAt?: Date; revokedAt?: Date } = {},
 ): Promise<{ id: string; key: string }> {
   const { id, secret, key } = newApiKey();
   await database.db.apiKey.create({
@@ -273,7 +277,8 @@ export async function freshApiKey(
       name: `Matrix ${unique()}`,
       scopes: [...scopes],
       secretHash: new Uint8Array(hashApiKeySecret(secret)),
-      createdBy: world.users[creator].id,
+      createdBy: typeof creator === 'string' ? world.users[creator].id : creator.id,
+      ...state,
     },
   });
   return { id, key };
@@ -361,8 +366,11 @@ export async function freshWebhook(): Promise<string> {
 }
 export async function freshWebhookDelivery(): Promise<{ id: string; deliveryId: string }> {
   const id = await freshWebhook();
-  const body = webhookBody('ping', new Date(), { webhookId: id });
-  const event = await database.db.webhookEvent.create({ data: { type: 'ping', body } });
+  // An event as a ping records it: the events list reads its body back.
+  const at = clock.now();
+  const event = await database.db.webhookEvent.create({
+    data: { type: 'ping', body: webhookBody('ping', at, { webhookId: id }), createdAt: at },
+  });
   const delivery = await database.db.webhookDelivery.create({
     data: { endpointId: id, eventId: event.id, status: 'failed', attempts: 7 },
   });
