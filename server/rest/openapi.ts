@@ -71,9 +71,10 @@ export const PUBLIC: OperationFacts['security'] = [];
 export const ALWAYS: ErrorStatus[] = [429];
 
 /**
- * A table row's 4xx statuses, from what it is: 400 when it takes input, 401 when it needs a
- * session, 403 for admin and owner procedures and for paths naming a `{userId}` (the caller's own
- * unless an admin asks), 404 when the path names a resource; plus the row's own `errors`.
+ * A table row's 4xx statuses, from what it is: 400 when it takes input, 401 always (a session is
+ * needed, or a public path was sent a key that no longer works), 403 for admin and owner
+ * procedures and for paths naming a `{userId}` (the caller's own unless an admin asks), 404 when
+ * the path names a resource; plus the row's own `errors`.
  */
 export function errorStatusesOf(options: {
   access: 'public' | 'user' | 'admin' | 'owner';
@@ -83,7 +84,8 @@ export function errorStatusesOf(options: {
 }): ErrorStatus[] {
   const statuses = new Set<ErrorStatus>(ALWAYS);
   if (options.hasInput) statuses.add(400);
-  if (options.access !== 'public') statuses.add(401);
+  // Public procedures too: an API key that no longer works is 401 wherever it is presented.
+  statuses.add(401);
   if (options.access === 'admin' || options.access === 'owner' || options.pathParams.includes('userId')) {
     statuses.add(403);
   }
