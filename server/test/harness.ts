@@ -70,6 +70,21 @@ export class TestClock implements Clock {
   }
 }
 
+/**
+ * Real time, shifted by hand: for what must agree with real time (the job engine schedules on the
+ * database's clock; a webhook receiver refuses a webhook-timestamp 5 minutes off).
+ */
+export class ShiftedClock implements Clock {
+  /** Milliseconds added to real time; negative is the past. */
+  offset = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offset);
+  }
+  advance(ms: number): void {
+    this.offset += ms;
+  }
+}
+
 export { TEST_JWT_SECRET, testConfig } from './test-config';
 
 /**

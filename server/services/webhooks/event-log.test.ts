@@ -3,10 +3,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CreatedApiKeyAnswer } from '../../../shared/schemas/api-keys';
 import type { CreatedWebhookEndpoint, WebhookEventsPage } from '../../../shared/schemas/webhooks';
 import { webhookMessages } from '../../../shared/webhook-messages';
-import type { Clock } from '../../clock';
 import type { AppDeps } from '../../deps';
 import { createAdmin, createUser } from '../../test/factories';
-import { buildTestApp, serviceContext, setupTestDatabase, testConfig, testDeps } from '../../test/harness';
+import {
+  buildTestApp,
+  ShiftedClock,
+  serviceContext,
+  setupTestDatabase,
+  testConfig,
+  testDeps,
+} from '../../test/harness';
 import { restCalls } from '../../test/rest-calls';
 import { type Receiver, startReceiver } from '../../test/webhook-receiver';
 import { deliverWebhook } from './deliver';
@@ -18,13 +24,6 @@ import { emitWebhook } from './events';
  */
 
 const database = setupTestDatabase();
-/** Real time (the receiver checks the webhook-timestamp), shifted by hand. */
-class ShiftedClock implements Clock {
-  offset = 0;
-  now() {
-    return new Date(Date.now() + this.offset);
-  }
-}
 const clock = new ShiftedClock();
 const DAY = 86_400_000;
 let deps: AppDeps;

@@ -8,10 +8,16 @@ import type {
   WebhookDelivery,
 } from '../../../shared/schemas/webhooks';
 import { webhookMessages } from '../../../shared/webhook-messages';
-import type { Clock } from '../../clock';
 import type { AppDeps } from '../../deps';
 import { createAdmin, createUser } from '../../test/factories';
-import { buildTestApp, serviceContext, setupTestDatabase, testConfig, testDeps } from '../../test/harness';
+import {
+  buildTestApp,
+  ShiftedClock,
+  serviceContext,
+  setupTestDatabase,
+  testConfig,
+  testDeps,
+} from '../../test/harness';
 import { restCalls } from '../../test/rest-calls';
 import { type Received, type Receiver, startReceiver } from '../../test/webhook-receiver';
 import { deliverWebhook } from './deliver';
@@ -25,13 +31,6 @@ import { openSecret } from './secrets';
  */
 
 const database = setupTestDatabase();
-/** Real time (receivers refuse a webhook-timestamp 5 minutes off), shifted by hand. */
-class ShiftedClock implements Clock {
-  offset = 0;
-  now() {
-    return new Date(Date.now() + this.offset);
-  }
-}
 const clock = new ShiftedClock();
 const HOUR = 3_600_000;
 let deps: AppDeps;

@@ -8,12 +8,18 @@ import type {
   WebhookDelivery,
 } from '../../../shared/schemas/webhooks';
 import { webhookMessages } from '../../../shared/webhook-messages';
-import type { Clock } from '../../clock';
 import type { AppDeps } from '../../deps';
 import { type JobEngine, startJobEngine } from '../../jobs/engine';
 import { transactionFileKey } from '../../storage/keys';
 import { attachTestFile, createAdmin, createOwner, createTemplate, createUser } from '../../test/factories';
-import { buildTestApp, serviceContext, setupTestDatabase, testConfig, testDeps } from '../../test/harness';
+import {
+  buildTestApp,
+  ShiftedClock,
+  serviceContext,
+  setupTestDatabase,
+  testConfig,
+  testDeps,
+} from '../../test/harness';
 import { documentValidator, type OpenApiDocument } from '../../test/openapi-schemas';
 import { restCalls } from '../../test/rest-calls';
 import { until } from '../../test/until';
@@ -33,19 +39,6 @@ import { emitWebhook } from './events';
  */
 
 const database = setupTestDatabase();
-/**
- * Real time, moved by hand: the job engine schedules on the database's clock, so the retry
- * schedule (and the lease of an attempt in flight) must run on real time too; `advance` jumps a day.
- */
-class ShiftedClock implements Clock {
-  private offset = 0;
-  now() {
-    return new Date(Date.now() + this.offset);
-  }
-  advance(ms: number) {
-    this.offset += ms;
-  }
-}
 const clock = new ShiftedClock();
 let deps: AppDeps;
 /** The same database with WEBHOOK_ALLOW_PRIVATE off: what production does. */
