@@ -1,7 +1,9 @@
 import { apiMessages, integrationMessages } from '../../shared/messages';
 import type { ApiError } from '../../shared/schemas/common';
-import type { ErrorStatus } from './openapi';
 import { responseHeaders } from './openapi-headers';
+
+/** The error statuses an operation may document. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
 
 /**
  * The error answers of the document, each once under `components.responses` with the one error

@@ -1,9 +1,13 @@
 import {
   ERROR_SCHEMA_NAME,
+  type ErrorStatus,
   errorResponseComponent,
   IDEMPOTENCY_KEY_PARAMETER,
   SUCCESS_TEXT,
 } from './openapi-errors';
+
+export type { ErrorStatus };
+
 import { RESPONSE_HEADERS, responseHeaders } from './openapi-headers';
 import { applyApiKeyScope, SECURITY_SCHEMES } from './openapi-security';
 import { declaredTags } from './openapi-tags';
@@ -37,8 +41,6 @@ import type { PathScope } from './scopes';
  * declares its headers (openapi-headers.ts); the tags are declared (openapi-tags.ts) and the
  * webhooks documented (openapi-webhooks.ts).
  */
-
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
 
 /** An example of an operation's request body and of its answer. */
 export type OperationExamples = { request?: unknown; response?: unknown };
