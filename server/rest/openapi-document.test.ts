@@ -97,6 +97,20 @@ describe("what an integrator's tools read in the document", () => {
     }
   });
 
+  it("documents 403 on every signed-in operation outside /api/auth: the owner's second-factor policy", () => {
+    const signedIn = documentOperations(doc).filter(
+      ({ path, operation }) =>
+        !path.startsWith('/api/auth/') &&
+        ((operation.security ?? []) as Array<Record<string, unknown>>).some(
+          (scheme) => 'bearerAuth' in scheme,
+        ),
+    );
+    expect(signedIn.map(({ operation }) => operation.operationId)).toContain('archivesVerify');
+    for (const { method, path, operation } of signedIn) {
+      expect(Object.keys(operation.responses), label(method, path, operation)).toContain('403');
+    }
+  });
+
   it('documents each webhook event type with the body it is sent with', () => {
     const webhooks = doc.webhooks as Record<string, { post: OpenApiOperation }>;
     expect(Object.keys(webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());

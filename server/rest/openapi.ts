@@ -124,6 +124,12 @@ export function operationsOf(document: Json): Array<{ path: string; method: stri
   );
 }
 
+/** An operation a signed-in person calls (a `bearerAuth` session), not a public one. */
+function needsSession(operation: Operation): boolean {
+  const security = operation.security as Array<Record<string, unknown>> | undefined;
+  return security?.some((scheme) => 'bearerAuth' in scheme) ?? false;
+}
+
 /** `{}` alongside `{type: null}` in an anyOf is "any value": say it once (Redocly flags the other). */
 function simplify(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(simplify);
@@ -191,7 +197,7 @@ export function finishOpenApiDocument(document: Json): Json {
   };
   const tags = new Set<string>();
 
-  for (const { method, operation } of operationsOf(doc)) {
+  for (const { path, method, operation } of operationsOf(doc)) {
     const examples = operation['x-examples'] as OperationExamples | undefined;
     const scope = operation['x-api-key-scope'] as PathScope | undefined;
     const notes = (operation['x-error-notes'] ?? {}) as ErrorNotes;
@@ -202,6 +208,9 @@ export function finishOpenApiDocument(document: Json): Json {
     const errors = new Set((operation['x-errors'] ?? []) as ErrorStatus[]);
     delete operation['x-errors'];
     if (applyApiKeyScope(operation, scope).keyMayBeRefused) errors.add(403);
+    // The owner's policy may hold back an admin whose session proved no second factor, on every
+    // signed-in path outside /api/auth (server/trpc/second-factor-gate.ts).
+    if (needsSession(operation) && !path.startsWith('/api/auth/')) errors.add(403);
     // Every POST takes an Idempotency-Key: 422 for another body under a key, 409 while the first
     // request with it is still running.
     const replayable = method === 'post';
