@@ -141,6 +141,9 @@ test('an admin adds a webhook, sends a test event and sees it delivered', async 
     expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await axeFindings(small, 'webhooks 390')).toEqual([]);
     await screenshot(small, 'owner-webhooks-390');
+    // Back to the first window, the phone's closed: one page in front for the steps that follow.
+    await phone.close();
+    await page.bringToFront();
 
     // Deactivated, the endpoint takes no test; deleted, it is gone.
     await row.getByRole('button', { name: `Deactivate ${url}` }).click();
@@ -153,7 +156,6 @@ test('an admin adds a webhook, sends a test event and sees it delivered', async 
       .click();
     await expect(page.getByText('No webhooks yet.')).toBeVisible();
     await context.close();
-    await phone.close();
   } finally {
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
   }
